@@ -1,0 +1,314 @@
+#!/usr/bin/env python3
+"""Build the static site into dist/, or build and serve it: ``python build.py [serve]``.
+
+Standard library only. Writes the app, the Pyodide core files (from node_modules), the
+project's pure-Python wheel with a lockfile of our own, the web app manifest, icons and a
+service worker that precaches every file under a cache name holding the build hash.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import contextlib
+import hashlib
+import http.server
+import json
+import shutil
+import struct
+import sys
+import threading
+import zipfile
+import zlib
+from functools import partial
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+ROOT = Path(__file__).resolve().parent
+PY = ROOT / "py"
+PACKAGE = "muster"
+PYODIDE_DIR = ROOT / "node_modules" / "pyodide"
+# The Pyodide files the browser loads; the rest of the npm package is for Node.
+PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
+ZIP_TIME = (1980, 1, 1, 0, 0, 0)
+
+MIME_TYPES = {
+    ".wasm": "application/wasm",
+    ".mjs": "text/javascript",
+    ".js": "text/javascript",
+    ".json": "application/json",
+    ".whl": "application/zip",
+    ".zip": "application/zip",
+    ".webmanifest": "application/manifest+json",
+    ".svg": "image/svg+xml",
+    ".png": "image/png",
+    ".html": "text/html; charset=utf-8",
+    ".css": "text/css",
+    ".py": "text/x-python",
+}
+
+
+def package_version() -> str:
+    """The core's version, read from its __init__ without importing it."""
+    for line in (PY / PACKAGE / "__init__.py").read_text().splitlines():
+        if line.startswith("__version__"):
+            return line.split("=", 1)[1].strip().strip("\"'")
+    raise SystemExit("build: no __version__ in py/muster/__init__.py")
+
+
+def _record_hash(data: bytes) -> str:
+    digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=")
+    return "sha256=" + digest.decode()
+
+
+def build_wheel(out_dir: Path) -> Path:
+    """Write a reproducible py3-none-any wheel of py/muster into ``out_dir``."""
+    version = package_version()
+    dist_info = f"{PACKAGE}-{version}.dist-info"
+    files: list[tuple[str, bytes]] = []
+    for path in sorted((PY / PACKAGE).rglob("*")):
+        if path.is_file() and "__pycache__" not in path.parts and path.suffix in (".py", ".json"):
+            files.append((path.relative_to(PY).as_posix(), path.read_bytes()))
+    metadata = (
+        f"Metadata-Version: 2.1\nName: {PACKAGE}\nVersion: {version}\nRequires-Python: >=3.11\n"
+    )
+    wheel = (
+        "Wheel-Version: 1.0\nGenerator: muster-build\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
+    )
+    files.append((f"{dist_info}/METADATA", metadata.encode()))
+    files.append((f"{dist_info}/WHEEL", wheel.encode()))
+    record = "".join(f"{name},{_record_hash(data)},{len(data)}\n" for name, data in files)
+    record += f"{dist_info}/RECORD,,\n"
+    files.append((f"{dist_info}/RECORD", record.encode()))
+    out_dir.mkdir(parents=True, exist_ok=True)
+    target = out_dir / f"{PACKAGE}-{version}-py3-none-any.whl"
+    with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name, data in files:
+            info = zipfile.ZipInfo(name, ZIP_TIME)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            zf.writestr(info, data)
+    return target
+
+
+def write_lockfile(wheel: Path, target: Path) -> None:
+    """Our lockfile: the npm package's ``info`` block plus one entry for our wheel."""
+    npm_lock = json.loads((PYODIDE_DIR / "pyodide-lock.json").read_text())
+    entry = {
+        "name": PACKAGE,
+        "version": package_version(),
+        "file_name": wheel.name,
+        "install_dir": "site",
+        "sha256": hashlib.sha256(wheel.read_bytes()).hexdigest(),
+        "package_type": "package",
+        "imports": [PACKAGE],
+        "depends": [],
+    }
+    target.write_text(
+        json.dumps({"info": npm_lock["info"], "packages": {PACKAGE: entry}}, indent=1)
+    )
+
+
+def _png(size: int) -> bytes:
+    """A square app icon: a dark field with a light hexagon, drawn with zlib alone."""
+    import math
+
+    rows = []
+    c = size / 2
+    radius = size * 0.38
+    corners = [
+        (c + radius * math.cos(math.pi / 3 * i), c + radius * math.sin(math.pi / 3 * i))
+        for i in range(6)
+    ]
+
+    def inside(x: float, y: float) -> bool:
+        for i in range(6):
+            (x1, y1), (x2, y2) = corners[i], corners[(i + 1) % 6]
+            if (x2 - x1) * (y - y1) - (y2 - y1) * (x - x1) < 0:
+                return False
+        return True
+
+    for y in range(size):
+        row = bytearray(b"\x00")
+        for x in range(size):
+            row += b"\xe8\xdc\xb8" if inside(x + 0.5, y + 0.5) else b"\x2b\x3a\x55"
+        rows.append(bytes(row))
+
+    def chunk(tag: bytes, data: bytes) -> bytes:
+        body = tag + data
+        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
+
+    header = struct.pack(">IIBBBBB", size, size, 8, 2, 0, 0, 0)
+    raw = zlib.compress(b"".join(rows), 9)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", raw) + chunk(b"IEND", b"")
+
+
+MANIFEST = {
+    "name": "Muster: table-side rules for horse-and-musket wargames",
+    "short_name": "Muster",
+    "start_url": "./",
+    "scope": "./",
+    "display": "standalone",
+    "background_color": "#2b3a55",
+    "theme_color": "#2b3a55",
+    "icons": [
+        {"src": "icons/icon-192.png", "sizes": "192x192", "type": "image/png"},
+        {"src": "icons/icon-512.png", "sizes": "512x512", "type": "image/png"},
+    ],
+}
+
+
+def copy_scenarios(dist: Path) -> None:
+    """Put the shipped scenarios where the renderer can draw them before Python is ready."""
+    target = dist / "scenarios"
+    target.mkdir(parents=True, exist_ok=True)
+    index = []
+    for path in sorted((PY / PACKAGE / "scenarios").glob("*.json")):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        shutil.copyfile(path, target / path.name)
+        index.append(
+            {"id": data["id"], "system": data["system"], "title": data["title"], "file": path.name}
+        )
+    (target / "index.json").write_text(json.dumps(index, indent=1, ensure_ascii=False))
+
+
+def write_service_worker(dist: Path) -> str:
+    """Write sw.js precaching every file of dist/; returns the build hash in its cache name."""
+    files = sorted(
+        p.relative_to(dist).as_posix()
+        for p in dist.rglob("*")
+        if p.is_file() and p.name not in ("sw.js", ".nojekyll")
+    )
+    digest = hashlib.sha256()
+    for name in files:
+        digest.update(name.encode() + b"\0" + (dist / name).read_bytes())
+    build_hash = digest.hexdigest()[:16]
+    template = (ROOT / "static" / "sw.template.js").read_text()
+    urls = ["./"] + ["./" + name for name in files if name != "static/sw.template.js"]
+    text = template.replace("__BUILD_HASH__", build_hash).replace(
+        "__PRECACHE__", json.dumps(urls, indent=1)
+    )
+    (dist / "sw.js").write_text(text)
+    (dist / "static" / "sw.template.js").unlink()
+    return build_hash
+
+
+def build(dist: Path = ROOT / "dist") -> str:
+    """Write the whole site into ``dist``; returns the build hash."""
+    missing = [f for f in PYODIDE_FILES if not (PYODIDE_DIR / f).exists()]
+    if missing:
+        raise SystemExit(f"build: {', '.join(missing)} missing in {PYODIDE_DIR}: run `npm ci`")
+    if dist.exists():
+        shutil.rmtree(dist)
+    dist.mkdir(parents=True)
+    shutil.copyfile(ROOT / "index.html", dist / "index.html")
+    shutil.copytree(ROOT / "static", dist / "static")
+    (dist / "pyodide").mkdir()
+    for name in PYODIDE_FILES:
+        shutil.copyfile(PYODIDE_DIR / name, dist / "pyodide" / name)
+    wheel = build_wheel(dist / "wheels")
+    write_lockfile(wheel, dist / "wheels" / "muster-lock.json")
+    copy_scenarios(dist)
+    (dist / "icons").mkdir()
+    for size in (192, 512):
+        (dist / "icons" / f"icon-{size}.png").write_bytes(_png(size))
+    (dist / "manifest.webmanifest").write_text(json.dumps(MANIFEST, indent=1))
+    (dist / ".nojekyll").write_text("")
+    build_hash = write_service_worker(dist)
+    (dist / "build.json").write_text(
+        json.dumps({"hash": build_hash, "version": package_version()}, indent=1)
+    )
+    return build_hash
+
+
+class Handler(http.server.SimpleHTTPRequestHandler):
+    """Serves one folder under a path prefix (as GitHub Pages does), plus extra folders."""
+
+    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **MIME_TYPES}
+
+    def __init__(self, *args, root: Path, prefix: str, extra: dict[str, Path], **kw) -> None:
+        self.root, self.prefix, self.extra = root, prefix, extra
+        super().__init__(*args, directory=str(root), **kw)
+
+    def translate_path(self, path: str) -> str:
+        """Map a URL path to a file: under the prefix to dist, under a mount to its folder."""
+        url_path = unquote(urlsplit(path).path)
+        for mount, folder in self.extra.items():
+            if url_path.startswith(mount):
+                return self._inside(folder, url_path[len(mount) :])
+        if url_path.startswith(self.prefix):
+            return self._inside(self.root, url_path[len(self.prefix) :])
+        return str(self.root / "__outside_prefix__")
+
+    @staticmethod
+    def _inside(folder: Path, rest: str) -> str:
+        target = (folder / rest.lstrip("/")).resolve()
+        if folder.resolve() not in (target, *target.parents):
+            return str(folder / "__forbidden__")
+        return str(target)
+
+    def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
+        """Redirect the bare prefix to its folder form, then serve the file."""
+        if self.prefix != "/" and urlsplit(self.path).path == self.prefix.rstrip("/"):
+            self.send_response(301)
+            self.send_header("Location", self.prefix)
+            self.end_headers()
+            return
+        super().do_GET()
+
+    def end_headers(self) -> None:
+        """Ask the browser to revalidate: the service worker is the offline cache."""
+        self.send_header("Cache-Control", "no-cache")
+        super().end_headers()
+
+    def log_message(self, format: str, *args) -> None:  # noqa: A002
+        """Quiet unless an error."""
+        if args and str(args[1] if len(args) > 1 else "").startswith(("4", "5")):
+            super().log_message(format, *args)
+
+
+def make_server(
+    root: Path,
+    port: int = 0,
+    prefix: str = "/",
+    extra: dict[str, Path] | None = None,
+    host: str = "127.0.0.1",
+) -> http.server.ThreadingHTTPServer:
+    """A threaded HTTP server for ``root`` under ``prefix``; port 0 picks a free port."""
+    prefix = "/" + prefix.strip("/") + "/" if prefix.strip("/") else "/"
+    handler = partial(Handler, root=root, prefix=prefix, extra=extra or {})
+    server = http.server.ThreadingHTTPServer((host, port), handler)
+    server.daemon_threads = True
+    return server
+
+
+def serve_in_thread(server: http.server.ThreadingHTTPServer) -> threading.Thread:
+    """Run ``server`` in a daemon thread (for tests and benchmarks)."""
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    return thread
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command line: build, or build and serve."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("command", nargs="?", default="build", choices=["build", "serve"])
+    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--prefix", default="/", help="serve under a sub-path, e.g. /muster/")
+    parser.add_argument("--out", type=Path, default=ROOT / "dist")
+    args = parser.parse_args(argv)
+    build_hash = build(args.out)
+    print(f"built {args.out} (build {build_hash})")
+    if args.command == "serve":
+        server = make_server(args.out, args.port, args.prefix)
+        host, port = server.server_address[:2]
+        prefix = "/" + args.prefix.strip("/") + "/" if args.prefix.strip("/") else "/"
+        print(f"serving the demo battle at http://localhost:{port}{prefix}  (Ctrl+C to stop)")
+        sys.stdout.flush()
+        with contextlib.suppress(KeyboardInterrupt):
+            server.serve_forever()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

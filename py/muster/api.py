@@ -1,0 +1,167 @@
+"""The JSON facade the UI calls: ``call(method, params) -> dict``, the same in CPython and Pyodide.
+
+Every answer is ``{"ok": true, "result": ...}`` or ``{"ok": false, "error": {"key", "params",
+"message"}}``; no exception crosses the bridge, and a failed call leaves the game untouched.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from . import __version__
+from .errors import InvalidActionError, RulesError
+from .hexgrid import HEX_DIRECTIONS, Hexside, hex_add
+from .scenario import Scenario, builtin_scenarios, load_builtin, parse_scenario
+
+Params = dict[str, Any]
+
+
+class Session:
+    """One table: the scenario in play and the methods the UI may call on it."""
+
+    def __init__(self) -> None:
+        self.scenario: Scenario | None = None
+        self.methods: dict[str, Callable[[Params], Any]] = {
+            "version": self.version,
+            "scenario_list": self.scenario_list,
+            "load_scenario": self.load_scenario,
+            "hex_info": self.hex_info,
+        }
+
+    def call(self, method: str, params: Params | None = None) -> dict[str, Any]:
+        """Run ``method`` with ``params``; errors come back as data, never raised."""
+        try:
+            handler = self.methods.get(method) if isinstance(method, str) else None
+            if handler is None:
+                raise InvalidActionError(
+                    "error.unknown_method", "unknown method {method}", method=str(method)
+                )
+            if params is None:
+                params = {}
+            if not isinstance(params, dict):
+                raise InvalidActionError(
+                    "error.bad_params", "parameters of {method} must be an object", method=method
+                )
+            return {"ok": True, "result": handler(params)}
+        except RulesError as exc:
+            return {"ok": False, "error": exc.to_json()}
+        except Exception as exc:  # a bug in the core: report it, keep the table alive
+            return {
+                "ok": False,
+                "error": {
+                    "key": "error.internal",
+                    "params": {"kind": type(exc).__name__, "detail": str(exc)},
+                    "message": f"internal error: {type(exc).__name__}: {exc}",
+                },
+            }
+
+    def call_json(self, request: str) -> str:
+        """The bridge entry: a JSON request ``{"method", "params"}`` in, a JSON answer out."""
+        try:
+            req = json.loads(request)
+        except (TypeError, ValueError) as exc:
+            err = InvalidActionError(
+                "error.bad_json", "request is not JSON: {detail}", detail=str(exc)
+            )
+            return json.dumps({"ok": False, "error": err.to_json()})
+        if not isinstance(req, dict):
+            req = {"method": None}
+        return json.dumps(self.call(req.get("method"), req.get("params")))
+
+    # -- methods ---------------------------------------------------------------------------
+
+    def version(self, params: Params) -> dict[str, Any]:
+        """The core's version."""
+        return {"version": __version__}
+
+    def scenario_list(self, params: Params) -> list[dict[str, Any]]:
+        """The shipped scenarios."""
+        return builtin_scenarios()
+
+    def load_scenario(self, params: Params) -> dict[str, Any]:
+        """Start a scenario: ``{"id"}`` for a shipped one or ``{"scenario"}`` for a file's JSON.
+
+        The game in progress is replaced only when the new scenario is valid.
+        """
+        if "scenario" in params:
+            scenario = parse_scenario(params["scenario"])
+        elif isinstance(params.get("id"), str):
+            scenario = load_builtin(params["id"])
+        else:
+            raise InvalidActionError(
+                "error.missing_param", "missing parameter {name}", name="id or scenario"
+            )
+        self.scenario = scenario
+        return {
+            "id": scenario.id,
+            "system": scenario.system,
+            "title": scenario.data["title"],
+            "hexes": len(scenario.hexes),
+            "units": len(scenario.units),
+        }
+
+    def _scenario(self) -> Scenario:
+        if self.scenario is None:
+            raise RulesError("error.no_scenario", "no scenario is loaded")
+        return self.scenario
+
+    def hex_info(self, params: Params) -> dict[str, Any]:
+        """What is in a hex: printed number, terrain, level, hexsides, roads and units."""
+        sc = self._scenario()
+        label = params.get("hex")
+        if not isinstance(label, str):
+            raise InvalidActionError("error.missing_param", "missing parameter {name}", name="hex")
+        try:
+            h = sc.hex_at(label)
+        except RulesError:
+            raise RulesError("error.unknown_hex", "no hex {hex} on this map", hex=label) from None
+        data = sc.hexes[h]
+        sides = []
+        roads = []
+        for direction, d in enumerate(HEX_DIRECTIONS):
+            n = hex_add(h, d)
+            if n not in sc.hexes:
+                continue
+            side = Hexside.between(h, n)
+            feature = sc.hexsides.get(side)
+            if feature is not None:
+                entry: dict[str, Any] = {
+                    "direction": direction,
+                    "to": sc.label(n),
+                    "features": list(feature.features),
+                }
+                if feature.name:
+                    entry["name"] = feature.name
+                if feature.up is not None:
+                    entry["up"] = sc.label(feature.up)
+                sides.append(entry)
+            for kind in sc.roads.get(side, ()):
+                roads.append({"direction": direction, "to": sc.label(n), "kind": kind})
+        units = [
+            {"id": uid, "name": u["name"], "side": u["side"], "type": u["type"]}
+            for uid, u in sc.units.items()
+            if u["hex"] == label
+        ]
+        return {
+            "hex": label,
+            "terrain": list(data.terrain),
+            "level": data.level,
+            "hexsides": sides,
+            "roads": roads,
+            "units": units,
+        }
+
+
+_default = Session()
+
+
+def call(method: str, params: Params | None = None) -> dict[str, Any]:
+    """Call ``method`` on the page's session (the worker has exactly one)."""
+    return _default.call(method, params)
+
+
+def call_json(request: str) -> str:
+    """JSON-string bridge entry used by the web worker."""
+    return _default.call_json(request)

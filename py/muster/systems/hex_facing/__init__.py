@@ -1,0 +1,1 @@
+"""Hex-facing system (seed 002): Napoleonic tactical hexes with facing and cohesion."""

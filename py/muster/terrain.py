@@ -1,0 +1,290 @@
+"""Terrain charts: each system's terrain table, loaded from its ``terrain.json`` and checked.
+
+>>> load_chart("hex-facing").row("vineyard")["cav"].value
+2.0
+>>> load_chart("hex-hexside").row("marsh")["bomb"].applies
+'from'
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+SYSTEMS = ("hex-facing", "hex-hexside")
+KINDS = ("hex", "hexside", "connection", "level", "condition")
+GROUPS = ("movement", "combat")
+APPLIES = ("into", "from_or_into", "from")
+CODES = ("P", "NE", "OT")
+_ID = re.compile(r"^[a-z][a-z0-9_]*$")
+_TOP_KEYS = {"system", "source", "table", "columns", "rows", "flags", "notes", "applies"}
+_TOP_KEYS |= {"leaving_enemy_zoc", "combining"}
+_CELL_KEYS = {"value", "into", "from", "flags", "applies", "by_unit", "printed", "default"}
+
+
+class TerrainDataError(ValueError):
+    """A terrain chart whose data is malformed; the message names the row and column."""
+
+
+class UnknownTerrainError(KeyError):
+    """A terrain name that no row of the chart lists."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    """One cell of a terrain table: a number or a code, with its footnote flags."""
+
+    value: float | None = None
+    prohibited: bool = False
+    no_effect: bool = False
+    other_terrain: bool = False
+    flags: frozenset[str] = frozenset()
+    applies: str | None = None
+    attacking_from: Cell | None = None
+    by_unit: tuple[tuple[str, float], ...] = ()
+    printed: tuple[float, ...] = ()
+    default: bool = False
+
+    def for_unit(self, unit: str) -> float | None:
+        """The value for one unit type: its ``by_unit`` reading, else ``value``."""
+        return dict(self.by_unit).get(unit, self.value)
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    """A column of a terrain table: its key, the seed's header, its group and flags."""
+
+    key: str
+    seed: str
+    group: str
+    flags: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True, slots=True)
+class TerrainRow:
+    """A row of a terrain table: one or more terrain names sharing the same cells."""
+
+    id: str
+    names: tuple[str, ...]
+    kind: str
+    seed: str
+    flags: frozenset[str]
+    cells: Mapping[str, Cell] = field(hash=False)
+
+    def __getitem__(self, column: str) -> Cell:
+        """The cell of this row in ``column``."""
+        return self.cells[column]
+
+
+@dataclass(frozen=True, slots=True)
+class ZocExitCost:
+    """A row of a "leaving an enemy ZOC" table: extra MP, who pays it, and when."""
+
+    id: str
+    mp: float
+    condition: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TerrainChart:
+    """A system's terrain table, with its flags, notes and combining rules."""
+
+    system: str
+    rows: tuple[TerrainRow, ...]
+    columns: tuple[Column, ...] = ()
+    flags: Mapping[str, str] = field(default_factory=dict, hash=False)
+    notes: Mapping[str, str] = field(default_factory=dict, hash=False)
+    applies: Mapping[str, str] = field(default_factory=dict, hash=False)
+    leaving_enemy_zoc: tuple[ZocExitCost, ...] = ()
+    combining: Mapping[str, str] = field(default_factory=dict, hash=False)
+
+    def row(self, name: str) -> TerrainRow:
+        """The row listing ``name``.
+
+        Raises:
+            UnknownTerrainError: no row lists ``name``.
+        """
+        for r in self.rows:
+            if name in r.names:
+                return r
+        raise UnknownTerrainError(f"{self.system}: unknown terrain {name!r}")
+
+    def names(self, kind: str) -> frozenset[str]:
+        """Every terrain name of the rows of ``kind``.
+
+        Raises:
+            ValueError: ``kind`` is not one of ``KINDS``.
+        """
+        if kind not in KINDS:
+            raise ValueError(f"{self.system}: unknown terrain kind {kind!r}")
+        return frozenset(n for r in self.rows if r.kind == kind for n in r.names)
+
+
+@cache
+def load_chart(system: str) -> TerrainChart:
+    """The terrain chart of ``system``, read once from its package data.
+
+    Raises:
+        ValueError: ``system`` is unknown, or its data is malformed.
+    """
+    if system not in SYSTEMS:
+        raise ValueError(f"unknown system {system!r}")
+    path = Path(__file__).parent / "systems" / system.replace("-", "_") / "terrain.json"
+    return parse_chart(system, json.loads(path.read_text(encoding="utf-8")))
+
+
+def parse_chart(system: str, data: Any) -> TerrainChart:
+    """Check ``data`` (a parsed terrain.json) and build its chart.
+
+    Raises:
+        TerrainDataError: the data is malformed; the message names the place.
+    """
+
+    def fail(place: str, problem: str) -> TerrainDataError:
+        return TerrainDataError(f"{system}: {place}: {problem}")
+
+    def need(ok: bool, place: str, problem: str) -> None:
+        if not ok:
+            raise fail(place, problem)
+
+    def strings(x: Any, place: str) -> list[str]:
+        need(isinstance(x, list) and all(isinstance(s, str) for s in x), place, "expected strings")
+        return list(x)
+
+    def text_map(x: Any, place: str) -> dict[str, str]:
+        ok = isinstance(x, dict) and all(isinstance(v, str) for v in x.values())
+        need(ok, place, "expected an object of strings")
+        return dict(x)
+
+    need(isinstance(data, dict), "chart", "expected a JSON object")
+    need(not set(data) - _TOP_KEYS, "chart", f"unknown keys {sorted(set(data) - _TOP_KEYS)}")
+    need(data.get("system") == system, "system", f"expected {system!r}")
+    notes = text_map(data.get("notes"), "notes")
+    flags = text_map(data.get("flags"), "flags")
+    for name, note in flags.items():
+        need(bool(_ID.match(name)), f"flag {name!r}", "expected a snake_case name")
+        need(note in notes, f"flag {name!r}", f"unknown note {note!r}")
+    applies = text_map(data.get("applies", {}), "applies")
+    for a, note in applies.items():
+        need(a in APPLIES and note in notes, f"applies {a!r}", "unknown marking or note")
+
+    def flag_set(x: Any, place: str) -> frozenset[str]:
+        out = strings(x, place)
+        for f in out:
+            need(f in flags, place, f"unknown flag {f!r}")
+        return frozenset(out)
+
+    columns: list[Column] = []
+    need(isinstance(data.get("columns"), list) and data["columns"], "columns", "expected a list")
+    for i, c in enumerate(data["columns"]):
+        ok = isinstance(c, dict) and not set(c) - {"key", "seed", "group", "flags"}
+        need(ok and isinstance(c.get("key"), str), f"columns[{i}]", "expected key, seed, group")
+        need(isinstance(c.get("seed"), str), f"column {c['key']!r}", "seed must be a string")
+        need(c.get("group") in GROUPS, f"column {c['key']!r}", f"group must be one of {GROUPS}")
+        cflags = flag_set(c.get("flags", []), f"column {c['key']!r}")
+        columns.append(Column(c["key"], c["seed"], c["group"], cflags))
+    keys = [c.key for c in columns]
+    need(len(set(keys)) == len(keys), "columns", "column key listed twice")
+
+    def number(x: Any, place: str) -> float:
+        ok = isinstance(x, int | float) and not isinstance(x, bool)
+        need(ok, place, f"expected a number, got {x!r}")
+        return float(x)
+
+    def simple(x: Any, place: str) -> Cell:
+        if isinstance(x, str):
+            need(x in CODES, place, f"expected a number or one of {CODES}, got {x!r}")
+            return Cell(prohibited=x == "P", no_effect=x == "NE", other_terrain=x == "OT")
+        return Cell(value=number(x, place))
+
+    def cell(x: Any, column: Column, place: str) -> Cell:
+        marked = bool(applies) and column.group == "combat"
+        need(not marked or isinstance(x, dict) and "applies" in x, place, "applies missing")
+        if not isinstance(x, dict):
+            return simple(x, place)
+        need(not set(x) - _CELL_KEYS, place, f"unknown keys {sorted(set(x) - _CELL_KEYS)}")
+        need(not ({"value", "by_unit"} & set(x) and "into" in x), place, "value and into given")
+        need(("into" in x) == ("from" in x), place, "into and from go together")
+        base = simple(x.get("value", x.get("into")), place) if "value" in x or "into" in x else None
+        if base is None:
+            need("by_unit" in x or bool(x.get("flags")), place, "expected a value")
+            base = Cell()
+        by_unit: tuple[tuple[str, float], ...] = ()
+        if "by_unit" in x:
+            need(isinstance(x["by_unit"], dict) and x["by_unit"], place, "by_unit: expected object")
+            by_unit = tuple(sorted((u, number(v, place)) for u, v in x["by_unit"].items()))
+        need(isinstance(x.get("printed", []), list), place, "printed: expected a list")
+        printed = tuple(number(v, place) for v in x.get("printed", []))
+        need(isinstance(x.get("default", False), bool), place, "default must be true or false")
+        a = x.get("applies")
+        need(a is None or column.group == "combat", place, "applies only to combat columns")
+        need(a is None or a in applies, place, f"applies must be one of {sorted(applies)}")
+        return Cell(
+            value=base.value,
+            prohibited=base.prohibited,
+            no_effect=base.no_effect,
+            other_terrain=base.other_terrain,
+            flags=flag_set(x.get("flags", []), place),
+            applies=a,
+            attacking_from=simple(x["from"], place) if "from" in x else None,
+            by_unit=by_unit,
+            printed=printed,
+            default=x.get("default", False),
+        )
+
+    rows: list[TerrainRow] = []
+    seen: set[str] = set()
+    need(isinstance(data.get("rows"), list) and data["rows"], "rows", "expected a list")
+    for i, r in enumerate(data["rows"]):
+        need(isinstance(r, dict) and isinstance(r.get("id"), str), f"rows[{i}]", "expected an id")
+        place = f"row {r['id']!r}"
+        extra = set(r) - {"id", "names", "kind", "seed", "flags", "cells"}
+        need(not extra, place, f"unknown keys {sorted(extra)}")
+        names = strings(r.get("names"), place + " names")
+        need(names[:1] == [r["id"]], place, "the first name must be the id")
+        for n in names:
+            need(bool(_ID.match(n)), place, f"name {n!r} is not snake_case")
+            need(n not in seen, place, f"name {n!r} listed twice")
+            seen.add(n)
+        need(r.get("kind") in KINDS, place, f"kind must be one of {KINDS}")
+        need(isinstance(r.get("seed"), str), place, "seed must be a string")
+        cells = r.get("cells")
+        need(isinstance(cells, dict), place, "cells: expected an object")
+        for k in keys:
+            need(k in cells, f"{place} column {k!r}", "missing cell")
+        for k in cells:
+            need(k in keys, f"{place} column {k!r}", "unknown column")
+        parsed = {c.key: cell(cells[c.key], c, f"{place} column {c.key!r}") for c in columns}
+        rflags = flag_set(r.get("flags", []), place + " flags")
+        cells_by_key = MappingProxyType(parsed)
+        rows.append(TerrainRow(r["id"], tuple(names), r["kind"], r["seed"], rflags, cells_by_key))
+
+    zoc: list[ZocExitCost] = []
+    zoc_rows = data.get("leaving_enemy_zoc", [])
+    need(isinstance(zoc_rows, list), "leaving_enemy_zoc", "expected a list")
+    for i, z in enumerate(zoc_rows):
+        ok = isinstance(z, dict) and not set(z) - {"id", "mp", "condition"}
+        need(ok and isinstance(z.get("id"), str), f"leaving_enemy_zoc[{i}]", "expected id, mp")
+        place, cond = f"leaving_enemy_zoc {z['id']!r}", z.get("condition")
+        need(cond is None or isinstance(cond, str), place, "condition must be a string")
+        zoc.append(ZocExitCost(z["id"], number(z.get("mp"), place), cond))
+    combining = text_map(data.get("combining", {}), "combining")
+    return TerrainChart(
+        system=system,
+        rows=tuple(rows),
+        columns=tuple(columns),
+        flags=MappingProxyType(flags),
+        notes=MappingProxyType(notes),
+        applies=MappingProxyType(applies),
+        leaving_enemy_zoc=tuple(zoc),
+        combining=MappingProxyType(combining),
+    )

@@ -1,0 +1,103 @@
+// Promise API over the rules worker: await engine.call(method, params).
+// Requests carry ids; answers are matched back; errors are structured ({key, params, message}).
+
+export class EngineError extends Error {
+  constructor(error) {
+    super(error.message || error.key);
+    this.name = "EngineError";
+    this.key = error.key;
+    this.params = error.params || {};
+  }
+}
+
+export class Engine {
+  constructor(workerUrl) {
+    this.nextId = 1;
+    this.pending = new Map();
+    this.listeners = { ready: [], fatal: [], log: [] };
+    this.info = null;
+    this.failure = null;
+    const self = this;
+    this.ready = new Promise(function (resolve, reject) {
+      self.resolveReady = resolve;
+      self.rejectReady = reject;
+    });
+    this.ready.catch(function () {});
+    const url = workerUrl || new URL("./worker.js", import.meta.url);
+    try {
+      this.worker = new Worker(url, { type: "module" });
+    } catch (error) {
+      this.fail(String(error));
+      return;
+    }
+    this.worker.onmessage = function (event) {
+      self.receive(event.data);
+    };
+    this.worker.onerror = function (event) {
+      event.preventDefault();
+      self.fail(event.message || "the rules worker could not start");
+    };
+  }
+
+  on(kind, listener) {
+    this.listeners[kind].push(listener);
+  }
+
+  emit(kind, value) {
+    this.listeners[kind].forEach(function (listener) {
+      listener(value);
+    });
+  }
+
+  receive(text) {
+    const message = JSON.parse(text);
+    if (message.type === "reply") {
+      const waiting = this.pending.get(message.id);
+      if (!waiting) return;
+      this.pending.delete(message.id);
+      if (message.response.ok) {
+        waiting.resolve(message.response.result);
+      } else {
+        waiting.reject(new EngineError(message.response.error));
+      }
+    } else if (message.type === "ready") {
+      this.info = message;
+      this.resolveReady(message);
+      this.emit("ready", message);
+    } else if (message.type === "fatal") {
+      this.fail(message.message);
+    } else if (message.type === "log") {
+      this.emit("log", message);
+    }
+  }
+
+  fail(reason) {
+    if (this.failure) return;
+    this.failure = reason;
+    const error = new EngineError({
+      key: "error.engine_failed",
+      params: { detail: reason },
+      message: reason,
+    });
+    this.rejectReady(error);
+    this.pending.forEach(function (waiting) {
+      waiting.reject(error);
+    });
+    this.pending.clear();
+    this.emit("fatal", error);
+  }
+
+  call(method, params) {
+    if (this.failure) {
+      return Promise.reject(
+        new EngineError({ key: "error.engine_failed", params: { detail: this.failure } }),
+      );
+    }
+    const id = this.nextId++;
+    const self = this;
+    return new Promise(function (resolve, reject) {
+      self.pending.set(id, { resolve: resolve, reject: reject });
+      self.worker.postMessage(JSON.stringify({ id: id, method: method, params: params || {} }));
+    });
+  }
+}

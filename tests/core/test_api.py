@@ -1,0 +1,97 @@
+"""The JSON facade: answers and errors as data; a failed call never touches the game."""
+
+import json
+
+from muster import __version__
+from muster.api import Session
+
+
+def loaded():
+    session = Session()
+    answer = session.call("load_scenario", {"id": "demo-hohenbrueck"})
+    assert answer["ok"], answer
+    return session
+
+
+def test_version_and_list():
+    session = Session()
+    assert session.call("version") == {"ok": True, "result": {"version": __version__}}
+    listed = session.call("scenario_list")["result"]
+    assert {"id": "demo-hohenbrueck", "system": "hex-hexside"}.items() <= listed[0].items()
+
+
+def test_load_scenario_summary():
+    answer = Session().call("load_scenario", {"id": "demo-hohenbrueck"})
+    assert answer["ok"]
+    assert answer["result"]["hexes"] == 140
+    assert answer["result"]["system"] == "hex-hexside"
+
+
+def test_hex_info_answers_from_the_map():
+    session = loaded()
+    town = session.call("hex_info", {"hex": "1005"})["result"]
+    assert town["hex"] == "1005"
+    assert town["terrain"] == ["town"]
+    assert [u["id"] for u in town["units"]] == ["au-ir4"]
+    assert {r["to"] for r in town["roads"]} >= {"0905", "1105"}
+    bridge_end = session.call("hex_info", {"hex": "0705"})["result"]
+    crossing = [s for s in bridge_end["hexsides"] if s["to"] == "0805"]
+    assert crossing == [
+        {"direction": 1, "to": "0805", "features": ["stream", "bridge"], "name": "Weissbach"}
+    ]
+    hill = session.call("hex_info", {"hex": "1104"})["result"]
+    assert hill["level"] == 1
+    assert any(s["features"] == ["slope"] and s["up"] == "1104" for s in hill["hexsides"])
+
+
+def test_unknown_hex_is_a_readable_error():
+    answer = loaded().call("hex_info", {"hex": "9999"})
+    assert answer == {
+        "ok": False,
+        "error": {
+            "key": "error.unknown_hex",
+            "params": {"hex": "9999"},
+            "message": "no hex 9999 on this map",
+        },
+    }
+
+
+def test_errors_for_bad_calls():
+    session = Session()
+    assert session.call("hex_info", {"hex": "0101"})["error"]["key"] == "error.no_scenario"
+    assert session.call("fly", {})["error"]["key"] == "error.unknown_method"
+    assert session.call("version", [1])["error"]["key"] == "error.bad_params"
+    assert session.call("load_scenario", {})["error"]["key"] == "error.missing_param"
+    assert loaded().call("hex_info", {})["error"]["key"] == "error.missing_param"
+
+
+def test_bad_scenario_leaves_the_game_untouched():
+    session = loaded()
+    before = session.scenario
+    answer = session.call("load_scenario", {"scenario": {"format": "muster-scenario/1"}})
+    assert answer["ok"] is False
+    assert answer["error"]["key"] == "error.scenario"
+    assert session.scenario is before
+    assert session.call("hex_info", {"hex": "1005"})["ok"]
+
+
+def test_internal_errors_are_reported_not_raised():
+    session = loaded()
+
+    def broken(params):
+        raise ZeroDivisionError("boom")
+
+    session.methods["broken"] = broken
+    answer = session.call("broken")
+    assert answer["ok"] is False
+    assert answer["error"]["key"] == "error.internal"
+    assert answer["error"]["params"] == {"kind": "ZeroDivisionError", "detail": "boom"}
+
+
+def test_call_json_round_trip_and_bad_json():
+    session = loaded()
+    answer = json.loads(session.call_json('{"method": "hex_info", "params": {"hex": "0302"}}'))
+    assert answer["result"]["terrain"] == ["woods"]
+    bad = json.loads(session.call_json("{not json"))
+    assert bad["ok"] is False and bad["error"]["key"] == "error.bad_json"
+    assert json.loads(session.call_json("[1, 2]"))["error"]["key"] == "error.unknown_method"

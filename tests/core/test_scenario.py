@@ -1,0 +1,160 @@
+"""Scenario files: the shipped demo loads, and every kind of bad input is named, not crashed on."""
+
+import copy
+import json
+
+import pytest
+
+from muster.errors import ScenarioError
+from muster.hexgrid import Hexside
+from muster.scenario import builtin_scenarios, load_builtin, parse_scenario
+
+
+def tiny(**changes):
+    """A 4x3 flat map with one woods hex, a stream with a bridge, a road and two units."""
+    data = {
+        "format": "muster-scenario/1",
+        "id": "tiny",
+        "system": "hex-hexside",
+        "title": "Tiny",
+        "map": {
+            "orientation": "flat",
+            "stagger": "even",
+            "columns": 4,
+            "rows": 3,
+            "hexes": {"0202": {"terrain": ["woods"], "level": 1}},
+            "hexsides": [
+                {"between": ["0101", "0201"], "features": ["stream", "bridge"], "name": "Bach"},
+                {"between": ["0202", "0302"], "features": ["slope"], "up": "0202"},
+            ],
+            "roads": [{"kind": "road", "hexes": ["0101", "0201", "0301"]}],
+        },
+        "sides": [{"id": "a", "name": "A"}, {"id": "b", "name": "B"}],
+        "units": [
+            {"id": "a1", "side": "a", "type": "infantry", "name": "A1", "hex": "0101"},
+            {"id": "b1", "side": "b", "type": "cavalry", "name": "B1", "hex": "0403"},
+        ],
+    }
+    for path, value in changes.items():
+        node = data
+        keys = path.split("__")
+        for key in keys[:-1]:
+            node = node[int(key)] if isinstance(node, list) else node[key]
+        last = keys[-1]
+        if isinstance(node, list):
+            node[int(last)] = value
+        elif value is DELETE:
+            del node[last]
+        else:
+            node[last] = value
+    return data
+
+
+DELETE = object()
+
+
+def test_tiny_scenario_indexes_its_board():
+    sc = parse_scenario(tiny())
+    assert len(sc.hexes) == 12
+    woods = sc.hexes[sc.hex_at("0202")]
+    assert woods.terrain == ("woods",) and woods.level == 1
+    assert sc.hexes[sc.hex_at("0403")].terrain == ("clear",)
+    bridge = sc.hexsides[Hexside.between(sc.hex_at("0201"), sc.hex_at("0101"))]
+    assert bridge.features == ("stream", "bridge") and bridge.name == "Bach"
+    slope = sc.hexsides[Hexside.between(sc.hex_at("0302"), sc.hex_at("0202"))]
+    assert slope.up == sc.hex_at("0202")
+    assert sc.roads[Hexside.between(sc.hex_at("0201"), sc.hex_at("0301"))] == ("road",)
+    assert set(sc.units) == {"a1", "b1"}
+
+
+def test_parse_does_not_change_its_input():
+    data = tiny()
+    before = copy.deepcopy(data)
+    parse_scenario(data)
+    assert data == before
+
+
+def test_shipped_demo_loads_and_is_listed():
+    listed = {entry["id"]: entry for entry in builtin_scenarios()}
+    assert "demo-hohenbrueck" in listed
+    sc = load_builtin("demo-hohenbrueck")
+    assert sc.system == "hex-hexside"
+    assert len(sc.hexes) == 14 * 10
+    assert any("bridge" in side.features for side in sc.hexsides.values())
+    assert any(side.name == "Weissbach" for side in sc.hexsides.values())
+    assert sc.roads and len(sc.units) >= 8
+    assert json.loads(json.dumps(sc.data)) == sc.data
+
+
+def test_unknown_builtin():
+    with pytest.raises(ScenarioError, match='no scenario "nope"'):
+        load_builtin("nope")
+
+
+BAD = [
+    ({"format": "other/1"}, "format: expected"),
+    ({"system": "chess"}, 'system: unknown system "chess"'),
+    ({"id": ""}, "id: expected a non-empty text"),
+    ({"map__orientation": "round"}, "map.orientation"),
+    ({"map__stagger": "left"}, "map.stagger"),
+    ({"map__columns": 0}, "map.columns: expected a whole number"),
+    ({"map__rows": "3"}, 'map.rows: expected a whole number from 1 to 99, got "3"'),
+    ({"map__hexes": {"0412": {"terrain": ["wods"]}}}, "hex 0412: hex 0412 is not on the map"),
+    ({"map__hexes": {"0202": {"terrain": ["wods"]}}}, 'hex 0202: unknown terrain "wods"'),
+    ({"map__hexes": {"0202": {"terrain": []}}}, "hex 0202: terrain must be a list"),
+    ({"map__hexes": {"0202": {"level": 1.5}}}, "hex 0202 level: expected a whole number"),
+    ({"map__hexes": {"0202": {"colour": "red"}}}, 'hex 0202: unknown key "colour"'),
+    ({"map__hexes": {"22": {}}}, "hex 22: hex number must be 4 digits"),
+    ({"map__default_terrain": "lava"}, 'map.default_terrain: unknown terrain "lava"'),
+    (
+        {"map__hexsides__0": {"between": ["0101", "0301"], "features": ["stream"]}},
+        "hexes 0101 and 0301 are not adjacent",
+    ),
+    (
+        {"map__hexsides__0": {"between": ["0101", "0201"], "features": ["moat"]}},
+        'hexside 0101/0201: unknown hexside feature "moat"',
+    ),
+    (
+        {"map__hexsides__1": {"between": ["0202", "0302"], "features": ["slope"]}},
+        'hexside 0202/0302: a slope or crest needs "up"',
+    ),
+    (
+        {"map__hexsides__1": {"between": ["0202", "0302"], "features": ["slope"], "up": "0101"}},
+        "up hex 0101 is not one of the two hexes",
+    ),
+    (
+        {"map__hexsides__1": {"between": ["0201", "0101"], "features": ["stream"]}},
+        "hexside 0201/0101: listed twice",
+    ),
+    ({"map__roads__0": {"kind": "railway", "hexes": ["0101", "0201"]}}, "unknown road kind"),
+    ({"map__roads__0": {"hexes": ["0101", "0301"]}}, "map.roads[0]: hexes 0101 and 0301"),
+    ({"sides": [{"id": "a", "name": "A"}]}, "sides: expected two or more sides"),
+    (
+        {"units__1": {"id": "a1", "side": "b", "type": "cavalry", "name": "x", "hex": "0403"}},
+        "unit a1: id used twice",
+    ),
+    ({"units__0__side": "c"}, 'unit a1: unknown side "c"'),
+    ({"units__0__type": "dragoon"}, 'unit a1: unknown unit type "dragoon"'),
+    ({"units__0__hex": "0909"}, "unit a1: hex 0909 is not on the map"),
+    ({"units__0__ratings": {"morale": "high"}}, 'rating "morale" must be a number'),
+]
+
+
+@pytest.mark.parametrize("changes,message", BAD)
+def test_bad_scenarios_are_rejected_with_the_place(changes, message):
+    with pytest.raises(ScenarioError) as info:
+        parse_scenario(tiny(**changes))
+    assert message in str(info.value)
+    assert info.value.key == "error.scenario"
+    assert set(info.value.params) == {"place", "problem"}
+
+
+@pytest.mark.parametrize("data", [None, [], "scenario", 3, {"format": "muster-scenario/1"}])
+def test_not_a_scenario_at_all(data):
+    with pytest.raises(ScenarioError):
+        parse_scenario(data)
+
+
+def test_map_missing():
+    with pytest.raises(ScenarioError, match="map: expected a JSON object"):
+        parse_scenario(tiny(map=DELETE))

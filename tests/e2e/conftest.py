@@ -1,0 +1,119 @@
+"""End-to-end fixtures: build the site once, serve it on free localhost ports, open pages.
+
+Each cold start of Pyodide costs seconds, so pages are shared per test module.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+import build
+
+ROOT = Path(__file__).resolve().parents[2]
+
+WHEEL_CACHE = ROOT / ".cache" / "pyodide-wheels"
+READY_TIMEOUT_MS = 60_000
+
+
+@dataclass
+class AppPage:
+    """A page of the app with the console errors it has printed."""
+
+    context: object
+    page: object
+    errors: list[str] = field(default_factory=list)
+
+    def assert_no_errors(self) -> None:
+        """Fail on any console error or uncaught exception seen so far."""
+        assert self.errors == [], self.errors
+
+
+@pytest.fixture(scope="session")
+def dist(tmp_path_factory) -> Path:
+    """The built site, written once per test session."""
+    out = tmp_path_factory.mktemp("site") / "dist"
+    build.build(out)
+    return out
+
+
+@pytest.fixture(scope="session")
+def pyodide_wheels() -> Path:
+    """Pure-Python wheels for the in-Pyodide test run, downloaded from PyPI once and cached."""
+    wanted = [
+        line.strip()
+        for line in (ROOT / "tests" / "pyodide-wheels.txt").read_text().splitlines()
+        if line.strip() and not line.startswith("#")
+    ]
+    names = [w.split("==")[0].lower() for w in wanted]
+    have = {p.name.split("-")[0].lower() for p in WHEEL_CACHE.glob("*.whl")}
+    if not set(names) <= have:
+        WHEEL_CACHE.mkdir(parents=True, exist_ok=True)
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "download",
+                "--quiet",
+                "--no-deps",
+                "--only-binary=:all:",
+                "--python-version",
+                "3.14",
+                "-d",
+                str(WHEEL_CACHE),
+                *wanted,
+            ],
+            check=True,
+        )
+    return WHEEL_CACHE
+
+
+def _serve(root: Path, prefix: str, extra: dict[str, Path] | None = None) -> Iterator[str]:
+    server = build.make_server(root, 0, prefix, extra)
+    build.serve_in_thread(server)
+    host, port = server.server_address[:2]
+    try:
+        yield f"http://{host}:{port}{prefix}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture(scope="session")
+def site_url(dist, pyodide_wheels) -> Iterator[str]:
+    """The site served at the root, with the tests and test wheels mounted beside it."""
+    extra = {"/__tests__/": ROOT / "tests", "/__wheels__/": pyodide_wheels}
+    yield from _serve(dist, "/", extra)
+
+
+@pytest.fixture(scope="session")
+def subpath_url(dist) -> Iterator[str]:
+    """The same site under a sub-path, as GitHub Pages serves a project site."""
+    yield from _serve(dist, "/some-repo/")
+
+
+def open_app(browser, url: str, wait_ready: bool = True, **context_args) -> AppPage:
+    """Open ``url`` in a fresh context and wait until the rules are ready."""
+    context = browser.new_context(**context_args)
+    page = context.new_page()
+    app = AppPage(context, page)
+    page.on("console", lambda m: app.errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda exc: app.errors.append(str(exc)))
+    page.goto(url)
+    if wait_ready:
+        page.wait_for_selector("html[data-ready='1']", state="attached", timeout=READY_TIMEOUT_MS)
+    return app
+
+
+@pytest.fixture(scope="module")
+def app(browser, site_url) -> Iterator[AppPage]:
+    """The demo battle at desktop size, ready; shared by the tests of a module."""
+    opened = open_app(browser, site_url, viewport={"width": 1280, "height": 800})
+    yield opened
+    opened.context.close()
