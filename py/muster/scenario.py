@@ -142,6 +142,7 @@ def parse_scenario(data: Any) -> Scenario:
     numbering, hexes = _parse_grid(m, system)
     hexsides = _parse_hexsides(m.get("hexsides", []), system, numbering, hexes)
     roads = _parse_roads(m.get("roads", []), system, numbering, hexes)
+    _parse_labels(m.get("labels", []), numbering, hexes)
     sides = _parse_sides(data.get("sides"))
     units = _parse_units(data.get("units", []), sides, numbering, hexes)
     overrides = data.get("overrides", {})
@@ -251,6 +252,15 @@ def _parse_roads(
             if kind not in out.get(side, ()):
                 out[side] = out.get(side, ()) + (kind,)
     return out
+
+
+def _parse_labels(items: Any, numbering: Numbering, hexes: dict[Hex, HexData]) -> None:
+    _expect(isinstance(items, list), "map.labels", "expected a list")
+    for i, spec in enumerate(items):
+        place = f"map.labels[{i}]"
+        _expect(isinstance(spec, dict), place, "expected a JSON object")
+        _on_map_hex(numbering, hexes, spec.get("hex"), place)
+        _str(spec.get("text"), place + " text")
 
 
 def _parse_sides(items: Any) -> set[str]:

@@ -128,6 +128,8 @@ BAD = [
     ),
     ({"map__roads__0": {"kind": "railway", "hexes": ["0101", "0201"]}}, "unknown road kind"),
     ({"map__roads__0": {"hexes": ["0101", "0301"]}}, "map.roads[0]: hexes 0101 and 0301"),
+    ({"map__labels": [{"hex": "0909", "text": "X"}]}, "map.labels[0]: hex 0909 is not on the map"),
+    ({"map__labels": [{"hex": "0101"}]}, "map.labels[0] text: expected a non-empty text"),
     ({"sides": [{"id": "a", "name": "A"}]}, "sides: expected two or more sides"),
     (
         {"units__1": {"id": "a1", "side": "b", "type": "cavalry", "name": "x", "hex": "0403"}},

@@ -8,30 +8,16 @@ from __future__ import annotations
 import subprocess
 import sys
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from apppage import AppPage, open_app
 
 import build
 
 ROOT = Path(__file__).resolve().parents[2]
 
 WHEEL_CACHE = ROOT / ".cache" / "pyodide-wheels"
-READY_TIMEOUT_MS = 60_000
-
-
-@dataclass
-class AppPage:
-    """A page of the app with the console errors it has printed."""
-
-    context: object
-    page: object
-    errors: list[str] = field(default_factory=list)
-
-    def assert_no_errors(self) -> None:
-        """Fail on any console error or uncaught exception seen so far."""
-        assert self.errors == [], self.errors
 
 
 @pytest.fixture(scope="session")
@@ -96,19 +82,6 @@ def site_url(dist, pyodide_wheels) -> Iterator[str]:
 def subpath_url(dist) -> Iterator[str]:
     """The same site under a sub-path, as GitHub Pages serves a project site."""
     yield from _serve(dist, "/some-repo/")
-
-
-def open_app(browser, url: str, wait_ready: bool = True, **context_args) -> AppPage:
-    """Open ``url`` in a fresh context and wait until the rules are ready."""
-    context = browser.new_context(**context_args)
-    page = context.new_page()
-    app = AppPage(context, page)
-    page.on("console", lambda m: app.errors.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda exc: app.errors.append(str(exc)))
-    page.goto(url)
-    if wait_ready:
-        page.wait_for_selector("html[data-ready='1']", state="attached", timeout=READY_TIMEOUT_MS)
-    return app
 
 
 @pytest.fixture(scope="module")

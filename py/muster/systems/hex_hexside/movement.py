@@ -1,0 +1,157 @@
+"""hex-hexside movement: the terrain effects chart's combining rule and its ZOC exit costs.
+
+A step costs (chart, "how terrain combines"): the highest cost among the terrains of the
+hex entered, plus each hexside crossed (slope top when climbing to the up side, slope bottom
+when going down; a stream not crossed by a bridge, note 3; entrenchment; pond and the Elbe
+prohibited; the Mietzel for infantry in column only, costing all its MP), plus the cost of
+leaving an enemy ZOC (support +1; Engaged Prussian cavalry +1, other Engaged fast units +2,
+only if not engaged by Formed cavalry). Roads are a documented default (``movement.json``).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from ...hexgrid import Hex, Hexside, hex_neighbors
+from ...movement import Board, Part, Step, Unit
+from ...terrain import Cell, load_chart
+
+SYSTEM = "hex-hexside"
+TEC = "terrain effects chart"
+ZOC_TABLE = "leaving an enemy ZOC"
+
+
+@cache
+def _rows() -> dict[str, object]:
+    return {name: row for row in load_chart(SYSTEM).rows for name in row.names}
+
+
+def cell(name: str, column: str) -> Cell:
+    """The chart's cell for terrain ``name`` in ``column``."""
+    return _rows()[name][column]  # type: ignore[index]
+
+
+def _value(c: Cell, unit: Unit) -> float:
+    return c.for_unit(unit.type) or 0
+
+
+class HexHexsideMovement:
+    """Step costs and zones of control of the hex-hexside system."""
+
+    def zoc(self, board: Board, side: str) -> dict[Hex, tuple[str, ...]]:
+        """The six hexes around each non-routed combat unit, not across a prohibited hexside."""
+        rule = board.data["zoc"]
+        out: dict[Hex, tuple[str, ...]] = {}
+        for unit in board.units.values():
+            if unit.side != side or unit.type not in rule["exerted_by"]:
+                continue
+            if any(unit.has(s) for s in rule["not_by_states"]):
+                continue
+            for n in hex_neighbors(unit.hex):
+                if n not in board.scenario.hexes:
+                    continue
+                features = board.hexside(unit.hex, n)
+                blocked = any(
+                    cell(f, "mp_inf_art_leader").prohibited
+                    for f in features
+                    if f not in ("slope", "mietzel_river")
+                )
+                if blocked and not rule["through_prohibited_hexsides"]:
+                    continue
+                out[n] = out.get(n, ()) + (unit.id,)
+        return out
+
+    def _exit_cost(self, board: Board, unit: Unit, zoc_units: tuple[str, ...]) -> Part | None:
+        """The cost of leaving an enemy ZOC, or None when the unit may not leave it."""
+        rule = board.data["zoc_exit"]
+        rows = {row.id: row for row in load_chart(SYSTEM).leaving_enemy_zoc}
+        if unit.has("support"):
+            return Part(rows["support"].mp, "move.zoc_exit_support", ZOC_TABLE)
+        if unit.has("engaged") and unit.type in rule["fast_types"]:
+            by_formed_cavalry = any(
+                board.units[u].type == "cavalry"
+                and not board.units[u].has("engaged")
+                and not board.units[u].has("disordered")
+                and not board.units[u].has("routed")
+                for u in zoc_units
+            )
+            if by_formed_cavalry:
+                return None
+            if unit.type == "cavalry" and unit.side in rule["prussian_sides"]:
+                row = rows["prussian_cavalry_engaged"]
+                return Part(row.mp, "move.zoc_exit_engaged_prussian_cavalry", ZOC_TABLE)
+            row = rows["other_fast_engaged"]
+            return Part(row.mp, "move.zoc_exit_engaged_fast", ZOC_TABLE)
+        if rule["unlisted"] == "free":
+            return Part(0, "move.leave_zoc", ZOC_TABLE)
+        return None
+
+    def step(self, board: Board, unit: Unit, frm: Hex, to: Hex) -> Step:
+        """The cost of moving ``unit`` from ``frm`` into the adjacent ``to``."""
+        data = board.data
+        col = data["unit_columns"][unit.type]
+        parts: list[Part] = []
+        stop = None
+
+        def prohibited(key: str, rule: str = TEC, **params: object) -> Step:
+            return Step(frm, to, 0, tuple(parts), Part(0, key, rule, tuple(params.items())))
+
+        road_rule = data["road"]
+        road = "road" if "road" in board.road(frm, to) else None
+        terrain = board.scenario.hexes[to].terrain
+        for t in terrain:
+            if cell(t, col).prohibited:
+                return prohibited("move.prohibited.terrain", terrain=t)
+        if road and road_rule["cancels_hex_terrain"]:
+            parts.append(Part(road_rule["cost"], "move.road", "default", (("kind", road),)))
+        else:
+            worst = max(terrain, key=lambda t: _value(cell(t, col), unit))
+            parts.append(
+                Part(
+                    _value(cell(worst, col), unit),
+                    "move.terrain",
+                    TEC + " (combining)",
+                    (("terrain", worst),),
+                )
+            )
+
+        features = board.hexside(frm, to)
+        side = board.scenario.hexsides.get(Hexside.between(frm, to))
+        bridged = "bridge" in features
+        for f in features:
+            name = f
+            if f == "slope":
+                name = "slope_top" if side is not None and side.up == to else "slope_bottom"
+            c = cell(name, col)
+            if c.prohibited:
+                return prohibited("move.prohibited.hexside", feature=name)
+            if "all_mp_column_only" in c.flags:
+                if unit.type != "infantry" or unit.state.get("formation") != "column":
+                    return prohibited("move.prohibited.column_only", feature=name)
+                parts.append(Part(0, "move.all_mp", TEC + " (**)", (("feature", name),)))
+                stop = "all_mp"
+            elif name == "stream" and bridged:
+                parts.append(
+                    Part(0, "move.cancelled", TEC + " (3)", (("feature", name), ("by", "bridge")))
+                )
+            elif road and name in road_rule["cancels_hexsides"]:
+                parts.append(
+                    Part(0, "move.cancelled", "default", (("feature", name), ("by", road)))
+                )
+            else:
+                parts.append(Part(_value(c, unit), "move.hexside", TEC, (("feature", name),)))
+
+        if unit.type not in data["zoc"]["ignored_by"]:
+            zoc = board.enemy_zoc(unit.side, self)
+            if frm in zoc:
+                exit_part = self._exit_cost(board, unit, zoc[frm])
+                if exit_part is None:
+                    return prohibited("move.prohibited.leave_zoc", rule=ZOC_TABLE)
+                parts.append(exit_part)
+            if to in zoc and data["zoc"]["entering_stops"] and stop is None:
+                stop = "zoc"
+        cost = sum(p.value for p in parts)
+        return Step(frm, to, cost, tuple(parts), None, stop, frozenset(), road)
+
+
+RULES = HexHexsideMovement()

@@ -1,0 +1,34 @@
+"""Opening the app in a fresh browser context and watching its console."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+READY_TIMEOUT_MS = 60_000
+
+
+@dataclass
+class AppPage:
+    """A page of the app with the console errors it has printed."""
+
+    context: Any
+    page: Any
+    errors: list[str] = field(default_factory=list)
+
+    def assert_no_errors(self) -> None:
+        """Fail on any console error or uncaught exception seen so far."""
+        assert self.errors == [], self.errors
+
+
+def open_app(browser, url: str, wait_ready: bool = True, **context_args) -> AppPage:
+    """Open ``url`` in a fresh context and wait until the rules are ready."""
+    context = browser.new_context(**context_args)
+    page = context.new_page()
+    app = AppPage(context, page)
+    page.on("console", lambda m: app.errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda exc: app.errors.append(str(exc)))
+    page.goto(url)
+    if wait_ready:
+        page.wait_for_selector("html[data-ready='1']", state="attached", timeout=READY_TIMEOUT_MS)
+    return app

@@ -1,0 +1,112 @@
+"""The demo battle in Chromium: map drawn, rules ready, taps answered by Python, errors shown."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+pytestmark = pytest.mark.e2e
+
+
+def test_map_is_drawn_with_the_demo_battle(app):
+    page = app.page
+    assert page.locator("svg[data-map-drawn='1']").count() == 1
+    assert page.locator("[data-hex]").count() >= 140
+    assert page.locator("[data-unit]").count() == 12
+    assert page.locator("#scenario-title").inner_text() == "Hohenbrück, 1758 (demo)"
+
+
+def test_status_turns_to_rules_ready(app):
+    status = app.page.locator("#status")
+    assert status.get_attribute("data-state") == "ready"
+    assert status.inner_text() == "rules ready"
+    info = app.page.evaluate("window.muster.engine.info")
+    assert info["python"].startswith("3.14")
+
+
+def test_tapping_a_hex_answers_from_python(app):
+    page = app.page
+    page.locator("svg [data-hex='0302']").first.click()
+    page.wait_for_selector("#hex-panel .hex-number[data-hex='0302']")
+    assert page.locator("#hex-panel .terrain").inner_text() == "Woods"
+    assert page.locator("#hex-panel .level").inner_text() == "0"
+    assert page.locator("#hex-panel .source").inner_text() == "answered by the rules core"
+
+
+def test_hex_with_bridge_road_and_unit(app):
+    page = app.page
+    page.locator("svg [data-hex='0705']").first.click()
+    page.wait_for_selector("#hex-panel .hex-number[data-hex='0705']")
+    text = page.locator("#hex-panel").inner_text()
+    assert "Stream + Bridge (Weissbach), towards 0805" in text
+    assert "Road, towards 0605" in text
+
+
+def test_error_from_python_reaches_the_ui(app):
+    page = app.page
+    page.fill("#goto-input", "9999")
+    page.click("#goto-form button")
+    message = page.locator("#message")
+    message.wait_for(state="visible")
+    assert message.inner_text() == "There is no hex 9999 on this map."
+
+
+def test_goto_a_printed_hex_number(app):
+    page = app.page
+    page.fill("#goto-input", "1203")
+    page.click("#goto-form button")
+    page.wait_for_selector("#hex-panel .hex-number[data-hex='1203']")
+    assert page.locator("#message").is_hidden()
+    assert "Batterie Feuerstein (Artillery)" in page.locator("#hex-panel").inner_text()
+
+
+def _open_file(page, name: str, content: str) -> None:
+    page.set_input_files(
+        "#scenario-file",
+        files=[{"name": name, "mimeType": "application/json", "buffer": content.encode()}],
+    )
+
+
+def test_malformed_scenario_files_are_refused_and_the_game_kept(app):
+    page = app.page
+    _open_file(page, "broken.json", "{not json")
+    page.wait_for_function("document.querySelector('#message').textContent.includes('JSON')")
+    assert "The game in progress is unchanged." in page.locator("#message").inner_text()
+
+    bad = json.loads(app.page.evaluate("JSON.stringify(window.muster.state.scenario)"))
+    bad["map"]["hexes"]["0302"] = {"terrain": ["wods"]}
+    _open_file(page, "typo.json", json.dumps(bad))
+    page.wait_for_function("document.querySelector('#message').textContent.includes('wods')")
+    assert page.locator("#message").inner_text() == (
+        'Scenario rejected, hex 0302: unknown terrain "wods". The game in progress is unchanged.'
+    )
+    # The demo is still in play, in the map and in the core.
+    page.locator("svg [data-hex='1005']").first.click()
+    page.wait_for_selector("#hex-panel .hex-number[data-hex='1005']")
+    assert page.locator("#hex-panel .terrain").inner_text() == "Town"
+
+
+def test_a_valid_scenario_file_replaces_the_battle(app):
+    page = app.page
+    good = json.loads(app.page.evaluate("JSON.stringify(window.muster.state.scenario)"))
+    good["id"] = "variant"
+    good["title"] = "Variant"
+    good["map"]["hexes"]["0101"] = {"terrain": ["marsh"]}
+    _open_file(page, "variant.json", json.dumps(good))
+    page.wait_for_function("document.querySelector('#scenario-title').textContent === 'Variant'")
+    page.locator("svg [data-hex='0101']").first.click()
+    page.wait_for_selector("#hex-panel .hex-number[data-hex='0101']")
+    assert page.locator("#hex-panel .terrain").inner_text() == "Marsh"
+
+
+def test_language_switch(app):
+    page = app.page
+    page.select_option("#lang", "pl")
+    page.wait_for_function("document.querySelector('#status').textContent === 'zasady gotowe'")
+    page.select_option("#lang", "en")
+    page.wait_for_function("document.querySelector('#status').textContent === 'rules ready'")
+
+
+def test_no_console_errors(app):
+    app.assert_no_errors()
