@@ -90,7 +90,11 @@ function renderHexInfo(info) {
     })
     .join(" + ");
   els.panel.replaceChildren(
-    el("h2", { class: "hex-number", "data-hex": info.hex, text: t("ui.hex_title", { hex: info.hex }) }),
+    el("h2", {
+      class: "hex-number",
+      "data-hex": info.hex,
+      text: t("ui.hex_title", { hex: info.hex }),
+    }),
     el("p", { class: "source", text: t("ui.from_python") }),
     el("dl", {}, [
       el("dt", { text: t("ui.terrain") }),

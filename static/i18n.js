@@ -10,7 +10,9 @@ export class I18n {
 
   preferred(languages) {
     for (let i = 0; i < languages.length; i++) {
-      const code = String(languages[i] || "").slice(0, 2).toLowerCase();
+      const code = String(languages[i] || "")
+        .slice(0, 2)
+        .toLowerCase();
       if (LANGS.indexOf(code) >= 0) return code;
     }
     return "en";

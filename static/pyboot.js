@@ -9,14 +9,12 @@ export const PYODIDE_URL = new URL("pyodide/", SITE_ROOT).href;
 export const WHEELS_URL = new URL("wheels/", SITE_ROOT).href;
 
 export function bootCore(options) {
-  const lockFileContents = fetch(new URL("muster-lock.json", WHEELS_URL)).then(
-    function (response) {
-      if (!response.ok) {
-        throw new Error("lockfile: HTTP " + response.status);
-      }
-      return response.text();
-    },
-  );
+  const lockFileContents = fetch(new URL("muster-lock.json", WHEELS_URL)).then(function (response) {
+    if (!response.ok) {
+      throw new Error("lockfile: HTTP " + response.status);
+    }
+    return response.text();
+  });
   return loadPyodide(
     Object.assign(
       {

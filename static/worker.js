@@ -49,7 +49,9 @@ self.onmessage = function (event) {
         post({ type: "reply", id: id, response: { ok: false, error: crashed(error) } });
         return;
       }
-      self.postMessage('{"type":"reply","id":' + JSON.stringify(id) + ',"response":' + answer + "}");
+      self.postMessage(
+        '{"type":"reply","id":' + JSON.stringify(id) + ',"response":' + answer + "}",
+      );
     },
     function (error) {
       post({ type: "reply", id: id, response: { ok: false, error: crashed(error) } });

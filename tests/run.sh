@@ -10,6 +10,6 @@ npm ci --no-audit --no-fund --loglevel=error
 
 ruff check py tests bench build.py
 ruff format --check py tests bench build.py
-npx --no-install prettier --check "static/**/*.js" "tests/**/*.js" index.html static/app.css
+npm run -s format:check
 
 python3 -m pytest "$@"

@@ -11,9 +11,12 @@ from collections.abc import Callable
 from typing import Any
 
 from . import __version__
-from .errors import InvalidActionError, RulesError
-from .hexgrid import HEX_DIRECTIONS, Hexside, hex_add
+from .errors import IllegalActionError, InvalidActionError, RulesError
+from .hexgrid import HEX_DIRECTIONS, Hex, Hexside, hex_add
+from .movement import Board, Reach, path_to, step_json
+from .movement import reachable as find_reachable
 from .scenario import Scenario, builtin_scenarios, load_builtin, parse_scenario
+from .systems import movement_rules
 
 Params = dict[str, Any]
 
@@ -28,6 +31,8 @@ class Session:
             "scenario_list": self.scenario_list,
             "load_scenario": self.load_scenario,
             "hex_info": self.hex_info,
+            "reachable": self.reachable,
+            "path": self.path,
         }
 
     def call(self, method: str, params: Params | None = None) -> dict[str, Any]:
@@ -151,6 +156,61 @@ class Session:
             "hexsides": sides,
             "roads": roads,
             "units": units,
+        }
+
+    def _hex_param(self, params: Params, name: str) -> Hex:
+        label = params.get(name)
+        if not isinstance(label, str):
+            raise InvalidActionError("error.missing_param", "missing parameter {name}", name=name)
+        try:
+            return self._scenario().hex_at(label)
+        except RulesError:
+            raise RulesError("error.unknown_hex", "no hex {hex} on this map", hex=label) from None
+
+    def _reach(self, params: Params) -> tuple[Board, str, dict[Hex, Reach]]:
+        sc = self._scenario()
+        uid = params.get("unit")
+        if not isinstance(uid, str):
+            raise InvalidActionError("error.missing_param", "missing parameter {name}", name="unit")
+        board = Board(sc)
+        board.unit(uid)
+        return board, uid, find_reachable(board, uid, movement_rules(sc.system))
+
+    def reachable(self, params: Params) -> dict[str, Any]:
+        """Every hex a unit can reach this move, with its cheapest cost."""
+        board, uid, reach = self._reach(params)
+        unit = board.unit(uid)
+        hexes = {}
+        for h, r in reach.items():
+            entry: dict[str, Any] = {"cost": r.cost}
+            if r.step is not None and r.step.stop:
+                entry["stop"] = r.step.stop
+            hexes[board.label(h)] = entry
+        return {
+            "unit": uid,
+            "from": board.label(unit.hex),
+            "allowance": unit.allowance,
+            "hexes": hexes,
+        }
+
+    def path(self, params: Params) -> dict[str, Any]:
+        """The cheapest path of a unit to a hex, each step with its cost breakdown."""
+        target = self._hex_param(params, "to")
+        board, uid, reach = self._reach(params)
+        if target not in reach:
+            raise IllegalActionError(
+                "error.unreachable",
+                "unit {unit} cannot reach hex {hex} this move",
+                unit=uid,
+                hex=board.label(target),
+            )
+        steps = path_to(reach, target)
+        return {
+            "unit": uid,
+            "to": board.label(target),
+            "hexes": [board.label(board.unit(uid).hex)] + [board.label(s.to) for s in steps],
+            "cost": reach[target].cost,
+            "steps": [step_json(board, s) for s in steps],
         }
 
 

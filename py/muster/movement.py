@@ -239,7 +239,7 @@ def path_to(reach: dict[Hex, Reach], target: Hex) -> list[Step]:
         IllegalActionError: the target is not reachable.
     """
     if target not in reach:
-        raise IllegalActionError("error.unreachable", "hex {hex} cannot be reached", hex="?")
+        raise IllegalActionError("error.unreachable", "hex cannot be reached: {hex}", hex=target)
     steps: list[Step] = []
     node = reach[target]
     while node.step is not None:

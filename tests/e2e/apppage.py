@@ -32,3 +32,16 @@ def open_app(browser, url: str, wait_ready: bool = True, **context_args) -> AppP
     if wait_ready:
         page.wait_for_selector("html[data-ready='1']", state="attached", timeout=READY_TIMEOUT_MS)
     return app
+
+
+def hex_center(page: Any, label: str) -> tuple[float, float]:
+    """The screen centre of hex ``label`` on the map."""
+    box = page.locator(f"svg [data-hex='{label}']").first.bounding_box()
+    assert box is not None, f"hex {label} is not drawn"
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def click_hex(page: Any, label: str) -> None:
+    """Click the centre of hex ``label`` as a player would (the map takes the pointer)."""
+    x, y = hex_center(page, label)
+    page.mouse.click(x, y)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from apppage import click_hex
 
 pytestmark = pytest.mark.e2e
 
@@ -27,7 +28,7 @@ def test_status_turns_to_rules_ready(app):
 
 def test_tapping_a_hex_answers_from_python(app):
     page = app.page
-    page.locator("svg [data-hex='0302']").first.click()
+    click_hex(page, "0302")
     page.wait_for_selector("#hex-panel .hex-number[data-hex='0302']")
     assert page.locator("#hex-panel .terrain").inner_text() == "Woods"
     assert page.locator("#hex-panel .level").inner_text() == "0"
@@ -36,7 +37,7 @@ def test_tapping_a_hex_answers_from_python(app):
 
 def test_hex_with_bridge_road_and_unit(app):
     page = app.page
-    page.locator("svg [data-hex='0705']").first.click()
+    click_hex(page, "0705")
     page.wait_for_selector("#hex-panel .hex-number[data-hex='0705']")
     text = page.locator("#hex-panel").inner_text()
     assert "Stream + Bridge (Weissbach), towards 0805" in text
@@ -82,7 +83,7 @@ def test_malformed_scenario_files_are_refused_and_the_game_kept(app):
         'Scenario rejected, hex 0302: unknown terrain "wods". The game in progress is unchanged.'
     )
     # The demo is still in play, in the map and in the core.
-    page.locator("svg [data-hex='1005']").first.click()
+    click_hex(page, "1005")
     page.wait_for_selector("#hex-panel .hex-number[data-hex='1005']")
     assert page.locator("#hex-panel .terrain").inner_text() == "Town"
 
@@ -95,7 +96,7 @@ def test_a_valid_scenario_file_replaces_the_battle(app):
     good["map"]["hexes"]["0101"] = {"terrain": ["marsh"]}
     _open_file(page, "variant.json", json.dumps(good))
     page.wait_for_function("document.querySelector('#scenario-title').textContent === 'Variant'")
-    page.locator("svg [data-hex='0101']").first.click()
+    click_hex(page, "0101")
     page.wait_for_selector("#hex-panel .hex-number[data-hex='0101']")
     assert page.locator("#hex-panel .terrain").inner_text() == "Marsh"
 

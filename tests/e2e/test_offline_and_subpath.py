@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from apppage import open_app
+from apppage import click_hex, open_app
 
 pytestmark = pytest.mark.e2e
 
 
 def _tap_answers(page, label: str, terrain: str) -> None:
-    page.locator(f"svg [data-hex='{label}']").first.click()
+    click_hex(page, label)
     page.wait_for_selector(f"#hex-panel .hex-number[data-hex='{label}']")
     assert page.locator("#hex-panel .terrain").inner_text() == terrain
 

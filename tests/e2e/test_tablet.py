@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from apppage import open_app
+from apppage import hex_center, open_app
 
 pytestmark = pytest.mark.e2e
 
@@ -22,11 +22,6 @@ def tablet(browser, site_url):
     app.context.close()
 
 
-def _center(page, label: str) -> tuple[float, float]:
-    box = page.locator(f"svg [data-hex='{label}']").first.bounding_box()
-    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-
-
 def _view_box(page) -> list[float]:
     return [float(v) for v in page.locator("#map svg").get_attribute("viewBox").split()]
 
@@ -43,7 +38,7 @@ def _touch(cdp, kind: str, points: list[tuple[float, float]]) -> None:
 
 def test_tap_a_hex_by_touch(tablet):
     page = tablet.page
-    x, y = _center(page, "1104")
+    x, y = hex_center(page, "1104")
     page.touchscreen.tap(x, y)
     page.wait_for_selector("#hex-panel .hex-number[data-hex='1104']")
     assert page.locator("#hex-panel .level").inner_text() == "1"
@@ -57,7 +52,7 @@ def test_one_finger_pan_moves_the_map_without_tapping(tablet):
     page = tablet.page
     cdp = tablet.context.new_cdp_session(page)
     before = _view_box(page)
-    x, y = _center(page, "0505")
+    x, y = hex_center(page, "0505")
     _touch(cdp, "touchStart", [(x, y)])
     for step in range(1, 11):
         _touch(cdp, "touchMove", [(x + 12 * step, y + 6 * step)])
@@ -73,7 +68,7 @@ def test_two_finger_pinch_zooms(tablet):
     page = tablet.page
     cdp = tablet.context.new_cdp_session(page)
     before = _view_box(page)
-    x, y = _center(page, "0705")
+    x, y = hex_center(page, "0705")
     _touch(cdp, "touchStart", [(x - 30, y), (x + 30, y)])
     for step in range(1, 11):
         _touch(cdp, "touchMove", [(x - 30 - 10 * step, y), (x + 30 + 10 * step, y)])
