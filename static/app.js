@@ -3,6 +3,8 @@
 import { Engine } from "./engine.js";
 import { HexMap } from "./render/hex.js";
 import { I18n } from "./i18n.js";
+import * as panels from "./panels.js";
+import { el } from "./panels.js";
 
 const html = document.documentElement;
 const timing = { start: performance.now(), mapPainted: null, rulesReady: null };
@@ -16,6 +18,7 @@ const els = {
   fatal: document.getElementById("fatal"),
   fatalDetail: document.getElementById("fatal-detail"),
   gotoForm: document.getElementById("goto-form"),
+  losTool: document.getElementById("los-tool"),
   gotoInput: document.getElementById("goto-input"),
   file: document.getElementById("scenario-file"),
   lang: document.getElementById("lang"),
@@ -23,8 +26,19 @@ const els = {
 
 const params = new URLSearchParams(location.search);
 const i18n = new I18n(new URL("i18n/", import.meta.url));
-const state = { scenario: null, scenarioId: null, selected: null, ready: false, lastInfo: null };
-const map = new HexMap(document.getElementById("map"), { onHexTap: showHex });
+const state = {
+  scenario: null,
+  scenarioId: null,
+  selected: null,
+  ready: false,
+  lastInfo: null,
+  mode: "inspect",
+  unit: null,
+  reach: null,
+  losFrom: null,
+  view: null,
+};
+const map = new HexMap(document.getElementById("map"), { onHexTap: onTap });
 const engine = new Engine();
 
 function setStatus(kind) {
@@ -43,71 +57,137 @@ function errorText(error) {
   return String((error && error.message) || error);
 }
 
-function el(tag, attrs, children) {
-  const node = document.createElement(tag);
-  Object.keys(attrs || {}).forEach(function (key) {
-    if (key === "text") node.textContent = attrs[key];
-    else node.setAttribute(key, attrs[key]);
-  });
-  (children || []).forEach(function (child) {
-    node.appendChild(child);
-  });
-  return node;
+// Show a panel view and remember it, so a change of language can draw it again.
+function show(view) {
+  state.view = view;
+  els.panel.replaceChildren.apply(els.panel, view());
 }
 
 function renderHexInfo(info) {
-  const t = i18n.t.bind(i18n);
-  const list = function (items) {
-    if (!items.length) return el("p", { class: "none", text: t("ui.none") });
-    return el(
-      "ul",
-      {},
-      items.map(function (text) {
-        return el("li", { text: text });
-      }),
-    );
-  };
-  const sides = info.hexsides.map(function (side) {
-    let text = side.features
-      .map(function (f) {
-        return t("feature." + f);
-      })
-      .join(" + ");
-    if (side.name) text += " (" + side.name + ")";
-    text += ", " + t("ui.toward", { hex: side.to });
-    if (side.up) text += ", " + t("ui.up_side", { hex: side.up });
-    return text;
+  state.lastInfo = info;
+  show(function () {
+    return panels.hexInfo(i18n, info);
   });
-  const roads = info.roads.map(function (road) {
-    return t("connection." + road.kind) + ", " + t("ui.toward", { hex: road.to });
-  });
-  const units = info.units.map(function (unit) {
-    return unit.name + " (" + t("unit_type." + unit.type) + ")";
-  });
-  const terrain = info.terrain
-    .map(function (id) {
-      return t("terrain." + id);
-    })
-    .join(" + ");
-  els.panel.replaceChildren(
-    el("h2", {
-      class: "hex-number",
-      "data-hex": info.hex,
-      text: t("ui.hex_title", { hex: info.hex }),
-    }),
-    el("p", { class: "source", text: t("ui.from_python") }),
-    el("dl", {}, [
-      el("dt", { text: t("ui.terrain") }),
-      el("dd", { class: "terrain", text: terrain }),
-      el("dt", { text: t("ui.level") }),
-      el("dd", { class: "level", text: String(info.level) }),
-    ]),
-    el("h3", { text: t("ui.hexsides") }),
-    list(sides),
-    el("h3", { text: t("ui.roads") }),
-    list(roads),
-    el("h3", { text: t("ui.units") }),
-    list(units),
+}
+
+function scenarioUnit(id) {
+  const units = (state.scenario && state.scenario.units) || [];
+  return (
+    units.find(function (u) {
+      return u.id === id;
+    }) || null
+  );
+}
+
+function clearBoardMarks() {
+  state.unit = null;
+  state.reach = null;
+  map.selectUnit(null);
+  map.highlight(null);
+  map.setLines(null);
+}
+
+function onTap(label, info) {
+  if (!state.ready) return showHex(label);
+  if (state.mode === "los") return losTap(label);
+  const tappedUnit = info && info.unit;
+  if (tappedUnit && tappedUnit === state.unit) {
+    clearBoardMarks();
+    return showHex(label);
+  }
+  if (tappedUnit) return selectUnit(tappedUnit);
+  if (state.unit && state.reach && state.reach.hexes[label] && label !== state.reach.from) {
+    return showPath(label);
+  }
+  clearBoardMarks();
+  return showHex(label);
+}
+
+function selectUnit(id) {
+  return engine.call("reachable", { unit: id }).then(
+    function (answer) {
+      state.unit = id;
+      state.reach = answer;
+      state.selected = answer.from;
+      map.select(answer.from);
+      map.selectUnit(id);
+      map.setLines(null);
+      const marks = {};
+      Object.keys(answer.hexes).forEach(function (label) {
+        if (label === answer.from) return;
+        const entry = answer.hexes[label];
+        const cost = Math.round(entry.cost * 100) / 100;
+        marks[label] = { cls: entry.stop ? "reach stop" : "reach", text: String(cost) };
+      });
+      map.highlight(marks);
+      showMessage("");
+      show(function () {
+        return panels.reach(i18n, scenarioUnit(id), answer);
+      });
+    },
+    function (error) {
+      showMessage(errorText(error));
+    },
+  );
+}
+
+function showPath(label) {
+  const unitId = state.unit;
+  return engine.call("path", { unit: unitId, to: label }).then(
+    function (answer) {
+      map.setLines([{ hexes: answer.hexes, cls: "path" }]);
+      map.select(label);
+      state.selected = label;
+      showMessage("");
+      show(function () {
+        return panels.path(i18n, scenarioUnit(unitId), answer);
+      });
+    },
+    function (error) {
+      showMessage(errorText(error));
+    },
+  );
+}
+
+function setMode(mode) {
+  state.mode = mode;
+  state.losFrom = null;
+  els.losTool.setAttribute("aria-pressed", mode === "los" ? "true" : "false");
+  clearBoardMarks();
+  if (mode === "los") showMessage(i18n.t("ui.los_pick_from"), "info");
+  else showMessage("");
+}
+
+function losTap(label) {
+  if (!state.losFrom) {
+    state.losFrom = label;
+    map.setLines(null);
+    map.select(label);
+    showMessage(i18n.t("ui.los_pick_to", { hex: label }), "info");
+    return Promise.resolve();
+  }
+  const from = state.losFrom;
+  state.losFrom = null;
+  return engine.call("los", { from: from, to: label }).then(
+    function (answer) {
+      const lines = [];
+      if (answer.clear) {
+        lines.push({ from: from, to: label, cls: "los-clear" });
+      } else {
+        const t = answer.blocked_by.t;
+        lines.push({ from: from, to: label, cls: "los-clear", t0: 0, t1: t });
+        lines.push({ from: from, to: label, cls: "los-blocked", t0: t, t1: 1, mark: true });
+      }
+      map.setLines(lines);
+      map.select(label);
+      showMessage(i18n.t("ui.los_pick_from"), "info");
+      show(function () {
+        return panels.lineOfSight(i18n, answer);
+      });
+    },
+    function (error) {
+      showMessage(errorText(error));
+    },
   );
 }
 
@@ -168,6 +248,8 @@ function loadScenarioFile(file) {
     }
     engine.call("load_scenario", { scenario: scenario }).then(
       function (summary) {
+        clearBoardMarks();
+        setMode("inspect");
         drawScenario(scenario);
         state.scenarioId = summary.id;
         showMessage(i18n.t("ui.scenario_loaded", { title: summary.title }), "info");
@@ -239,6 +321,7 @@ function start() {
     }
     engine.call("hex_info", { hex: label }).then(
       function (info) {
+        clearBoardMarks();
         state.selected = info.hex;
         map.select(info.hex);
         map.centerOn(info.hex);
@@ -249,6 +332,10 @@ function start() {
         showMessage(errorText(error));
       },
     );
+  });
+
+  els.losTool.addEventListener("click", function () {
+    setMode(state.mode === "los" ? "inspect" : "los");
   });
 
   els.file.addEventListener("change", function () {
@@ -266,7 +353,7 @@ function refreshText() {
   els.lang.value = i18n.lang;
   i18n.apply(document);
   setStatus(els.status.dataset.state);
-  if (state.lastInfo && state.selected === state.lastInfo.hex) renderHexInfo(state.lastInfo);
+  if (state.view) show(state.view);
 }
 
 i18n

@@ -13,6 +13,7 @@ from typing import Any
 from . import __version__
 from .errors import IllegalActionError, InvalidActionError, RulesError
 from .hexgrid import HEX_DIRECTIONS, Hex, Hexside, hex_add
+from .los import line_of_sight
 from .movement import Board, Reach, path_to, step_json
 from .movement import reachable as find_reachable
 from .scenario import Scenario, builtin_scenarios, load_builtin, parse_scenario
@@ -33,6 +34,7 @@ class Session:
             "hex_info": self.hex_info,
             "reachable": self.reachable,
             "path": self.path,
+            "los": self.los,
         }
 
     def call(self, method: str, params: Params | None = None) -> dict[str, Any]:
@@ -212,6 +214,14 @@ class Session:
             "cost": reach[target].cost,
             "steps": [step_json(board, s) for s in steps],
         }
+
+    def los(self, params: Params) -> dict[str, Any]:
+        """Line of sight and range between two hexes, with what blocks it and where."""
+        sc = self._scenario()
+        a = self._hex_param(params, "from")
+        b = self._hex_param(params, "to")
+        result = line_of_sight(sc, a, b, sc.data.get("overrides", {}).get("los"))
+        return {"from": sc.label(a), "to": sc.label(b), **result.to_json()}
 
 
 _default = Session()

@@ -101,8 +101,9 @@ class Board:
     def __init__(self, scenario: Scenario, positions: dict[str, str] | None = None) -> None:
         self.scenario = scenario
         self.data = dict(movement_data(scenario.system))
-        overrides = scenario.data.get("overrides", {}).get("movement", {})
-        self.data.update(overrides)
+        for key, value in scenario.data.get("overrides", {}).get("movement", {}).items():
+            default = self.data[key]
+            self.data[key] = {**default, **value} if isinstance(default, dict) else value
         self.units: dict[str, Unit] = {}
         self.occupants: dict[Hex, list[str]] = {}
         for uid, spec in scenario.units.items():

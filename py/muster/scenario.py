@@ -145,8 +145,7 @@ def parse_scenario(data: Any) -> Scenario:
     _parse_labels(m.get("labels", []), numbering, hexes)
     sides = _parse_sides(data.get("sides"))
     units = _parse_units(data.get("units", []), sides, numbering, hexes)
-    overrides = data.get("overrides", {})
-    _expect(isinstance(overrides, dict), "overrides", "expected a JSON object")
+    _parse_overrides(data.get("overrides", {}), system)
     return Scenario(data, numbering, hexes, hexsides, roads, units)
 
 
@@ -301,6 +300,33 @@ def _parse_units(
             _int(spec["facing"], place + " facing", 0, 11)
         out[uid] = spec
     return out
+
+
+def _parse_overrides(overrides: Any, system: str) -> None:
+    """Check a scenario's table overrides against the tables they change."""
+    from .los import LosDataError, los_config
+    from .movement import movement_data
+
+    _expect(isinstance(overrides, dict), "overrides", "expected a JSON object")
+    unknown = set(overrides) - {"los", "movement"}
+    if unknown:
+        raise ScenarioError("overrides", f"unknown table {json.dumps(sorted(unknown)[0])}")
+    if "los" in overrides:
+        try:
+            los_config(system, overrides["los"])
+        except LosDataError as exc:
+            raise ScenarioError("overrides.los", str(exc)) from None
+    movement = overrides.get("movement", {})
+    _expect(isinstance(movement, dict), "overrides.movement", "expected a JSON object")
+    defaults = movement_data(system)
+    for key, value in movement.items():
+        place = f"overrides.movement.{key}"
+        _expect(key in defaults, place, "no such movement setting")
+        _expect(type(value) is type(defaults[key]), place, "not the type of the setting")
+        if isinstance(value, dict):
+            extra = set(value) - set(defaults[key])
+            if extra:
+                raise ScenarioError(place, f"unknown key {json.dumps(sorted(extra)[0])}")
 
 
 def builtin_scenarios() -> list[dict[str, Any]]:

@@ -1035,7 +1035,7 @@ export class HexMap {
       s += `<text class="hm-unit-ratings" y="20.5" font-size="10">${esc(ratings)}</text>`;
     }
     s += "</g>";
-    if (typeof u.facing === "number" && u.facing >= 0 && u.facing < 6) {
+    if (typeof u.facing === "number" && u.facing >= 0 && u.facing < 12) {
       s += this._facingSvg(u.facing, ink);
     }
     if (stackCount > 3) {
@@ -1044,9 +1044,12 @@ export class HexMap {
     return s + "</g>";
   }
 
+  // Facing 0-11 (the core's convention): an even value 2d faces the hexside towards
+  // direction d; an odd value 2d+1 faces the vertex between directions d and d+1.
   _facingSvg(facing, ink) {
-    const d = DIRECTIONS[facing];
-    const p = this._grid.pixel(d[0], d[1]);
+    const d = DIRECTIONS[Math.floor(facing / 2)];
+    const e = DIRECTIONS[(Math.floor(facing / 2) + (facing % 2)) % 6];
+    const p = this._grid.pixel(d[0] + e[0], d[1] + e[1]);
     const len = Math.hypot(p[0], p[1]);
     const ux = p[0] / len;
     const uy = p[1] / len;
@@ -1134,10 +1137,28 @@ export class HexMap {
     if (!grid) return;
     let s = "";
     for (const ln of this._lines || []) {
+      if (ln.hexes) {
+        // A path through hex centres.
+        const pts = ln.hexes.map((label) => grid.center(label)).filter(Boolean);
+        s += `<polyline class="hm-line ${esc(ln.cls || "")}" fill="none" points="${pts
+          .map((q) => r1(q[0]) + "," + r1(q[1]))
+          .join(" ")}"/>`;
+        continue;
+      }
       const a = grid.center(ln.from);
       const b = grid.center(ln.to);
       if (!a || !b) continue;
-      s += line(a[0], a[1], b[0], b[1], `class="hm-line ${esc(ln.cls || "")}"`);
+      // An optional stretch of the segment: t0..t1 as fractions of its length.
+      const t0 = typeof ln.t0 === "number" ? ln.t0 : 0;
+      const t1 = typeof ln.t1 === "number" ? ln.t1 : 1;
+      const x0 = a[0] + (b[0] - a[0]) * t0;
+      const y0 = a[1] + (b[1] - a[1]) * t0;
+      const x1 = a[0] + (b[0] - a[0]) * t1;
+      const y1 = a[1] + (b[1] - a[1]) * t1;
+      s += line(x0, y0, x1, y1, `class="hm-line ${esc(ln.cls || "")}"`);
+      if (ln.mark) {
+        s += `<circle class="hm-line-mark ${esc(ln.cls || "")}" cx="${r1(x0)}" cy="${r1(y0)}" r="7"/>`;
+      }
     }
     if (this._selected) {
       const p = grid.center(this._selected);

@@ -95,3 +95,42 @@ def test_call_json_round_trip_and_bad_json():
     bad = json.loads(session.call_json("{not json"))
     assert bad["ok"] is False and bad["error"]["key"] == "error.bad_json"
     assert json.loads(session.call_json("[1, 2]"))["error"]["key"] == "error.unknown_method"
+
+
+def test_reachable_and_path():
+    session = loaded()
+    reach = session.call("reachable", {"unit": "pr-gren"})["result"]
+    assert reach["from"] == "0506" and reach["allowance"] == 4
+    assert reach["hexes"]["0506"] == {"cost": 0.0}
+    assert reach["hexes"]["0806"] == {"cost": 4.0, "stop": "zoc"}
+    path = session.call("path", {"unit": "pr-gren", "to": "0806"})["result"]
+    assert path["hexes"][0] == "0506" and path["hexes"][-1] == "0806"
+    assert path["cost"] == 4 == sum(step["cost"] for step in path["steps"])
+    assert path["steps"][-1]["stop"] == "zoc"
+    far = session.call("path", {"unit": "pr-gren", "to": "1410"})
+    assert far["error"]["key"] == "error.unreachable"
+    assert session.call("reachable", {"unit": "nobody"})["error"]["key"] == "error.unknown_unit"
+    assert session.call("path", {"unit": "pr-gren"})["error"]["key"] == "error.missing_param"
+
+
+def test_los_method():
+    session = loaded()
+    clear = session.call("los", {"from": "0404", "to": "0905"})["result"]
+    assert clear["clear"] is True and clear["range"] == 5 and clear["blocked_by"] is None
+    blocked = session.call("los", {"from": "0205", "to": "0402"})["result"]
+    assert blocked["clear"] is False
+    assert blocked["blocked_by"]["reason"] == "los.blocked.terrain"
+    assert 0 < blocked["blocked_by"]["t"] < 1
+    assert session.call("los", {"from": "0205", "to": "9999"})["error"]["key"] == (
+        "error.unknown_hex"
+    )
+
+
+def test_queries_never_change_the_scenario():
+    session = loaded()
+    before = json.dumps(session.scenario.data, sort_keys=True)
+    session.call("reachable", {"unit": "pr-cr5"})
+    session.call("path", {"unit": "pr-cr5", "to": "0507"})
+    session.call("los", {"from": "0307", "to": "1207"})
+    session.call("hex_info", {"hex": "0307"})
+    assert json.dumps(session.scenario.data, sort_keys=True) == before

@@ -237,3 +237,14 @@ def test_stacking_limit_at_the_end_of_a_move_not_in_passing():
     assert "0202" not in r  # two units there already
     assert r["0302"] == 2  # passing through 0202 is allowed; a leader does not count
     assert path(b, "i", "0302") in (["0102", "0202", "0302"], ["0102", "0201", "0302"])
+
+
+def test_a_scenario_may_override_the_stacking_default():
+    units = [
+        {"id": "i", "hex": "0102", "mp": 3},
+        {"id": "f1", "hex": "0202"},
+        {"id": "f2", "hex": "0202"},
+    ]
+    b = make_board(HH, units, movement={"stacking": {"max_units": 3}})
+    assert b.data["stacking"] == {**b.data["stacking"], "max_units": 3, "free_types": ["leader"]}
+    assert reach(b, "i")["0202"] == 1

@@ -139,6 +139,14 @@ BAD = [
     ({"units__0__type": "dragoon"}, 'unit a1: unknown unit type "dragoon"'),
     ({"units__0__hex": "0909"}, "unit a1: hex 0909 is not on the map"),
     ({"units__0__ratings": {"morale": "high"}}, 'rating "morale" must be a number'),
+    ({"overrides": {"crt": {}}}, 'overrides: unknown table "crt"'),
+    ({"overrides": {"los": {"vertex": "sometimes"}}}, "overrides.los:"),
+    ({"overrides": {"movement": {"speed": 2}}}, "overrides.movement.speed: no such movement"),
+    (
+        {"overrides": {"movement": {"stacking": {"max_unit": 3}}}},
+        'overrides.movement.stacking: unknown key "max_unit"',
+    ),
+    ({"overrides": {"movement": {"stacking": 3}}}, "not the type of the setting"),
 ]
 
 
