@@ -6,6 +6,7 @@ Every answer is ``{"ok": true, "result": ...}`` or ``{"ok": false, "error": {"ke
 
 from __future__ import annotations
 
+import gc
 import json
 from collections.abc import Callable
 from typing import Any
@@ -27,6 +28,7 @@ class Session:
 
     def __init__(self) -> None:
         self.scenario: Scenario | None = None
+        self._board: Board | None = None
         self.methods: dict[str, Callable[[Params], Any]] = {
             "version": self.version,
             "scenario_list": self.scenario_list,
@@ -101,6 +103,11 @@ class Session:
                 "error.missing_param", "missing parameter {name}", name="id or scenario"
             )
         self.scenario = scenario
+        self._board = None
+        # The map's objects live as long as the game: keep them out of the cyclic
+        # collector's sweeps, which otherwise pause a search now and then.
+        gc.collect()
+        gc.freeze()
         return {
             "id": scenario.id,
             "system": scenario.system,
@@ -174,7 +181,9 @@ class Session:
         uid = params.get("unit")
         if not isinstance(uid, str):
             raise InvalidActionError("error.missing_param", "missing parameter {name}", name="unit")
-        board = Board(sc)
+        if self._board is None or self._board.scenario is not sc:
+            self._board = Board(sc)  # queries never change it: kept until the position changes
+        board = self._board
         board.unit(uid)
         return board, uid, find_reachable(board, uid, movement_rules(sc.system))
 

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import heapq
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any, Protocol
 
 from .errors import IllegalActionError, RulesError
-from .hexgrid import Hex, Hexside, hex_neighbors
+from .hexgrid import Hex, hex_neighbors
 from .scenario import Scenario
 
 SYSTEM_DIRS = {"hex-facing": "hex_facing", "hex-hexside": "hex_hexside"}
@@ -83,6 +83,14 @@ class StepRules(Protocol):
         """The cost of one step, with its breakdown, or the rule that prohibits it."""
         ...
 
+    def stepper(self, board: Board, unit: Unit) -> Callable[[Hex, Hex], Step]:
+        """``step`` for one unit, with what does not change between its steps worked out once."""
+        ...
+
+    def min_step(self, board: Board, unit: Unit) -> float:
+        """A lower bound on the cost of any step of ``unit`` (prunes the search)."""
+        ...
+
     def zoc(self, board: Board, side: str) -> dict[Hex, tuple[str, ...]]:
         """Every hex in a zone of control of ``side``, with the ids of the units exerting it."""
         ...
@@ -121,6 +129,8 @@ class Board:
             self.units[uid] = unit
             self.occupants.setdefault(h, []).append(uid)
         self._zoc: dict[str, dict[Hex, tuple[str, ...]]] = {}
+        self._near_enemy: dict[str, frozenset[Hex]] = {}
+        self._friends: dict[str, frozenset[Hex]] = {}
 
     def unit(self, uid: str) -> Unit:
         """The unit ``uid``.
@@ -153,20 +163,46 @@ class Board:
 
     def adjacent_to_enemy(self, h: Hex, side: str) -> bool:
         """True if a unit of another side stands next to ``h``."""
-        return any(u.side != side for n in hex_neighbors(h) for u in self.units_in(n))
+        near = self._near_enemy.get(side)
+        if near is None:
+            near = frozenset(
+                n for u in self.units.values() if u.side != side for n in hex_neighbors(u.hex)
+            )
+            self._near_enemy[side] = near
+        return h in near
+
+    def friends_near(self, unit: Unit) -> frozenset[Hex]:
+        """Hexes holding a unit of ``unit``'s side other than ``unit`` itself."""
+        found = self._friends.get(unit.id)
+        if found is None:
+            found = frozenset(
+                u.hex for u in self.units.values() if u.side == unit.side and u.id != unit.id
+            )
+            self._friends[unit.id] = found
+        return found
+
+    def memo(self, key: Any) -> dict[Any, Any]:
+        """A per-scenario cache (terrain costs by hex and column): the map never changes."""
+        return self.scenario.memo.setdefault(key, {})
 
     def hexside(self, a: Hex, b: Hex) -> tuple[str, ...]:
         """The features printed on the side between two adjacent hexes."""
-        data = self.scenario.hexsides.get(Hexside.between(a, b))
-        return data.features if data else ()
+        return self.scenario.side_features.get((a, b), ())
 
     def road(self, a: Hex, b: Hex) -> tuple[str, ...]:
         """The road kinds joining two adjacent hexes."""
-        return self.scenario.roads.get(Hexside.between(a, b), ())
+        return self.scenario.side_roads.get((a, b), ())
 
     def label(self, h: Hex) -> str:
         """Printed number of ``h``."""
         return self.scenario.label(h)
+
+
+def prohibited_step(
+    frm: Hex, to: Hex, parts: list[Part], key: str, rule: str, **params: Any
+) -> Step:
+    """A step the rules forbid, naming the rule that does."""
+    return Step(frm, to, 0, tuple(parts), Part(0, key, rule, tuple(params.items())))
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,6 +217,8 @@ class Reach:
 
 def stacking_allows(board: Board, unit: Unit, h: Hex) -> bool:
     """True if ``unit`` may end its move in ``h`` under the stacking limit (data)."""
+    if h not in board.occupants:
+        return True
     limit = board.data["stacking"]
     free = set(limit.get("free_types", ()))
     if unit.type in free:
@@ -201,21 +239,24 @@ def reachable(board: Board, unit_id: str, rules: StepRules) -> dict[Hex, Reach]:
     done: set[Hex] = set()
     queue: list[tuple[float, int, Hex]] = [(0.0, 0, unit.hex)]
     counter = 1
-    hexes = board.scenario.hexes
+    neighbors = board.scenario.neighbors
+    enemy_held = {u.hex for u in board.enemies_of(unit.side)}
+    step_of = rules.stepper(board, unit)
+    # A hex from which even the cheapest step would overrun the allowance has no
+    # neighbour to offer (the all-MP crossing is a first step, from cost 0).
+    last_expanding = allowance - rules.min_step(board, unit) + 1e-9
     while queue:
         cost, _, h = heapq.heappop(queue)
         if h in done:
             continue
         done.add(h)
         here = best[h]
-        if here.step is not None and here.step.stop:
+        if (here.step is not None and here.step.stop) or cost > last_expanding:
             continue
-        for n in hex_neighbors(h):
-            if n not in hexes or n in done:
+        for n in neighbors[h]:
+            if n in done or n in enemy_held:
                 continue
-            if any(u.side != unit.side for u in board.units_in(n)):
-                continue
-            step = rules.step(board, unit, h, n)
+            step = step_of(h, n)
             if step.prohibited is not None:
                 continue
             total = cost + step.cost

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import ScenarioError
-from .hexgrid import Hex, Hexside, Numbering, hex_distance
+from .hexgrid import Hex, Hexside, Numbering, hex_distance, hex_neighbors
 from .terrain import load_chart
 
 FORMAT = "muster-scenario/1"
@@ -75,6 +75,24 @@ class Scenario:
     hexsides: dict[Hexside, HexsideData]
     roads: dict[Hexside, tuple[str, ...]]
     units: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # Indexes for searches, built once: on-map neighbours of each hex, and the hexside
+    # features and roads between two adjacent hexes keyed by the ordered pair (both ways).
+    neighbors: dict[Hex, tuple[Hex, ...]] = field(default_factory=dict)
+    side_features: dict[tuple[Hex, Hex], tuple[str, ...]] = field(default_factory=dict)
+    side_roads: dict[tuple[Hex, Hex], tuple[str, ...]] = field(default_factory=dict)
+    memo: dict[Any, Any] = field(default_factory=dict)
+    labels: dict[Hex, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        hexes = self.hexes
+        self.labels = {h: self.numbering.label(h) for h in hexes}
+        self.neighbors = {h: tuple(n for n in hex_neighbors(h) if n in hexes) for h in hexes}
+        for side, data in self.hexsides.items():
+            self.side_features[(side.a, side.b)] = data.features
+            self.side_features[(side.b, side.a)] = data.features
+        for side, kinds in self.roads.items():
+            self.side_roads[(side.a, side.b)] = kinds
+            self.side_roads[(side.b, side.a)] = kinds
 
     @property
     def id(self) -> str:
@@ -95,8 +113,9 @@ class Scenario:
         return _on_map_hex(self.numbering, self.hexes, label, f"hex {label}")
 
     def label(self, h: Hex) -> str:
-        """The printed number of ``h``."""
-        return self.numbering.label(h)
+        """The printed number of ``h`` (on the map or off it)."""
+        found = self.labels.get(h)
+        return found if found is not None else self.numbering.label(h)
 
 
 def _expect(cond: bool, place: str, problem: str) -> None:

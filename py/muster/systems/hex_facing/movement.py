@@ -13,10 +13,11 @@ Road movement is not allowed into a hex adjacent to an enemy unit (4.3.1).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 
 from ...hexgrid import Hex, hex_neighbor
-from ...movement import Board, Part, Step, Unit
+from ...movement import Board, Part, Step, Unit, prohibited_step
 from ...terrain import Cell, TerrainChart, load_chart
 
 SYSTEM = "hex-facing"
@@ -25,6 +26,7 @@ WATER = ("river", "lake", "sea")
 STREAMS = ("stream", "canal", "ford")
 WORKS = ("redoubt", "wall", "fortification")
 SLOPES = ("slope", "steep_slope")
+LEVEL_ROWS = {1: "level_up_1", 2: "level_up_2_plus", -1: "level_down_1", -2: "level_down_2_plus"}
 TABLE = "terrain table"
 
 
@@ -56,6 +58,20 @@ def front_directions(board: Board, unit: Unit) -> tuple[int, ...]:
     return ((d - 1) % 6, d % 6, (d + 1) % 6)
 
 
+@cache
+def _road_part(road: str, col: str) -> Part:
+    return Part(cell(road, col).value or 0, "move.road", TABLE + " (c)", (("kind", road),))
+
+
+def _terrain_part(terrain: tuple[str, ...], col: str) -> Part:
+    """The cost of a hex's terrains for a column (the costliest), or the prohibition."""
+    for t in terrain:
+        if cell(t, col).prohibited:
+            return Part(0, "move.prohibited.terrain", TABLE, (("terrain", t),))
+    worst = max(terrain, key=lambda t: cell(t, col).value or 0)
+    return Part(cell(worst, col).value or 0, "move.terrain", TABLE, (("terrain", worst),))
+
+
 class HexFacingMovement:
     """Step costs and zones of control of the hex-facing system."""
 
@@ -83,114 +99,139 @@ class HexFacingMovement:
             return True
         return any(cell(f, col).prohibited for f in board.hexside(unit.hex, n) if f not in BRIDGES)
 
+    def min_step(self, board: Board, unit: Unit) -> float:
+        """The cheapest a step can be: the lowest hex terrain, road or trail cost."""
+        col = board.data["unit_columns"][unit.type]
+        rows = [r for r in load_chart(SYSTEM).rows if r.kind == "hex" or r.id in ("road", "trail")]
+        values = [r[col].value for r in rows if not r[col].prohibited]
+        return min(v for v in values if v is not None)
+
     def step(self, board: Board, unit: Unit, frm: Hex, to: Hex) -> Step:
         """The cost of moving ``unit`` from ``frm`` into the adjacent ``to``."""
+        return self.stepper(board, unit)(frm, to)
+
+    def stepper(self, board: Board, unit: Unit) -> Callable[[Hex, Hex], Step]:
+        """The step function for one unit, with what does not change between steps hoisted."""
         data = board.data
         col = data["unit_columns"][unit.type]
-        parts: list[Part] = []
-        flags: set[str] = set()
-        kinds = board.road(frm, to)
-        road = None
-        if kinds:
-            near_enemy = board.adjacent_to_enemy(to, unit.side)
-            if not (data["road"]["adjacent_enemy_forbids_road"] and near_enemy):
-                road = "road" if "road" in kinds else "trail"
-            else:
-                parts.append(_no("move.road_denied_adjacent_enemy", rule="4.3.1"))
-
-        def prohibited(key: str, **params: object) -> Step:
-            return Step(frm, to, 0, tuple(parts), Part(0, key, TABLE, tuple(params.items())))
-
-        # Hex terrain, or the road or trail followed (c).
-        if road:
-            parts.append(
-                Part(cell(road, col).value or 0, "move.road", TABLE + " (c)", (("kind", road),))
-            )
-        else:
-            terrain = board.scenario.hexes[to].terrain
-            if kinds and set(BRIDGES) & set(terrain):
-                terrain = tuple(t for t in terrain if t not in WATER + BRIDGES) or ("clear",)
-            for t in terrain:
-                if cell(t, col).prohibited:
-                    return prohibited("move.prohibited.terrain", terrain=t)
-            worst = max(terrain, key=lambda t: cell(t, col).value or 0)
-            parts.append(
-                Part(cell(worst, col).value or 0, "move.terrain", TABLE, (("terrain", worst),))
-            )
-
-        # Hexside features.
-        features = board.hexside(frm, to)
-        level_from = board.scenario.hexes[frm].level
-        level_to = board.scenario.hexes[to].level
-        bridged = next((f for f in features if f in BRIDGES), None)
-        for f in features:
-            c = cell(f, col)
-            if f in BRIDGES:
-                parts.append(Part(0, "move.hexside", TABLE, (("feature", f),)))
-            elif f in STREAMS and (bridged or road):
-                parts.append(_no("move.cancelled", feature=f, by=bridged or road))
-            elif f in WORKS and c.prohibited:
-                return prohibited("move.prohibited.hexside", feature=f)
-            elif f in WORKS and road:
-                parts.append(_no("move.cancelled", feature=f, by=road))
-            elif (
-                f == "steep_slope"
-                and abs(level_to - level_from) >= data["steep_slope_impassable_levels"]
-            ):
-                return prohibited("move.prohibited.steep_slope_levels", feature=f)
-            elif c.prohibited:
-                if not (f in SLOPES and road and "road_trail" in c.flags):
-                    return prohibited("move.prohibited.hexside", feature=f)
-                extra = data["road"]["prohibited_crossing_extra"]
-                parts.append(
-                    Part(
-                        extra,
-                        "move.road_crossing",
-                        TABLE + " (c)",
-                        (("feature", f), ("kind", road)),
-                    )
-                )
-            else:
-                parts.append(Part(c.value or 0, "move.hexside", TABLE, (("feature", f),)))
-                if "disorder" in c.flags and not (f in SLOPES and road):
-                    flags.add("disorder")
-
-        # Change of level (c: a road cancels its extra cost).
-        delta = level_to - level_from
-        if delta:
-            name = (
-                ("level_up_1" if delta == 1 else "level_up_2_plus")
-                if delta > 0
-                else ("level_down_1" if delta == -1 else "level_down_2_plus")
-            )
-            c = cell(name, col)
-            if c.prohibited and not (road and data["level_prohibition_cancelled_by_road"]["value"]):
-                return prohibited("move.prohibited.level", delta=delta)
-            if road:
-                parts.append(_no("move.cancelled", feature=name, by=road))
-            else:
-                parts.append(Part(c.value or 0, "move.level", TABLE, (("delta", delta),)))
-
-        # A friendly unit in the hex entered.
-        if any(u.side == unit.side and u.id != unit.id for u in board.units_in(to)):
-            parts.append(Part(cell("friendly_unit", col).value or 0, "move.friendly_unit", TABLE))
-
-        # Zones of control.
-        stop = None
+        road_rule = data["road"]
+        forbid_road_near_enemy = road_rule["adjacent_enemy_forbids_road"]
+        crossing_extra = road_rule["prohibited_crossing_extra"]
+        steep_limit = data["steep_slope_impassable_levels"]
+        level_road = data["level_prohibition_cancelled_by_road"]["value"]
+        side_roads = board.scenario.side_roads
+        side_features = board.scenario.side_features
+        hexes = board.scenario.hexes
+        terrain_memo = board.memo(("hex-facing terrain", col))
+        friends = board.friends_near(unit)
         rule = data["zoc"]
-        if unit.type not in rule["ignored_by"]:
-            zoc = board.enemy_zoc(unit.side, self)
+        zoc = {} if unit.type in rule["ignored_by"] else board.enemy_zoc(unit.side, self)
+        zoc_stops = rule["entering_stops"]
+        disordered = unit.has("disordered")
+        friendly_part = Part(cell("friendly_unit", col).value or 0, "move.friendly_unit", TABLE)
+        leave_part = Part(cell("leaving_enemy_zoc", col).value or 0, "move.leave_zoc", TABLE)
+        enter_part = Part(1, "move.enter_zoc_disordered", TABLE + " (d)")
+        side = unit.side
+
+        def step(frm: Hex, to: Hex) -> Step:
+            parts: list[Part] = []
+            flags: set[str] = set()
+            kinds = side_roads.get((frm, to))
+            road = None
+            if kinds:
+                if not (forbid_road_near_enemy and board.adjacent_to_enemy(to, side)):
+                    road = "road" if "road" in kinds else "trail"
+                else:
+                    parts.append(_no("move.road_denied_adjacent_enemy", rule="4.3.1"))
+
+            # Hex terrain, or the road or trail followed (c).
+            if road:
+                parts.append(_road_part(road, col))
+            else:
+                terrain = hexes[to].terrain
+                if kinds and set(BRIDGES) & set(terrain):
+                    terrain = tuple(t for t in terrain if t not in WATER + BRIDGES) or ("clear",)
+                    part = _terrain_part(terrain, col)
+                else:
+                    part = terrain_memo.get(to)
+                    if part is None:
+                        part = terrain_memo[to] = _terrain_part(terrain, col)
+                if part.key != "move.terrain":
+                    return Step(frm, to, 0, tuple(parts), part)
+                parts.append(part)
+
+            # Hexside features.
+            features = side_features.get((frm, to), ())
+            level_from = hexes[frm].level
+            level_to = hexes[to].level
+            bridged = next((f for f in features if f in BRIDGES), None) if features else None
+            for f in features:
+                c = cell(f, col)
+                if f in BRIDGES:
+                    parts.append(Part(0, "move.hexside", TABLE, (("feature", f),)))
+                elif f in STREAMS and (bridged or road):
+                    parts.append(_no("move.cancelled", feature=f, by=bridged or road))
+                elif f in WORKS and c.prohibited:
+                    return prohibited_step(
+                        frm, to, parts, "move.prohibited.hexside", TABLE, feature=f
+                    )
+                elif f in WORKS and road:
+                    parts.append(_no("move.cancelled", feature=f, by=road))
+                elif f == "steep_slope" and abs(level_to - level_from) >= steep_limit:
+                    return prohibited_step(
+                        frm, to, parts, "move.prohibited.steep_slope_levels", TABLE, feature=f
+                    )
+                elif c.prohibited:
+                    if not (f in SLOPES and road and "road_trail" in c.flags):
+                        return prohibited_step(
+                            frm, to, parts, "move.prohibited.hexside", TABLE, feature=f
+                        )
+                    parts.append(
+                        Part(
+                            crossing_extra,
+                            "move.road_crossing",
+                            TABLE + " (c)",
+                            (("feature", f), ("kind", road)),
+                        )
+                    )
+                else:
+                    parts.append(Part(c.value or 0, "move.hexside", TABLE, (("feature", f),)))
+                    if "disorder" in c.flags and not (f in SLOPES and road):
+                        flags.add("disorder")
+
+            # Change of level (c: a road cancels its extra cost).
+            delta = level_to - level_from
+            if delta:
+                name = LEVEL_ROWS[max(-2, min(2, delta))]
+                c = cell(name, col)
+                if c.prohibited and not (road and level_road):
+                    return prohibited_step(
+                        frm, to, parts, "move.prohibited.level", TABLE, delta=delta
+                    )
+                if road:
+                    parts.append(_no("move.cancelled", feature=name, by=road))
+                else:
+                    parts.append(Part(c.value or 0, "move.level", TABLE, (("delta", delta),)))
+
+            # A friendly unit in the hex entered.
+            if to in friends:
+                parts.append(friendly_part)
+
+            # Zones of control: leaving one costs; a disordered unit pays to enter (d).
+            stop = None
             if frm in zoc:
-                parts.append(
-                    Part(cell("leaving_enemy_zoc", col).value or 0, "move.leave_zoc", TABLE)
-                )
+                parts.append(leave_part)
             if to in zoc:
-                if unit.has("disordered"):
-                    parts.append(Part(1, "move.enter_zoc_disordered", TABLE + " (d)"))
-                if rule["entering_stops"]:
+                if disordered:
+                    parts.append(enter_part)
+                if zoc_stops:
                     stop = "zoc"
-        cost = sum(p.value for p in parts)
-        return Step(frm, to, cost, tuple(parts), None, stop, frozenset(flags), road)
+            cost = 0.0
+            for p in parts:
+                cost += p.value
+            return Step(frm, to, cost, tuple(parts), None, stop, frozenset(flags), road)
+
+        return step
 
 
 RULES = HexFacingMovement()

@@ -10,10 +10,11 @@ only if not engaged by Formed cavalry). Roads are a documented default (``moveme
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 
 from ...hexgrid import Hex, Hexside, hex_neighbors
-from ...movement import Board, Part, Step, Unit
+from ...movement import Board, Part, Step, Unit, prohibited_step
 from ...terrain import Cell, load_chart
 
 SYSTEM = "hex-hexside"
@@ -86,72 +87,106 @@ class HexHexsideMovement:
             return Part(0, "move.leave_zoc", ZOC_TABLE)
         return None
 
+    def min_step(self, board: Board, unit: Unit) -> float:
+        """The cheapest a step can be: the lowest hex terrain cost, or the road's."""
+        col = board.data["unit_columns"][unit.type]
+        rows = [r for r in load_chart(SYSTEM).rows if r.kind == "hex" and not r[col].prohibited]
+        return min([board.data["road"]["cost"]] + [_value(r[col], unit) for r in rows])
+
     def step(self, board: Board, unit: Unit, frm: Hex, to: Hex) -> Step:
         """The cost of moving ``unit`` from ``frm`` into the adjacent ``to``."""
+        return self.stepper(board, unit)(frm, to)
+
+    def stepper(self, board: Board, unit: Unit) -> Callable[[Hex, Hex], Step]:
+        """The step function for one unit, with what does not change between steps hoisted."""
         data = board.data
         col = data["unit_columns"][unit.type]
-        parts: list[Part] = []
-        stop = None
-
-        def prohibited(key: str, rule: str = TEC, **params: object) -> Step:
-            return Step(frm, to, 0, tuple(parts), Part(0, key, rule, tuple(params.items())))
-
         road_rule = data["road"]
-        road = "road" if "road" in board.road(frm, to) else None
-        terrain = board.scenario.hexes[to].terrain
-        for t in terrain:
-            if cell(t, col).prohibited:
-                return prohibited("move.prohibited.terrain", terrain=t)
-        if road and road_rule["cancels_hex_terrain"]:
-            parts.append(Part(road_rule["cost"], "move.road", "default", (("kind", road),)))
-        else:
-            worst = max(terrain, key=lambda t: _value(cell(t, col), unit))
-            parts.append(
-                Part(
-                    _value(cell(worst, col), unit),
-                    "move.terrain",
-                    TEC + " (combining)",
-                    (("terrain", worst),),
-                )
-            )
+        road_cancels_hex = road_rule["cancels_hex_terrain"]
+        road_cancels_sides = road_rule["cancels_hexsides"]
+        road_part = Part(road_rule["cost"], "move.road", "default", (("kind", "road"),))
+        scenario = board.scenario
+        hexes, side_roads, side_features = (
+            scenario.hexes,
+            scenario.side_roads,
+            scenario.side_features,
+        )
+        terrain_memo = board.memo(("hex-hexside terrain", col, unit.type))
+        zoc = {} if unit.type in data["zoc"]["ignored_by"] else board.enemy_zoc(unit.side, self)
+        zoc_stops = data["zoc"]["entering_stops"]
+        in_column = unit.type == "infantry" and unit.state.get("formation") == "column"
+        exits: dict[Hex, Part | None] = {}
 
-        features = board.hexside(frm, to)
-        side = board.scenario.hexsides.get(Hexside.between(frm, to))
-        bridged = "bridge" in features
-        for f in features:
-            name = f
-            if f == "slope":
-                name = "slope_top" if side is not None and side.up == to else "slope_bottom"
-            c = cell(name, col)
-            if c.prohibited:
-                return prohibited("move.prohibited.hexside", feature=name)
-            if "all_mp_column_only" in c.flags:
-                if unit.type != "infantry" or unit.state.get("formation") != "column":
-                    return prohibited("move.prohibited.column_only", feature=name)
-                parts.append(Part(0, "move.all_mp", TEC + " (**)", (("feature", name),)))
-                stop = "all_mp"
-            elif name == "stream" and bridged:
-                parts.append(
-                    Part(0, "move.cancelled", TEC + " (3)", (("feature", name), ("by", "bridge")))
-                )
-            elif road and name in road_rule["cancels_hexsides"]:
-                parts.append(
-                    Part(0, "move.cancelled", "default", (("feature", name), ("by", road)))
-                )
-            else:
-                parts.append(Part(_value(c, unit), "move.hexside", TEC, (("feature", name),)))
+        def step(frm: Hex, to: Hex) -> Step:
+            parts: list[Part] = []
+            stop = None
+            road = "road" if "road" in side_roads.get((frm, to), ()) else None
+            part = terrain_memo.get(to)
+            if part is None:
+                part = terrain_memo[to] = _terrain_part(hexes[to].terrain, col, unit)
+            if part.key != "move.terrain":
+                return Step(frm, to, 0, (), part)
+            parts.append(road_part if road and road_cancels_hex else part)
 
-        if unit.type not in data["zoc"]["ignored_by"]:
-            zoc = board.enemy_zoc(unit.side, self)
+            features = side_features.get((frm, to), ())
+            if features:
+                up = scenario.hexsides[Hexside.between(frm, to)].up
+                bridged = "bridge" in features
+            for f in features:
+                name = f
+                if f == "slope":
+                    name = "slope_top" if up == to else "slope_bottom"
+                c = cell(name, col)
+                if c.prohibited:
+                    return prohibited_step(
+                        frm, to, parts, "move.prohibited.hexside", TEC, feature=name
+                    )
+                if "all_mp_column_only" in c.flags:
+                    if not in_column:
+                        return prohibited_step(
+                            frm, to, parts, "move.prohibited.column_only", TEC, feature=name
+                        )
+                    parts.append(Part(0, "move.all_mp", TEC + " (**)", (("feature", name),)))
+                    stop = "all_mp"
+                elif name == "stream" and bridged:
+                    parts.append(
+                        Part(
+                            0, "move.cancelled", TEC + " (3)", (("feature", name), ("by", "bridge"))
+                        )
+                    )
+                elif road and name in road_cancels_sides:
+                    parts.append(
+                        Part(0, "move.cancelled", "default", (("feature", name), ("by", road)))
+                    )
+                else:
+                    parts.append(Part(_value(c, unit), "move.hexside", TEC, (("feature", name),)))
+
             if frm in zoc:
-                exit_part = self._exit_cost(board, unit, zoc[frm])
+                if frm not in exits:
+                    exits[frm] = self._exit_cost(board, unit, zoc[frm])
+                exit_part = exits[frm]
                 if exit_part is None:
-                    return prohibited("move.prohibited.leave_zoc", rule=ZOC_TABLE)
+                    return prohibited_step(frm, to, parts, "move.prohibited.leave_zoc", ZOC_TABLE)
                 parts.append(exit_part)
-            if to in zoc and data["zoc"]["entering_stops"] and stop is None:
+            if to in zoc and zoc_stops and stop is None:
                 stop = "zoc"
-        cost = sum(p.value for p in parts)
-        return Step(frm, to, cost, tuple(parts), None, stop, frozenset(), road)
+            cost = 0.0
+            for p in parts:
+                cost += p.value
+            return Step(frm, to, cost, tuple(parts), None, stop, frozenset(), road)
+
+        return step
+
+
+def _terrain_part(terrain: tuple[str, ...], col: str, unit: Unit) -> Part:
+    """The highest cost among a hex's terrains (the chart's combining rule), or the prohibition."""
+    for t in terrain:
+        if cell(t, col).prohibited:
+            return Part(0, "move.prohibited.terrain", TEC, (("terrain", t),))
+    worst = max(terrain, key=lambda t: _value(cell(t, col), unit))
+    return Part(
+        _value(cell(worst, col), unit), "move.terrain", TEC + " (combining)", (("terrain", worst),)
+    )
 
 
 RULES = HexHexsideMovement()
