@@ -30,6 +30,7 @@ export class Engine {
       this.fail(String(error));
       return;
     }
+    this.sendCompiledCore();
     this.worker.onmessage = function (event) {
       self.receive(event.data);
     };
@@ -37,6 +38,25 @@ export class Engine {
       event.preventDefault();
       self.fail(event.message || "the rules worker could not start");
     };
+  }
+
+  // Compile Pyodide's WebAssembly here, where the browser caches compiled code between
+  // visits (a worker's own compilation is not cached), and hand the module to the worker.
+  sendCompiledCore() {
+    const worker = this.worker;
+    const url = new URL("../pyodide/pyodide.asm.wasm", import.meta.url);
+    const compile =
+      typeof WebAssembly.compileStreaming === "function"
+        ? WebAssembly.compileStreaming(fetch(url))
+        : Promise.resolve(null);
+    compile.then(
+      function (module) {
+        worker.postMessage({ wasm: module });
+      },
+      function () {
+        worker.postMessage({ wasm: null });
+      },
+    );
   }
 
   on(kind, listener) {

@@ -27,3 +27,20 @@ export function bootCore(options) {
     ),
   );
 }
+
+// Use a WebAssembly.Module compiled elsewhere (the page compiles pyodide.asm.wasm, where the
+// browser's compiled-code cache makes a second visit fast, and hands the module to the worker)
+// for Pyodide's instantiation. `modulePromise` resolves to the module, or to null to let
+// Pyodide compile the file itself.
+export function useCompiledModule(modulePromise) {
+  const original = WebAssembly.instantiateStreaming;
+  WebAssembly.instantiateStreaming = function (source, imports) {
+    WebAssembly.instantiateStreaming = original;
+    return modulePromise.then(function (module) {
+      if (!module) return original.call(WebAssembly, source, imports);
+      return WebAssembly.instantiate(module, imports).then(function (instance) {
+        return { instance: instance, module: module };
+      });
+    });
+  };
+}

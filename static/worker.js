@@ -1,9 +1,17 @@
 // The rules worker: boots Pyodide with our wheel and answers calls through one
 // JSON-string facade, looked up once. Only strings cross the bridge, never proxies.
-import { bootCore } from "./pyboot.js";
+import { bootCore, useCompiledModule } from "./pyboot.js";
 
 const started = performance.now();
 let callJson = null;
+let receiveModule = null;
+// The page sends the compiled pyodide.asm.wasm first ({wasm: Module or null}); every other
+// message is a JSON string request.
+useCompiledModule(
+  new Promise(function (resolve) {
+    receiveModule = resolve;
+  }),
+);
 
 function post(message) {
   self.postMessage(JSON.stringify(message));
@@ -16,13 +24,17 @@ const ready = bootCore({
   },
 })
   .then(function (pyodide) {
+    const loaded = performance.now();
     callJson = pyodide.pyimport("muster.api").call_json;
+    const imported = performance.now();
     const version = JSON.parse(callJson('{"method": "version"}')).result.version;
     post({
       type: "ready",
       version: version,
       python: pyodide.runPython("import sys; sys.version.split()[0]"),
       bootMs: Math.round(performance.now() - started),
+      pyodideMs: Math.round(loaded - started),
+      importMs: Math.round(imported - loaded),
     });
   })
   .catch(function (error) {
@@ -31,6 +43,10 @@ const ready = bootCore({
   });
 
 self.onmessage = function (event) {
+  if (typeof event.data !== "string") {
+    receiveModule((event.data && event.data.wasm) || null);
+    return;
+  }
   // event.data is the JSON request string; "id" travels alongside method and params.
   const text = event.data;
   let id = null;

@@ -83,8 +83,8 @@ def test_malformed_scenario_files_are_refused_and_the_game_kept(app):
         'Scenario rejected, hex 0302: unknown terrain "wods". The game in progress is unchanged.'
     )
     # The demo is still in play, in the map and in the core.
-    click_hex(page, "1005")
-    page.wait_for_selector("#hex-panel .hex-number[data-hex='1005']")
+    click_hex(page, "0905")
+    page.wait_for_selector("#hex-panel .hex-number[data-hex='0905']")
     assert page.locator("#hex-panel .terrain").inner_text() == "Town"
 
 

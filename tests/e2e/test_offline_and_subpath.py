@@ -36,7 +36,7 @@ def test_reload_with_the_network_cut_still_works(browser, site_url):
     app.context.set_offline(True)
     page.reload()
     page.wait_for_selector("html[data-ready='1']", state="attached", timeout=60_000)
-    _tap_answers(page, "1005", "Town")
+    _tap_answers(page, "0905", "Town")
     assert page.evaluate("navigator.onLine") is False
     app.context.close()
 

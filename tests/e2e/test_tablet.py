@@ -38,9 +38,9 @@ def _touch(cdp, kind: str, points: list[tuple[float, float]]) -> None:
 
 def test_tap_a_hex_by_touch(tablet):
     page = tablet.page
-    x, y = hex_center(page, "1104")
+    x, y = hex_center(page, "1103")
     page.touchscreen.tap(x, y)
-    page.wait_for_selector("#hex-panel .hex-number[data-hex='1104']")
+    page.wait_for_selector("#hex-panel .hex-number[data-hex='1103']")
     assert page.locator("#hex-panel .level").inner_text() == "1"
     # The panel sits below the map in portrait.
     map_box = page.locator("#map").bounding_box()
@@ -61,7 +61,7 @@ def test_one_finger_pan_moves_the_map_without_tapping(tablet):
     assert after[0] < before[0] and after[1] < before[1]  # content followed the finger
     assert after[2] == pytest.approx(before[2])  # no zoom
     # The pan was not a tap: the panel still shows the hex tapped before.
-    assert page.locator("#hex-panel .hex-number").get_attribute("data-hex") == "1104"
+    assert page.locator("#hex-panel .hex-number").get_attribute("data-hex") == "1103"
 
 
 def test_two_finger_pinch_zooms(tablet):
