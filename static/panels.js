@@ -114,6 +114,9 @@ function rule(i18n, ref) {
   if (ref === "default") {
     return el("span", { class: "rule default", text: i18n.t("ui.default_rule") });
   }
+  if (ref === "scenario") {
+    return el("span", { class: "rule override", text: i18n.t("ui.scenario_rule") });
+  }
   return el("span", { class: "rule", text: i18n.t("ui.rule", { rule: ref }) });
 }
 

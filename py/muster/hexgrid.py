@@ -47,7 +47,9 @@ def axial(q: int, r: int) -> Hex:
     return Hex(q, r, -q - r)
 
 
-# Direction 0 is "q+1, r-1"; they go round counter-clockwise in screen space.
+# Direction 0 is "q+1, r-1", then clockwise on screen: flat hexes 0 upper right, 1 lower
+# right, 2 down, 3 lower left, 4 upper left, 5 up; pointy hexes 0 upper right, 1 right, 2 lower
+# right, 3 lower left, 4 left, 5 upper left.
 HEX_DIRECTIONS: tuple[Hex, ...] = (
     Hex(1, -1, 0),
     Hex(1, 0, -1),

@@ -18,8 +18,10 @@ from typing import Any, Protocol
 from .errors import IllegalActionError, RulesError
 from .hexgrid import Hex, hex_neighbors
 from .scenario import Scenario
+from .terrain import Cell, TerrainChart, TerrainRow, chart_with_overrides, load_chart
 
 SYSTEM_DIRS = {"hex-facing": "hex_facing", "hex-hexside": "hex_hexside"}
+SCENARIO_OVERRIDE = "scenario"
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +114,22 @@ class Board:
         for key, value in scenario.data.get("overrides", {}).get("movement", {}).items():
             default = self.data[key]
             self.data[key] = {**default, **value} if isinstance(default, dict) else value
+        # The terrain chart in force: the system's, with this scenario's cell overrides.
+        chart_overrides = scenario.data.get("overrides", {}).get("terrain", {})
+        if "chart" not in scenario.memo:
+            scenario.memo["chart"] = (
+                chart_with_overrides(scenario.system, chart_overrides)
+                if chart_overrides
+                else load_chart(scenario.system)
+            )
+        self.chart: TerrainChart = scenario.memo["chart"]
+        self.rows: dict[str, TerrainRow] = {n: r for r in self.chart.rows for n in r.names}
+        self.overridden: frozenset[tuple[str, str]] = frozenset(
+            (name, column)
+            for row_name, cells in chart_overrides.items()
+            for name in self.rows[row_name].names
+            for column in cells
+        )
         self.units: dict[str, Unit] = {}
         self.occupants: dict[Hex, list[str]] = {}
         for uid, spec in scenario.units.items():
@@ -131,6 +149,14 @@ class Board:
         self._zoc: dict[str, dict[Hex, tuple[str, ...]]] = {}
         self._near_enemy: dict[str, frozenset[Hex]] = {}
         self._friends: dict[str, frozenset[Hex]] = {}
+
+    def cell(self, name: str, column: str) -> Cell:
+        """The terrain chart's cell for terrain ``name`` in ``column`` (overrides applied)."""
+        return self.rows[name].cells[column]
+
+    def rule(self, name: str, column: str, table: str) -> str:
+        """The rule reference for a cell: the table's, or the scenario's override of it."""
+        return SCENARIO_OVERRIDE if (name, column) in self.overridden else table
 
     def unit(self, uid: str) -> Unit:
         """The unit ``uid``.

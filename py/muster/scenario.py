@@ -13,7 +13,7 @@ from typing import Any
 
 from .errors import ScenarioError
 from .hexgrid import Hex, Hexside, Numbering, hex_distance, hex_neighbors
-from .terrain import load_chart
+from .terrain import TerrainDataError, chart_with_overrides, load_chart
 
 FORMAT = "muster-scenario/1"
 SYSTEMS = ("hex-facing", "hex-hexside")
@@ -327,9 +327,14 @@ def _parse_overrides(overrides: Any, system: str) -> None:
     from .movement import movement_data
 
     _expect(isinstance(overrides, dict), "overrides", "expected a JSON object")
-    unknown = set(overrides) - {"los", "movement"}
+    unknown = set(overrides) - {"los", "movement", "terrain"}
     if unknown:
         raise ScenarioError("overrides", f"unknown table {json.dumps(sorted(unknown)[0])}")
+    if "terrain" in overrides:
+        try:
+            chart_with_overrides(system, overrides["terrain"])
+        except TerrainDataError as exc:
+            raise ScenarioError("overrides.terrain", str(exc)) from None
     if "los" in overrides:
         try:
             los_config(system, overrides["los"])

@@ -130,16 +130,49 @@ class TerrainChart:
 
 
 @cache
+def _raw_chart(system: str) -> str:
+    if system not in SYSTEMS:
+        raise ValueError(f"unknown system {system!r}")
+    path = Path(__file__).parent / "systems" / system.replace("-", "_") / "terrain.json"
+    return path.read_text(encoding="utf-8")
+
+
+@cache
 def load_chart(system: str) -> TerrainChart:
     """The terrain chart of ``system``, read once from its package data.
 
     Raises:
         ValueError: ``system`` is unknown, or its data is malformed.
     """
-    if system not in SYSTEMS:
-        raise ValueError(f"unknown system {system!r}")
-    path = Path(__file__).parent / "systems" / system.replace("-", "_") / "terrain.json"
-    return parse_chart(system, json.loads(path.read_text(encoding="utf-8")))
+    return parse_chart(system, json.loads(_raw_chart(system)))
+
+
+def chart_with_overrides(system: str, overrides: Any) -> TerrainChart:
+    """The chart with a scenario's cell overrides: ``{row name: {column: cell}}``.
+
+    Each overriding cell is written as in terrain.json (a number, "P", "NE", or an object).
+
+    >>> chart_with_overrides("hex-facing", {"woods": {"cav": 2}}).row("woods")["cav"].value
+    2.0
+
+    Raises:
+        TerrainDataError: an unknown row or column, or a malformed cell.
+    """
+    if not isinstance(overrides, Mapping):
+        raise TerrainDataError(f"{system}: terrain overrides must be an object")
+    data = json.loads(_raw_chart(system))
+    rows = {name: row for row in data["rows"] for name in row["names"]}
+    columns = {c["key"] for c in data["columns"]}
+    for name, cells in overrides.items():
+        if name not in rows:
+            raise TerrainDataError(f"{system}: unknown terrain {name!r}")
+        if not isinstance(cells, Mapping) or not cells:
+            raise TerrainDataError(f"{system}: row {name!r}: expected {{column: value}}")
+        for column, value in cells.items():
+            if column not in columns:
+                raise TerrainDataError(f"{system}: row {name!r}: unknown column {column!r}")
+            rows[name]["cells"][column] = value
+    return parse_chart(system, data)
 
 
 def parse_chart(system: str, data: Any) -> TerrainChart:

@@ -20,6 +20,7 @@ def make_board(
     columns: int = 6,
     rows: int = 4,
     movement: dict[str, Any] | None = None,
+    terrain_overrides: dict[str, Any] | None = None,
 ) -> Board:
     """A flat, even-staggered map numbered from 0101 with the given features and units.
 
@@ -64,7 +65,10 @@ def make_board(
             {"id": "prussia", "name": "P"},
         ],
         "units": specs,
-        "overrides": {"movement": movement} if movement else {},
+        "overrides": {
+            **({"movement": movement} if movement else {}),
+            **({"terrain": terrain_overrides} if terrain_overrides else {}),
+        },
     }
     return Board(parse_scenario(data))
 

@@ -231,3 +231,18 @@ def test_leaving_a_zoc_and_disordered_entry_note_d():
     # A disordered unit entering a zone: clear 1 + 1 (d), and it stops.
     s = step(b, "d", "0202", "0303")
     assert s.cost == 2 and s.stop == "zoc"
+
+
+def test_a_scenario_override_of_a_table_cell_is_used_and_named():
+    b = make_board(
+        HF,
+        [{"id": "c", "hex": "0102", "type": "cavalry"}],
+        hexes={"0202": ["woods"], "0201": ["village"]},
+        terrain_overrides={"woods": {"cav": 2}},
+    )
+    s = step(b, "c", "0102", "0202")
+    assert s.cost == 2  # the table says 3
+    assert (s.parts[0].rule, s.parts[0].key) == ("scenario", "move.terrain")
+    # Other cells keep the table's value and reference.
+    s = step(b, "c", "0102", "0201")
+    assert s.cost == 3 and s.parts[0].rule == "terrain table"

@@ -140,6 +140,12 @@ BAD = [
     ({"units__0__hex": "0909"}, "unit a1: hex 0909 is not on the map"),
     ({"units__0__ratings": {"morale": "high"}}, 'rating "morale" must be a number'),
     ({"overrides": {"crt": {}}}, 'overrides: unknown table "crt"'),
+    ({"overrides": {"terrain": {"wood": {"cav": 1}}}}, "overrides.terrain: hex-hexside: unknown"),
+    (
+        {"overrides": {"terrain": {"woods": {"speed": 1}}}},
+        "overrides.terrain: hex-hexside: row 'woods': unknown column 'speed'",
+    ),
+    ({"overrides": {"terrain": {"woods": {"mp_cav": "fast"}}}}, "overrides.terrain:"),
     ({"overrides": {"los": {"vertex": "sometimes"}}}, "overrides.los:"),
     ({"overrides": {"movement": {"speed": 2}}}, "overrides.movement.speed: no such movement"),
     (

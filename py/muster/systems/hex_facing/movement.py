@@ -14,11 +14,9 @@ Road movement is not allowed into a hex adjacent to an enemy unit (4.3.1).
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cache
 
 from ...hexgrid import Hex, hex_neighbor
 from ...movement import Board, Part, Step, Unit, prohibited_step
-from ...terrain import Cell, TerrainChart, load_chart
 
 SYSTEM = "hex-facing"
 BRIDGES = ("bridge", "pontoon_bridge")
@@ -28,17 +26,6 @@ WORKS = ("redoubt", "wall", "fortification")
 SLOPES = ("slope", "steep_slope")
 LEVEL_ROWS = {1: "level_up_1", 2: "level_up_2_plus", -1: "level_down_1", -2: "level_down_2_plus"}
 TABLE = "terrain table"
-
-
-@cache
-def _cells() -> dict[str, object]:
-    chart: TerrainChart = load_chart(SYSTEM)
-    return {name: row for row in chart.rows for name in row.names}
-
-
-def cell(name: str, column: str) -> Cell:
-    """The terrain table's cell for terrain ``name`` in ``column``."""
-    return _cells()[name][column]  # type: ignore[index]
 
 
 def _no(key: str, **params: object) -> Part:
@@ -58,18 +45,21 @@ def front_directions(board: Board, unit: Unit) -> tuple[int, ...]:
     return ((d - 1) % 6, d % 6, (d + 1) % 6)
 
 
-@cache
-def _road_part(road: str, col: str) -> Part:
-    return Part(cell(road, col).value or 0, "move.road", TABLE + " (c)", (("kind", road),))
+def _road_part(board: Board, road: str, col: str) -> Part:
+    rule = board.rule(road, col, TABLE + " (c)")
+    return Part(board.cell(road, col).value or 0, "move.road", rule, (("kind", road),))
 
 
-def _terrain_part(terrain: tuple[str, ...], col: str) -> Part:
+def _terrain_part(board: Board, terrain: tuple[str, ...], col: str) -> Part:
     """The cost of a hex's terrains for a column (the costliest), or the prohibition."""
+    cell = board.cell
     for t in terrain:
         if cell(t, col).prohibited:
-            return Part(0, "move.prohibited.terrain", TABLE, (("terrain", t),))
+            rule = board.rule(t, col, TABLE)
+            return Part(0, "move.prohibited.terrain", rule, (("terrain", t),))
     worst = max(terrain, key=lambda t: cell(t, col).value or 0)
-    return Part(cell(worst, col).value or 0, "move.terrain", TABLE, (("terrain", worst),))
+    rule = board.rule(worst, col, TABLE)
+    return Part(cell(worst, col).value or 0, "move.terrain", rule, (("terrain", worst),))
 
 
 class HexFacingMovement:
@@ -95,6 +85,7 @@ class HexFacingMovement:
 
     def _blocked(self, board: Board, unit: Unit, n: Hex) -> bool:
         col = board.data["unit_columns"][unit.type]
+        cell = board.cell
         if any(cell(t, col).prohibited for t in board.scenario.hexes[n].terrain):
             return True
         return any(cell(f, col).prohibited for f in board.hexside(unit.hex, n) if f not in BRIDGES)
@@ -102,7 +93,7 @@ class HexFacingMovement:
     def min_step(self, board: Board, unit: Unit) -> float:
         """The cheapest a step can be: the lowest hex terrain, road or trail cost."""
         col = board.data["unit_columns"][unit.type]
-        rows = [r for r in load_chart(SYSTEM).rows if r.kind == "hex" or r.id in ("road", "trail")]
+        rows = [r for r in board.chart.rows if r.kind == "hex" or r.id in ("road", "trail")]
         values = [r[col].value for r in rows if not r[col].prohibited]
         return min(v for v in values if v is not None)
 
@@ -128,8 +119,18 @@ class HexFacingMovement:
         zoc = {} if unit.type in rule["ignored_by"] else board.enemy_zoc(unit.side, self)
         zoc_stops = rule["entering_stops"]
         disordered = unit.has("disordered")
-        friendly_part = Part(cell("friendly_unit", col).value or 0, "move.friendly_unit", TABLE)
-        leave_part = Part(cell("leaving_enemy_zoc", col).value or 0, "move.leave_zoc", TABLE)
+        cell, rule_of = board.cell, board.rule
+        road_parts = {kind: _road_part(board, kind, col) for kind in ("road", "trail")}
+        friendly_part = Part(
+            cell("friendly_unit", col).value or 0,
+            "move.friendly_unit",
+            rule_of("friendly_unit", col, TABLE),
+        )
+        leave_part = Part(
+            cell("leaving_enemy_zoc", col).value or 0,
+            "move.leave_zoc",
+            rule_of("leaving_enemy_zoc", col, TABLE),
+        )
         enter_part = Part(1, "move.enter_zoc_disordered", TABLE + " (d)")
         side = unit.side
 
@@ -146,16 +147,16 @@ class HexFacingMovement:
 
             # Hex terrain, or the road or trail followed (c).
             if road:
-                parts.append(_road_part(road, col))
+                parts.append(road_parts[road])
             else:
                 terrain = hexes[to].terrain
                 if kinds and set(BRIDGES) & set(terrain):
                     terrain = tuple(t for t in terrain if t not in WATER + BRIDGES) or ("clear",)
-                    part = _terrain_part(terrain, col)
+                    part = _terrain_part(board, terrain, col)
                 else:
                     part = terrain_memo.get(to)
                     if part is None:
-                        part = terrain_memo[to] = _terrain_part(terrain, col)
+                        part = terrain_memo[to] = _terrain_part(board, terrain, col)
                 if part.key != "move.terrain":
                     return Step(frm, to, 0, tuple(parts), part)
                 parts.append(part)
@@ -195,7 +196,11 @@ class HexFacingMovement:
                         )
                     )
                 else:
-                    parts.append(Part(c.value or 0, "move.hexside", TABLE, (("feature", f),)))
+                    parts.append(
+                        Part(
+                            c.value or 0, "move.hexside", rule_of(f, col, TABLE), (("feature", f),)
+                        )
+                    )
                     if "disorder" in c.flags and not (f in SLOPES and road):
                         flags.add("disorder")
 
@@ -211,7 +216,14 @@ class HexFacingMovement:
                 if road:
                     parts.append(_no("move.cancelled", feature=name, by=road))
                 else:
-                    parts.append(Part(c.value or 0, "move.level", TABLE, (("delta", delta),)))
+                    parts.append(
+                        Part(
+                            c.value or 0,
+                            "move.level",
+                            rule_of(name, col, TABLE),
+                            (("delta", delta),),
+                        )
+                    )
 
             # A friendly unit in the hex entered.
             if to in friends:

@@ -11,25 +11,14 @@ only if not engaged by Formed cavalry). Roads are a documented default (``moveme
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cache
 
 from ...hexgrid import Hex, Hexside, hex_neighbors
 from ...movement import Board, Part, Step, Unit, prohibited_step
-from ...terrain import Cell, load_chart
+from ...terrain import Cell
 
 SYSTEM = "hex-hexside"
 TEC = "terrain effects chart"
 ZOC_TABLE = "leaving an enemy ZOC"
-
-
-@cache
-def _rows() -> dict[str, object]:
-    return {name: row for row in load_chart(SYSTEM).rows for name in row.names}
-
-
-def cell(name: str, column: str) -> Cell:
-    """The chart's cell for terrain ``name`` in ``column``."""
-    return _rows()[name][column]  # type: ignore[index]
 
 
 def _value(c: Cell, unit: Unit) -> float:
@@ -53,7 +42,7 @@ class HexHexsideMovement:
                     continue
                 features = board.hexside(unit.hex, n)
                 blocked = any(
-                    cell(f, "mp_inf_art_leader").prohibited
+                    board.cell(f, "mp_inf_art_leader").prohibited
                     for f in features
                     if f not in ("slope", "mietzel_river")
                 )
@@ -65,7 +54,7 @@ class HexHexsideMovement:
     def _exit_cost(self, board: Board, unit: Unit, zoc_units: tuple[str, ...]) -> Part | None:
         """The cost of leaving an enemy ZOC, or None when the unit may not leave it."""
         rule = board.data["zoc_exit"]
-        rows = {row.id: row for row in load_chart(SYSTEM).leaving_enemy_zoc}
+        rows = {row.id: row for row in board.chart.leaving_enemy_zoc}
         if unit.has("support"):
             return Part(rows["support"].mp, "move.zoc_exit_support", ZOC_TABLE)
         if unit.has("engaged") and unit.type in rule["fast_types"]:
@@ -90,7 +79,7 @@ class HexHexsideMovement:
     def min_step(self, board: Board, unit: Unit) -> float:
         """The cheapest a step can be: the lowest hex terrain cost, or the road's."""
         col = board.data["unit_columns"][unit.type]
-        rows = [r for r in load_chart(SYSTEM).rows if r.kind == "hex" and not r[col].prohibited]
+        rows = [r for r in board.chart.rows if r.kind == "hex" and not r[col].prohibited]
         return min([board.data["road"]["cost"]] + [_value(r[col], unit) for r in rows])
 
     def step(self, board: Board, unit: Unit, frm: Hex, to: Hex) -> Step:
@@ -123,7 +112,7 @@ class HexHexsideMovement:
             road = "road" if "road" in side_roads.get((frm, to), ()) else None
             part = terrain_memo.get(to)
             if part is None:
-                part = terrain_memo[to] = _terrain_part(hexes[to].terrain, col, unit)
+                part = terrain_memo[to] = _terrain_part(board, hexes[to].terrain, col, unit)
             if part.key != "move.terrain":
                 return Step(frm, to, 0, (), part)
             parts.append(road_part if road and road_cancels_hex else part)
@@ -132,6 +121,7 @@ class HexHexsideMovement:
             if features:
                 up = scenario.hexsides[Hexside.between(frm, to)].up
                 bridged = "bridge" in features
+            cell, rule_of = board.cell, board.rule
             for f in features:
                 name = f
                 if f == "slope":
@@ -159,7 +149,8 @@ class HexHexsideMovement:
                         Part(0, "move.cancelled", "default", (("feature", name), ("by", road)))
                     )
                 else:
-                    parts.append(Part(_value(c, unit), "move.hexside", TEC, (("feature", name),)))
+                    rule = rule_of(name, col, TEC)
+                    parts.append(Part(_value(c, unit), "move.hexside", rule, (("feature", name),)))
 
             if frm in zoc:
                 if frm not in exits:
@@ -178,15 +169,15 @@ class HexHexsideMovement:
         return step
 
 
-def _terrain_part(terrain: tuple[str, ...], col: str, unit: Unit) -> Part:
+def _terrain_part(board: Board, terrain: tuple[str, ...], col: str, unit: Unit) -> Part:
     """The highest cost among a hex's terrains (the chart's combining rule), or the prohibition."""
+    cell = board.cell
     for t in terrain:
         if cell(t, col).prohibited:
-            return Part(0, "move.prohibited.terrain", TEC, (("terrain", t),))
+            return Part(0, "move.prohibited.terrain", board.rule(t, col, TEC), (("terrain", t),))
     worst = max(terrain, key=lambda t: _value(cell(t, col), unit))
-    return Part(
-        _value(cell(worst, col), unit), "move.terrain", TEC + " (combining)", (("terrain", worst),)
-    )
+    rule = board.rule(worst, col, TEC + " (combining)")
+    return Part(_value(cell(worst, col), unit), "move.terrain", rule, (("terrain", worst),))
 
 
 RULES = HexHexsideMovement()
