@@ -224,6 +224,22 @@ class Board:
         return self.scenario.label(h)
 
 
+def collect_zoc(
+    board: Board, side: str, zone_of: Callable[[Unit], Iterable[Hex]]
+) -> dict[Hex, tuple[str, ...]]:
+    """Every hex in a zone of control of ``side``: ``zone_of`` gives each exerting unit's."""
+    rule = board.data["zoc"]
+    out: dict[Hex, tuple[str, ...]] = {}
+    for unit in board.units.values():
+        if unit.side != side or unit.type not in rule["exerted_by"]:
+            continue
+        if any(unit.has(s) for s in rule["not_by_states"]):
+            continue
+        for n in zone_of(unit):
+            out[n] = out.get(n, ()) + (unit.id,)
+    return out
+
+
 def prohibited_step(
     frm: Hex, to: Hex, parts: list[Part], key: str, rule: str, **params: Any
 ) -> Step:

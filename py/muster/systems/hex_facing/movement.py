@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ...hexgrid import Hex, hex_neighbor
-from ...movement import Board, Part, Step, Unit, prohibited_step
+from ...movement import Board, Part, Step, Unit, collect_zoc, prohibited_step
 
 SYSTEM = "hex-facing"
 BRIDGES = ("bridge", "pontoon_bridge")
@@ -67,21 +67,16 @@ class HexFacingMovement:
 
     def zoc(self, board: Board, side: str) -> dict[Hex, tuple[str, ...]]:
         """Front hexes of the side's non-routed combat units, not across what they cannot cross."""
-        rule = board.data["zoc"]
-        out: dict[Hex, tuple[str, ...]] = {}
-        for unit in board.units.values():
-            if unit.side != side or unit.type not in rule["exerted_by"]:
-                continue
-            if any(unit.has(s) for s in rule["not_by_states"]):
-                continue
-            for d in front_directions(board, unit):
-                n = hex_neighbor(unit.hex, d)
-                if n not in board.scenario.hexes:
-                    continue
-                if not rule["through_prohibited_hexsides"] and self._blocked(board, unit, n):
-                    continue
-                out[n] = out.get(n, ()) + (unit.id,)
-        return out
+        through = board.data["zoc"]["through_prohibited_hexsides"]
+        hexes = board.scenario.hexes
+
+        def zone(unit: Unit) -> list[Hex]:
+            near = [hex_neighbor(unit.hex, d) for d in front_directions(board, unit)]
+            return [
+                n for n in near if n in hexes and (through or not self._blocked(board, unit, n))
+            ]
+
+        return collect_zoc(board, side, zone)
 
     def _blocked(self, board: Board, unit: Unit, n: Hex) -> bool:
         col = board.data["unit_columns"][unit.type]

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ...hexgrid import Hex, Hexside, hex_neighbors
-from ...movement import Board, Part, Step, Unit, prohibited_step
+from ...hexgrid import Hex, Hexside
+from ...movement import Board, Part, Step, Unit, collect_zoc, prohibited_step
 from ...terrain import Cell
 
 SYSTEM = "hex-hexside"
@@ -30,26 +30,20 @@ class HexHexsideMovement:
 
     def zoc(self, board: Board, side: str) -> dict[Hex, tuple[str, ...]]:
         """The six hexes around each non-routed combat unit, not across a prohibited hexside."""
-        rule = board.data["zoc"]
-        out: dict[Hex, tuple[str, ...]] = {}
-        for unit in board.units.values():
-            if unit.side != side or unit.type not in rule["exerted_by"]:
-                continue
-            if any(unit.has(s) for s in rule["not_by_states"]):
-                continue
-            for n in hex_neighbors(unit.hex):
-                if n not in board.scenario.hexes:
-                    continue
-                features = board.hexside(unit.hex, n)
-                blocked = any(
-                    board.cell(f, "mp_inf_art_leader").prohibited
-                    for f in features
-                    if f not in ("slope", "mietzel_river")
-                )
-                if blocked and not rule["through_prohibited_hexsides"]:
-                    continue
-                out[n] = out.get(n, ()) + (unit.id,)
-        return out
+        through = board.data["zoc"]["through_prohibited_hexsides"]
+        neighbors = board.scenario.neighbors
+
+        def open_side(unit: Unit, n: Hex) -> bool:
+            return not any(
+                board.cell(f, "mp_inf_art_leader").prohibited
+                for f in board.hexside(unit.hex, n)
+                if f not in ("slope", "mietzel_river")
+            )
+
+        def zone(unit: Unit) -> list[Hex]:
+            return [n for n in neighbors[unit.hex] if through or open_side(unit, n)]
+
+        return collect_zoc(board, side, zone)
 
     def _exit_cost(self, board: Board, unit: Unit, zoc_units: tuple[str, ...]) -> Part | None:
         """The cost of leaving an enemy ZOC, or None when the unit may not leave it."""
