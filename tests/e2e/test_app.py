@@ -111,3 +111,24 @@ def test_language_switch(app):
 
 def test_no_console_errors(app):
     app.assert_no_errors()
+
+
+def test_a_pointy_map_draws_and_answers(app):
+    page = app.page
+    pointy = json.loads(app.page.evaluate("JSON.stringify(window.muster.state.scenario)"))
+    pointy["id"] = "pointy"
+    pointy["title"] = "Pointy"
+    pointy["map"]["orientation"] = "pointy"
+    pointy["map"]["stagger"] = "odd"
+    pointy["map"]["hexsides"] = []
+    pointy["map"]["roads"] = []
+    _open_file(page, "pointy.json", json.dumps(pointy))
+    page.wait_for_function("document.querySelector('#scenario-title').textContent === 'Pointy'")
+    assert page.get_attribute("#map svg", "data-orientation") == "pointy"
+    click_hex(page, "0302")
+    page.wait_for_selector("#hex-panel .hex-number[data-hex='0302']")
+    assert page.locator("#hex-panel .terrain").inner_text() == "Woods"
+    # Neighbours on a pointy, odd-stagger map: row 02 is not shifted, rows 01 and 03 are.
+    box = page.locator("svg [data-hex='0302']").first.bounding_box()
+    right = page.locator("svg [data-hex='0402']").first.bounding_box()
+    assert abs(box["y"] - right["y"]) < 1 and right["x"] > box["x"]

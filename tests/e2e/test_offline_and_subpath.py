@@ -38,6 +38,7 @@ def test_reload_with_the_network_cut_still_works(browser, site_url):
     page.wait_for_selector("html[data-ready='1']", state="attached", timeout=60_000)
     _tap_answers(page, "0905", "Town")
     assert page.evaluate("navigator.onLine") is False
+    app.assert_no_errors()
     app.context.close()
 
 

@@ -1,0 +1,25 @@
+"""When Python cannot start, the map still shows and the page says why, plainly."""
+
+from __future__ import annotations
+
+import pytest
+
+pytestmark = pytest.mark.e2e
+
+
+def test_an_error_screen_when_pyodide_fails_to_load(browser, site_url):
+    context = browser.new_context()
+    # The network fails for Python's standard library, for the page and its worker alike.
+    context.route("**/pyodide/python_stdlib.zip", lambda route: route.abort())
+    page = context.new_page()
+    page.goto(site_url + "?nosw")
+    page.wait_for_selector("html[data-failed='1']", state="attached", timeout=60_000)
+    assert page.locator("#fatal").is_visible()
+    assert page.locator("#fatal h2").inner_text() == "The rules could not start"
+    assert (
+        page.locator("#fatal-detail").inner_text().startswith("The rules engine could not start:")
+    )
+    assert page.locator("#status").get_attribute("data-state") == "failed"
+    # The map was drawn from the scenario file all the same.
+    assert page.locator("svg[data-map-drawn='1']").count() == 1
+    context.close()
