@@ -13,12 +13,13 @@ from typing import Any
 
 from . import __version__
 from .errors import IllegalActionError, InvalidActionError, RulesError
+from .game import Game, chance_view, state_hash
 from .hexgrid import HEX_DIRECTIONS, Hex, Hexside, hex_add
 from .los import line_of_sight
 from .movement import Board, Reach, path_to, step_json
 from .movement import reachable as find_reachable
 from .scenario import Scenario, builtin_scenarios, load_builtin, parse_scenario
-from .systems import movement_rules
+from .systems import game_rules, movement_rules
 
 Params = dict[str, Any]
 
@@ -28,7 +29,9 @@ class Session:
 
     def __init__(self) -> None:
         self.scenario: Scenario | None = None
+        self.game: Game | None = None
         self._board: Board | None = None
+        self._board_key: Any = None
         self.methods: dict[str, Callable[[Params], Any]] = {
             "version": self.version,
             "scenario_list": self.scenario_list,
@@ -37,6 +40,13 @@ class Session:
             "reachable": self.reachable,
             "path": self.path,
             "los": self.los,
+            "new_game": self.new_game,
+            "game_view": self.game_view,
+            "act": self.act,
+            "undo": self.undo,
+            "redo": self.redo,
+            "save": self.save,
+            "load_save": self.load_save,
         }
 
     def call(self, method: str, params: Params | None = None) -> dict[str, Any]:
@@ -103,6 +113,7 @@ class Session:
                 "error.missing_param", "missing parameter {name}", name="id or scenario"
             )
         self.scenario = scenario
+        self.game = None
         self._board = None
         # The map's objects live as long as the game: keep them out of the cyclic
         # collector's sweeps, which otherwise pause a search now and then.
@@ -181,11 +192,24 @@ class Session:
         uid = params.get("unit")
         if not isinstance(uid, str):
             raise InvalidActionError("error.missing_param", "missing parameter {name}", name="unit")
-        if self._board is None or self._board.scenario is not sc:
-            self._board = Board(sc)  # queries never change it: kept until the position changes
-        board = self._board
+        board = self._current_board()
         board.unit(uid)
         return board, uid, find_reachable(board, uid, movement_rules(sc.system))
+
+    def _current_board(self) -> Board:
+        """The map as it stands: the game's positions, or the scenario's before play starts.
+
+        Kept while the position is unchanged: queries never change it.
+        """
+        sc = self._scenario()
+        key = (id(sc), (id(self.game), self.game.revision) if self.game else None)
+        if self._board is None or self._board_key != key:
+            if self.game is not None:
+                self._board = self.game.rules.board(sc, self.game.state)
+            else:
+                self._board = Board(sc)
+            self._board_key = key
+        return self._board
 
     def reachable(self, params: Params) -> dict[str, Any]:
         """Every hex a unit can reach this move, with its cheapest cost."""
@@ -231,6 +255,71 @@ class Session:
         b = self._hex_param(params, "to")
         result = line_of_sight(sc, a, b, sc.data.get("overrides", {}).get("los"))
         return {"from": sc.label(a), "to": sc.label(b), **result.to_json()}
+
+    # -- play -------------------------------------------------------------------------------
+
+    def _game(self) -> Game:
+        if self.game is None:
+            raise RulesError("error.no_game", "no game is in progress")
+        return self.game
+
+    def new_game(self, params: Params) -> dict[str, Any]:
+        """Start play of the loaded scenario with a seed (the UI draws one) and options."""
+        sc = self._scenario()
+        seed = params.get("seed", 1)
+        options = params.get("options", {})
+        if not isinstance(seed, int) or isinstance(seed, bool) or not isinstance(options, dict):
+            raise InvalidActionError(
+                "error.bad_params", "parameters of {method} must be an object", method="new_game"
+            )
+        self.game = Game.start(sc, game_rules(sc.system), seed, options)
+        return self.game_view({})
+
+    def game_view(self, params: Params) -> dict[str, Any]:
+        """The game as the UI shows it: state, prompt, legal actions, chance point, log."""
+        game = self._game()
+        state = game.state
+        legal = game.legal_actions()
+        view: dict[str, Any] = {
+            "state": {k: v for k, v in state.items() if k not in ("rng", "chance")},
+            "legal": legal,
+            "chance": chance_view(state["chance"]) if state.get("chance") else None,
+            "log": game.log[-int(params.get("log", 200)) :],
+            "log_size": len(game.log),
+            "moves": len(game.actions),
+            "can_undo": game.can_undo(),
+            "can_redo": bool(game.redo_stack),
+            "result": state.get("result"),
+            "hash": state_hash(state),
+        }
+        return view
+
+    def act(self, params: Params) -> dict[str, Any]:
+        """Take an action; an illegal one is refused with the rule and changes nothing."""
+        self._game().apply(params.get("action"))
+        return self.game_view({})
+
+    def undo(self, params: Params) -> dict[str, Any]:
+        """Take back the last action."""
+        self._game().undo()
+        return self.game_view({})
+
+    def redo(self, params: Params) -> dict[str, Any]:
+        """Play again the last action taken back."""
+        self._game().redo()
+        return self.game_view({})
+
+    def save(self, params: Params) -> dict[str, Any]:
+        """The save of the game in progress (JSON a player can keep in a file)."""
+        return self._game().save()
+
+    def load_save(self, params: Params) -> dict[str, Any]:
+        """Replace the game with a saved one, if it replays to its saved state."""
+        game = Game.load(params.get("save"), game_rules)
+        self.scenario = game.scenario
+        self.game = game
+        self._board = None
+        return {"scenario": game.scenario.data, "view": self.game_view({})}
 
 
 _default = Session()

@@ -108,7 +108,15 @@ def movement_data(system: str) -> dict[str, Any]:
 class Board:
     """A scenario's map with the units where they stand now; built per query, never mutated."""
 
-    def __init__(self, scenario: Scenario, positions: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        scenario: Scenario,
+        positions: dict[str, str] | None = None,
+        states: dict[str, dict[str, Any]] | None = None,
+    ) -> None:
+        """The scenario's units where ``positions`` puts them, with ``states`` (flags such as
+        ``disordered``, ``square``, ``facing``, an ``allowance`` this move, ``out`` for a unit
+        no longer on the map) over what the scenario says."""
         self.scenario = scenario
         self.data = dict(movement_data(scenario.system))
         for key, value in scenario.data.get("overrides", {}).get("movement", {}).items():
@@ -133,17 +141,14 @@ class Board:
         self.units: dict[str, Unit] = {}
         self.occupants: dict[Hex, list[str]] = {}
         for uid, spec in scenario.units.items():
+            state = {**spec.get("state", {}), **(states or {}).get(uid, {})}
+            if state.get("out"):
+                continue
             label = (positions or {}).get(uid, spec["hex"])
             h = scenario.hex_at(label)
-            unit = Unit(
-                uid,
-                spec["side"],
-                spec["type"],
-                h,
-                float(spec.get("ratings", {}).get("movement", 0)),
-                dict(spec.get("state", {})),
-                spec.get("facing"),
-            )
+            allowance = state.get("allowance", spec.get("ratings", {}).get("movement", 0))
+            facing = state.get("facing", spec.get("facing"))
+            unit = Unit(uid, spec["side"], spec["type"], h, float(allowance), state, facing)
             self.units[uid] = unit
             self.occupants.setdefault(h, []).append(uid)
         self._zoc: dict[str, dict[Hex, tuple[str, ...]]] = {}

@@ -164,6 +164,7 @@ def parse_scenario(data: Any) -> Scenario:
     _parse_labels(m.get("labels", []), numbering, hexes)
     sides = _parse_sides(data.get("sides"))
     units = _parse_units(data.get("units", []), sides, numbering, hexes)
+    _parse_play(data, sides, units, numbering, hexes)
     _parse_overrides(data.get("overrides", {}), system)
     return Scenario(data, numbering, hexes, hexsides, roads, units)
 
@@ -321,13 +322,51 @@ def _parse_units(
     return out
 
 
+def _parse_play(
+    data: dict[str, Any],
+    sides: set[str],
+    units: dict[str, dict[str, Any]],
+    numbering: Numbering,
+    hexes: dict[Hex, HexData],
+) -> None:
+    """Check what play needs: turns, formations (and each unit's), objectives."""
+    if "turns" in data:
+        _int(data["turns"], "turns", 1, 99)
+    ids: set[str] = set()
+    items = data.get("formations", [])
+    _expect(isinstance(items, list), "formations", "expected a list")
+    for i, spec in enumerate(items):
+        place = f"formations[{i}]"
+        _expect(isinstance(spec, dict), place, "expected a JSON object")
+        fid = _str(spec.get("id"), place + " id")
+        place = f"formation {fid}"
+        _expect(fid not in ids, place, "id used twice")
+        _expect(spec.get("side") in sides, place, f"unknown side {json.dumps(spec.get('side'))}")
+        _str(spec.get("name"), place + " name")
+        _expect(isinstance(spec.get("orders", True), bool), place, "orders must be true or false")
+        ids.add(fid)
+    for uid, unit in units.items():
+        if "formation" in unit:
+            fid = unit["formation"]
+            _expect(fid in ids, f"unit {uid}", f"unknown formation {json.dumps(fid)}")
+            side = next(f["side"] for f in items if f["id"] == fid)
+            _expect(side == unit["side"], f"unit {uid}", f"formation {fid} is of side {side}")
+    items = data.get("objectives", [])
+    _expect(isinstance(items, list), "objectives", "expected a list")
+    for i, spec in enumerate(items):
+        place = f"objectives[{i}]"
+        _expect(isinstance(spec, dict), place, "expected a JSON object")
+        _on_map_hex(numbering, hexes, spec.get("hex"), place)
+        _int(spec.get("points"), place + " points", 0, 999)
+
+
 def _parse_overrides(overrides: Any, system: str) -> None:
     """Check a scenario's table overrides against the tables they change."""
     from .los import LosDataError, los_config
     from .movement import movement_data
 
     _expect(isinstance(overrides, dict), "overrides", "expected a JSON object")
-    unknown = set(overrides) - {"los", "movement", "terrain"}
+    unknown = set(overrides) - {"los", "movement", "terrain", "sequence"}
     if unknown:
         raise ScenarioError("overrides", f"unknown table {json.dumps(sorted(unknown)[0])}")
     if "terrain" in overrides:

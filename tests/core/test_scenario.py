@@ -139,6 +139,19 @@ BAD = [
     ({"units__0__type": "dragoon"}, 'unit a1: unknown unit type "dragoon"'),
     ({"units__0__hex": "0909"}, "unit a1: hex 0909 is not on the map"),
     ({"units__0__ratings": {"morale": "high"}}, 'rating "morale" must be a number'),
+    ({"turns": 0}, "turns: expected a whole number from 1 to 99"),
+    ({"formations": [{"id": "f", "side": "z", "name": "F"}]}, 'formation f: unknown side "z"'),
+    (
+        {"formations": [{"id": "f", "side": "a", "name": "F"}] * 2},
+        "formation f: id used twice",
+    ),
+    ({"units__0__formation": "nope"}, 'unit a1: unknown formation "nope"'),
+    (
+        {"formations": [{"id": "f", "side": "b", "name": "F"}], "units__0__formation": "f"},
+        "unit a1: formation f is of side b",
+    ),
+    ({"objectives": [{"hex": "0909", "points": 1}]}, "objectives[0]: hex 0909 is not on the map"),
+    ({"objectives": [{"hex": "0101", "points": -1}]}, "objectives[0] points: expected"),
     ({"overrides": {"crt": {}}}, 'overrides: unknown table "crt"'),
     ({"overrides": {"terrain": {"wood": {"cav": 1}}}}, "overrides.terrain: hex-hexside: unknown"),
     (

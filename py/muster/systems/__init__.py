@@ -11,3 +11,19 @@ FOLDERS = {"hex-facing": "hex_facing", "hex-hexside": "hex_hexside"}
 def movement_rules(system: str) -> Any:
     """The ``StepRules`` of ``system``."""
     return import_module(f"{__name__}.{FOLDERS[system]}.movement").RULES
+
+
+def game_rules(system: str) -> Any:
+    """The ``Ruleset`` that plays ``system``.
+
+    Raises:
+        RulesError: the system cannot be played yet (its board tools still work).
+    """
+    from ..errors import RulesError
+
+    try:
+        return import_module(f"{__name__}.{FOLDERS[system]}.rules").RULES
+    except ModuleNotFoundError:
+        raise RulesError(
+            "error.no_play", "play of {system} is not available yet", system=system
+        ) from None

@@ -1,0 +1,399 @@
+"""hex-facing play: the turn sequence as data, one handler per action.
+
+Sequence (``sequence.json``, documented defaults; the aid names the parts, not their order):
+  activation  draw a formation marker from the cup (a chance point); that formation
+              fires (artillery), moves (each unit once, then chooses its facing), and
+              declares melee and charges; repeat until the cup is empty
+  rally       each side, in scenario order, may test the cohesion of its disordered and
+              routed units not next to an enemy (pass: d10 + modifiers <= cohesion)
+  end         next turn; after the last, objectives and routed enemies decide the winner
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from ...errors import IllegalActionError
+from ...hexgrid import hex_distance
+from ...movement import Board, reachable
+from ...scenario import Scenario
+from .movement import RULES as MOVEMENT
+
+State = dict[str, Any]
+Action = dict[str, Any]
+Event = dict[str, Any]
+FACINGS = range(12)
+
+
+@cache
+def sequence_data() -> dict[str, Any]:
+    """The turn sequence defaults (``sequence.json``)."""
+    return json.loads((Path(__file__).parent / "sequence.json").read_text(encoding="utf-8"))
+
+
+def settings(scenario: Scenario) -> dict[str, Any]:
+    """The sequence defaults with the scenario's overrides and its own turn count."""
+    data = dict(sequence_data())
+    data.update(scenario.data.get("overrides", {}).get("sequence", {}))
+    if "turns" in scenario.data:
+        data["turns"] = scenario.data["turns"]
+    return data
+
+
+def formations(scenario: Scenario) -> dict[str, dict[str, Any]]:
+    """The scenario's formations by id; a unit without one forms its own."""
+    found = {f["id"]: f for f in scenario.data.get("formations", [])}
+    for uid, unit in scenario.units.items():
+        fid = unit.get("formation", uid)
+        found.setdefault(fid, {"id": fid, "side": unit["side"], "name": unit["name"]})
+    return found
+
+
+def formation_of(scenario: Scenario, uid: str) -> str:
+    """The formation a unit belongs to."""
+    return scenario.units[uid].get("formation", uid)
+
+
+def board_for(scenario: Scenario, state: State) -> Board:
+    """The map with the units where the state puts them."""
+    positions = {uid: u["hex"] for uid, u in state["units"].items()}
+    states = {}
+    for uid, u in state["units"].items():
+        flags: dict[str, Any] = {"facing": u["facing"], "out": u["out"], "square": u["square"]}
+        flags["disordered"] = u["status"] == "disordered"
+        flags["routed"] = u["status"] == "routed"
+        states[uid] = flags
+    active = state.get("active")
+    if active and not active["orders"]:
+        factor = settings(scenario)["no_orders"]["movement_factor"]
+        for uid in active_units(scenario, state):
+            rating = scenario.units[uid].get("ratings", {}).get("movement", 0)
+            states[uid]["allowance"] = rating * factor
+    return Board(scenario, positions, states)
+
+
+def active_units(scenario: Scenario, state: State) -> list[str]:
+    """The units of the formation now acting that are still on the map."""
+    active = state["active"]
+    return [
+        uid
+        for uid, u in state["units"].items()
+        if not u["out"] and formation_of(scenario, uid) == active["formation"]
+    ]
+
+
+def live_formations(scenario: Scenario, state: State) -> list[str]:
+    """Formations with a unit still on the map, in scenario order."""
+    out = []
+    for fid in formations(scenario):
+        if any(
+            not u["out"] and formation_of(scenario, uid) == fid for uid, u in state["units"].items()
+        ):
+            out.append(fid)
+    return out
+
+
+class HexFacingRules:
+    """The hex-facing ruleset: states, legal actions and handlers."""
+
+    system = "hex-facing"
+
+    def board(self, scenario: Scenario, state: State) -> Board:
+        """The map with the units where the state puts them."""
+        return board_for(scenario, state)
+
+    def initial_state(self, scenario: Scenario, options: dict[str, Any]) -> State:
+        """Units where the scenario sets them; the first activation draw is due."""
+        units = {
+            uid: {
+                "hex": spec["hex"],
+                "facing": spec.get("facing"),
+                "status": "good",
+                "square": False,
+                "out": False,
+            }
+            for uid, spec in scenario.units.items()
+        }
+        state: State = {
+            "turn": 1,
+            "turns": settings(scenario)["turns"],
+            "phase": "activation",
+            "cup": [],
+            "active": None,
+            "rally": None,
+            "units": units,
+            "held": {},
+            "chance": None,
+            "result": None,
+        }
+        self._update_held(scenario, state)
+        self._refill_cup(scenario, state)
+        return state
+
+    # -- sequence ---------------------------------------------------------------------------
+
+    def _refill_cup(self, scenario: Scenario, state: State) -> None:
+        state["cup"] = live_formations(scenario, state)
+        self._next_draw(scenario, state)
+
+    def _next_draw(self, scenario: Scenario, state: State) -> list[Event]:
+        if state["cup"]:
+            state["phase"] = "activation"
+            state["active"] = None
+            state["chance"] = {"options": list(state["cup"]), "purpose": "activation"}
+            return []
+        return self._start_rally(scenario, state)
+
+    def _start_rally(self, scenario: Scenario, state: State) -> list[Event]:
+        state["phase"] = "rally"
+        state["active"] = None
+        sides = [s["id"] for s in scenario.data["sides"]]
+        state["rally"] = {"side": sides[0], "tried": []}
+        return [{"key": "log.rally_phase", "params": {"side": sides[0]}}]
+
+    def _end_turn(self, scenario: Scenario, state: State) -> list[Event]:
+        self._update_held(scenario, state)
+        events: list[Event] = [{"key": "log.turn_end", "params": {"turn": state["turn"]}}]
+        if state["turn"] >= state["turns"]:
+            state["phase"] = "over"
+            state["rally"] = None
+            state["result"] = self._score(scenario, state)
+            events.append({"key": "log.game_over", "params": dict(state["result"])})
+            return events
+        state["turn"] += 1
+        state["rally"] = None
+        self._refill_cup(scenario, state)
+        events.append({"key": "log.turn_start", "params": {"turn": state["turn"]}})
+        return events
+
+    def _update_held(self, scenario: Scenario, state: State) -> None:
+        for objective in scenario.data.get("objectives", []):
+            here = {
+                scenario.units[uid]["side"]
+                for uid, u in state["units"].items()
+                if not u["out"] and u["hex"] == objective["hex"]
+            }
+            if len(here) == 1:
+                state["held"][objective["hex"]] = here.pop()
+
+    def _score(self, scenario: Scenario, state: State) -> dict[str, Any]:
+        rule = settings(scenario)["victory"]
+        points = {s["id"]: 0 for s in scenario.data["sides"]}
+        for objective in scenario.data.get("objectives", []):
+            holder = state["held"].get(objective["hex"])
+            if holder in points:
+                points[holder] += objective["points"]
+        for uid, u in state["units"].items():
+            if u["out"] or u["status"] == "routed":
+                for side in points:
+                    if side != scenario.units[uid]["side"]:
+                        points[side] += rule["routed_unit_points"]
+        best = max(points.values())
+        leaders = [s for s, p in points.items() if p == best]
+        return {"points": points, "winner": leaders[0] if len(leaders) == 1 else None}
+
+    # -- legal actions ----------------------------------------------------------------------
+
+    def legal_actions(self, scenario: Scenario, state: State) -> list[Action]:
+        """Every action the player may take now."""
+        if state["phase"] == "formation":
+            return self._formation_actions(scenario, state)
+        if state["phase"] == "rally":
+            return self._rally_actions(scenario, state)
+        return []
+
+    def _formation_actions(self, scenario: Scenario, state: State) -> list[Action]:
+        active = state["active"]
+        if active.get("facing_due"):
+            uid = active["facing_due"]
+            return [{"type": "face", "unit": uid, "facing": f} for f in FACINGS]
+        actions: list[Action] = []
+        step = active["step"]
+        if step == "move":
+            board = board_for(scenario, state)
+            for uid in active_units(scenario, state):
+                if uid in active["acted"] or state["units"][uid]["status"] == "routed":
+                    continue
+                reach = reachable(board, uid, MOVEMENT)
+                here = board.unit(uid).hex
+                actions += [
+                    {"type": "move", "unit": uid, "to": board.label(h)}
+                    for h in sorted(reach)
+                    if h != here
+                ]
+                actions += [{"type": "face", "unit": uid, "facing": f} for f in FACINGS]
+        actions.append({"type": "next_step"})
+        return actions
+
+    def _rally_actions(self, scenario: Scenario, state: State) -> list[Action]:
+        rally = state["rally"]
+        board = board_for(scenario, state)
+        actions: list[Action] = []
+        for uid, u in state["units"].items():
+            if u["out"] or u["status"] == "good" or uid in rally["tried"]:
+                continue
+            if scenario.units[uid]["side"] != rally["side"]:
+                continue
+            if board.adjacent_to_enemy(board.unit(uid).hex, rally["side"]):
+                continue
+            actions.append({"type": "rally", "unit": uid})
+        actions.append({"type": "end_rally"})
+        return actions
+
+    # -- handlers ---------------------------------------------------------------------------
+
+    def apply(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
+        """Carry out a legal action on ``state``."""
+        handler = HANDLERS.get(action["type"])
+        if handler is None:
+            raise IllegalActionError(
+                "error.illegal_action", "not allowed now: {action}", action=action["type"]
+            )
+        return handler(self, scenario, state, action)
+
+    def roll(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
+        """A chance point settled: go on with what it was rolled for."""
+        purpose = action["chance"]["purpose"]
+        if purpose == "activation":
+            return self._activate(scenario, state, action["value"])
+        if purpose == "rally":
+            return self._rally_result(scenario, state, action)
+        raise IllegalActionError(
+            "error.illegal_action", "no roll is due for {purpose}", purpose=purpose
+        )
+
+    def _activate(self, scenario: Scenario, state: State, fid: str) -> list[Event]:
+        state["cup"].remove(fid)
+        formation = formations(scenario)[fid]
+        orders = bool(formation.get("orders", True))
+        state["phase"] = "formation"
+        state["active"] = {
+            "formation": fid,
+            "side": formation["side"],
+            "orders": orders,
+            "step": "fire",
+            "acted": [],
+            "facing_due": None,
+        }
+        steps = settings(scenario)["formation_steps"]
+        state["active"]["step"] = steps[0]
+        key = "log.activated" if orders else "log.activated_no_orders"
+        return [{"key": key, "params": {"formation": formation.get("name", fid)}}]
+
+    def next_step(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
+        """The formation ends its present step (fire, move, combat)."""
+        steps = settings(scenario)["formation_steps"]
+        active = state["active"]
+        index = steps.index(active["step"])
+        if index + 1 < len(steps):
+            active["step"] = steps[index + 1]
+            active["acted"] = []
+            return [{"key": "log.step", "params": {"step": active["step"]}}]
+        return self._next_draw(scenario, state)
+
+    def move(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
+        """Move a unit along its cheapest path; it then chooses its facing."""
+        board = board_for(scenario, state)
+        uid = action["unit"]
+        target = scenario.hex_at(action["to"])
+        reach = reachable(board, uid, MOVEMENT)
+        step = reach[target].step
+        unit = state["units"][uid]
+        events: list[Event] = [
+            {
+                "key": "log.move",
+                "params": {
+                    "unit": uid,
+                    "from": unit["hex"],
+                    "to": action["to"],
+                    "cost": reach[target].cost,
+                },
+            }
+        ]
+        unit["hex"] = action["to"]
+        if step is not None and "disorder" in step.flags and unit["status"] == "good":
+            unit["status"] = "disordered"
+            events.append({"key": "log.disordered", "params": {"unit": uid}})
+        state["active"]["acted"].append(uid)
+        state["active"]["facing_due"] = uid
+        return events
+
+    def face(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
+        """Set a unit's facing (after its move, or as its whole move)."""
+        uid = action["unit"]
+        state["units"][uid]["facing"] = action["facing"]
+        active = state["active"]
+        if active["facing_due"] == uid:
+            active["facing_due"] = None
+        else:
+            active["acted"].append(uid)
+        return [{"key": "log.face", "params": {"unit": uid, "facing": action["facing"]}}]
+
+    def rally(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
+        """Test a unit's cohesion to rally it one step."""
+        state["rally"]["tried"].append(action["unit"])
+        modifier = self._rally_modifier(scenario, state, action["unit"])
+        state["chance"] = {
+            "die": "d10",
+            "purpose": "rally",
+            "unit": action["unit"],
+            "modifier": modifier,
+        }
+        return []
+
+    def _rally_modifier(self, scenario: Scenario, state: State, uid: str) -> int:
+        here = scenario.hex_at(state["units"][uid]["hex"])
+        side = scenario.units[uid]["side"]
+        for other, u in state["units"].items():
+            spec = scenario.units[other]
+            if u["out"] or spec["side"] != side or spec["type"] != "leader":
+                continue
+            if hex_distance(here, scenario.hex_at(u["hex"])) <= 1:
+                return settings(scenario)["rally"]["modifier_adjacent_leader"]
+        return 0
+
+    def _rally_result(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
+        chance = action["chance"]
+        uid = chance["unit"]
+        cohesion = scenario.units[uid].get("ratings", {}).get("cohesion", 0)
+        total = action["value"] + chance["modifier"]
+        unit = state["units"][uid]
+        passed = total <= cohesion
+        if passed:
+            unit["status"] = "disordered" if unit["status"] == "routed" else "good"
+        return [
+            {
+                "key": "log.rally_passed" if passed else "log.rally_failed",
+                "params": {
+                    "unit": uid,
+                    "total": total,
+                    "cohesion": cohesion,
+                    "status": unit["status"],
+                },
+            }
+        ]
+
+    def end_rally(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
+        """The side rallying is done; the next side rallies, or the turn ends."""
+        sides = [s["id"] for s in scenario.data["sides"]]
+        index = sides.index(state["rally"]["side"])
+        if index + 1 < len(sides):
+            state["rally"] = {"side": sides[index + 1], "tried": []}
+            return [{"key": "log.rally_phase", "params": {"side": sides[index + 1]}}]
+        return self._end_turn(scenario, state)
+
+
+HANDLERS: dict[str, Callable[..., list[Event]]] = {
+    "roll": HexFacingRules.roll,
+    "next_step": HexFacingRules.next_step,
+    "move": HexFacingRules.move,
+    "face": HexFacingRules.face,
+    "rally": HexFacingRules.rally,
+    "end_rally": HexFacingRules.end_rally,
+}
+
+RULES = HexFacingRules()

@@ -1,0 +1,184 @@
+"""The game model on a tiny ruleset: actions, chance points, undo/redo, log, saves, replay."""
+
+import copy
+import json
+
+import pytest
+
+from muster.errors import IllegalActionError, InvalidActionError, RulesError
+from muster.game import Game, state_hash
+from muster.scenario import parse_scenario
+
+SCENARIO = {
+    "format": "muster-scenario/1",
+    "id": "volleys",
+    "system": "hex-facing",
+    "title": "Three volleys",
+    "map": {"orientation": "flat", "stagger": "even", "columns": 2, "rows": 2},
+    "sides": [{"id": "a", "name": "A"}, {"id": "b", "name": "B"}],
+    "units": [],
+}
+
+
+class Volleys:
+    """Three volleys of a d10 each; the score is their sum."""
+
+    system = "hex-facing"
+
+    def initial_state(self, scenario, options):
+        return {"volley": 1, "score": 0, "chance": None, "result": None}
+
+    def legal_actions(self, scenario, state):
+        return [{"type": "fire"}, {"type": "hold"}]
+
+    def apply(self, scenario, state, action):
+        if action["type"] == "fire":
+            state["chance"] = {"die": "d10", "purpose": "volley"}
+            return [{"key": "log.fire", "params": {}}]
+        if action["type"] == "roll":
+            state["score"] += action["value"]
+        state["volley"] += 1
+        if state["volley"] > 3:
+            state["result"] = {"score": state["score"]}
+        return [{"key": "log.next", "params": {"volley": state["volley"]}}]
+
+
+def new_game(seed=7, **options):
+    return Game.start(parse_scenario(SCENARIO), Volleys(), seed, options)
+
+
+def rules_for(system):
+    return Volleys()
+
+
+def test_chance_point_offers_a_digital_roll_and_every_face():
+    g = new_game()
+    assert g.legal_actions() == [{"type": "fire"}, {"type": "hold"}]
+    g.apply({"type": "fire"})
+    actions = g.legal_actions()
+    assert actions[0] == {"type": "roll"}
+    assert [a["value"] for a in actions[1:]] == list(range(10))
+
+
+def test_physical_die_typed_in():
+    g = new_game()
+    g.apply({"type": "fire"})
+    g.apply({"type": "roll", "value": 9})
+    assert g.state["score"] == 9
+    assert g.actions[-1] == {"type": "roll", "value": 9, "how": "physical"}
+    assert g.state["rng"]["counter"] == 0  # the seeded RNG was not used
+
+
+def test_digital_rolls_are_deterministic_per_seed():
+    def play(seed):
+        g = new_game(seed)
+        for _ in range(3):
+            g.apply({"type": "fire"})
+            g.apply({"type": "roll"})
+        return [a["value"] for a in g.actions if a["type"] == "roll"], g.state
+
+    first, state = play(11)
+    again, _ = play(11)
+    assert first == again
+    assert state["rng"]["counter"] == 3
+    assert state["result"] == {"score": sum(first)}
+    assert any(play(s)[0] != first for s in range(12, 20))
+
+
+def test_illegal_and_malformed_actions_leave_the_game_untouched():
+    g = new_game()
+    before = copy.deepcopy(g.state)
+    with pytest.raises(IllegalActionError, match="not allowed now"):
+        g.apply({"type": "charge"})
+    with pytest.raises(IllegalActionError):
+        g.apply({"type": "roll", "value": 3})  # no chance point
+    for bad in (None, "fire", {"kind": "fire"}, {"type": 3}):
+        with pytest.raises(InvalidActionError):
+            g.apply(bad)
+    g.apply({"type": "fire"})
+    with pytest.raises(IllegalActionError):
+        g.apply({"type": "roll", "value": 10})  # a d10 reads 0-9
+    assert g.states[0] == before
+
+
+def test_undo_and_redo_restore_state_and_log():
+    g = new_game()
+    g.apply({"type": "fire"})
+    g.apply({"type": "roll"})
+    after_roll = copy.deepcopy(g.state)
+    log_after = list(g.log)
+    g.undo()
+    assert g.state["chance"] == {"die": "d10", "purpose": "volley"}
+    assert len(g.log) == 1
+    g.redo()
+    assert g.state == after_roll and g.log == log_after
+    g.undo()
+    g.undo()
+    assert g.state == g.states[0] and g.log == []
+    with pytest.raises(IllegalActionError):
+        g.undo()
+    g.apply({"type": "hold"})
+    with pytest.raises(IllegalActionError):
+        g.redo()  # a new action clears what could be redone
+
+
+def test_strict_play_keeps_rolls():
+    g = new_game(strict_undo=True)
+    g.apply({"type": "fire"})
+    assert g.can_undo()
+    g.apply({"type": "roll"})
+    assert not g.can_undo()
+    with pytest.raises(IllegalActionError):
+        g.undo()
+
+
+def test_save_replays_to_the_same_state():
+    g = new_game(5)
+    g.apply({"type": "fire"})
+    g.apply({"type": "roll"})
+    g.apply({"type": "hold"})
+    g.apply({"type": "fire"})
+    g.apply({"type": "roll", "value": 4})
+    save = json.loads(json.dumps(g.save()))
+    loaded = Game.load(save, rules_for)
+    assert loaded.state == g.state
+    assert loaded.actions == g.actions
+    assert state_hash(loaded.state) == save["hash"]
+
+
+@pytest.mark.parametrize(
+    "tamper,message",
+    [
+        (lambda s: s.update(format="other"), "not a save file"),
+        (lambda s: s.update(seed="x"), r"not a save file \(seed\)"),
+        (lambda s: s.update(hash="0" * 16), "does not replay to its saved state"),
+        (lambda s: s["actions"].append({"type": "charge"}), "action 6 of the save"),
+        (lambda s: s["actions"][1].update(value=0), "action 2 of the save"),
+        (lambda s: s["scenario"].update(system="chess"), "unknown system"),
+    ],
+)
+def test_bad_saves_are_refused(tamper, message):
+    g = new_game(5)
+    for action in ({"type": "fire"}, {"type": "roll"}, {"type": "hold"}, {"type": "fire"}):
+        g.apply(action)
+    g.apply({"type": "roll", "value": 4})
+    save = json.loads(json.dumps(g.save()))
+    tamper(save)
+    with pytest.raises(RulesError, match=message):
+        Game.load(save, rules_for)
+
+
+def test_cup_draws_are_chance_points_too():
+    class Cup(Volleys):
+        def apply(self, scenario, state, action):
+            if action["type"] == "fire":
+                state["chance"] = {"options": ["red", "blue", "green"], "purpose": "activation"}
+                return []
+            state["drawn"] = action["value"]
+            return []
+
+    g = Game.start(parse_scenario(SCENARIO), Cup(), 3)
+    g.apply({"type": "fire"})
+    assert g.legal_actions()[1:] == [{"type": "roll", "value": c} for c in ("red", "blue", "green")]
+    g.apply({"type": "roll"})
+    assert g.state["drawn"] in ("red", "blue", "green")
