@@ -5,6 +5,7 @@ import { HexMap } from "./render/hex.js";
 import { I18n } from "./i18n.js";
 import * as panels from "./panels.js";
 import { el } from "./panels.js";
+import { Play } from "./play.js";
 
 const html = document.documentElement;
 const timing = { start: performance.now(), mapPainted: null, rulesReady: null };
@@ -19,6 +20,10 @@ const els = {
   fatalDetail: document.getElementById("fatal-detail"),
   gotoForm: document.getElementById("goto-form"),
   losTool: document.getElementById("los-tool"),
+  scenarioSelect: document.getElementById("scenario-select"),
+  playPanel: document.getElementById("play-panel"),
+  logPanel: document.getElementById("log-panel"),
+  saveFile: document.getElementById("save-file"),
   gotoInput: document.getElementById("goto-input"),
   file: document.getElementById("scenario-file"),
   lang: document.getElementById("lang"),
@@ -40,6 +45,19 @@ const state = {
 };
 const map = new HexMap(document.getElementById("map"), { onHexTap: onTap });
 const engine = new Engine();
+const play = new Play({
+  engine: engine,
+  map: map,
+  i18n: i18n,
+  root: els.playPanel,
+  logRoot: els.logPanel,
+  getScenario: function () {
+    return state.scenario;
+  },
+  onError: function (error) {
+    showMessage(errorText(error));
+  },
+});
 
 function setStatus(kind) {
   els.status.dataset.state = kind;
@@ -90,6 +108,10 @@ function clearBoardMarks() {
 function onTap(label, info) {
   if (!state.ready) return showHex(label);
   if (state.mode === "los") return losTap(label);
+  if (play.onTap(label, info)) {
+    showMessage("");
+    return Promise.resolve();
+  }
   const tappedUnit = info && info.unit;
   if (tappedUnit && tappedUnit === state.unit) {
     clearBoardMarks();
@@ -223,6 +245,10 @@ function fetchJson(url) {
 function drawScenario(scenario) {
   state.scenario = scenario;
   els.title.textContent = scenario.title;
+  if (!Array.prototype.some.call(els.scenarioSelect.options, (o) => o.value === scenario.id)) {
+    els.scenarioSelect.appendChild(el("option", { value: scenario.id, text: scenario.title }));
+  }
+  els.scenarioSelect.value = scenario.id;
   map.setScenario(scenario);
   if (timing.mapPainted === null) {
     requestAnimationFrame(function () {
@@ -250,6 +276,7 @@ function loadScenarioFile(file) {
       function (summary) {
         clearBoardMarks();
         setMode("inspect");
+        play.reset();
         drawScenario(scenario);
         state.scenarioId = summary.id;
         showMessage(i18n.t("ui.scenario_loaded", { title: summary.title }), "info");
@@ -282,6 +309,10 @@ function start() {
         return item.id === wanted;
       }) || index[0];
     state.scenarioId = entry.id;
+    state.index = index;
+    index.forEach(function (item) {
+      els.scenarioSelect.appendChild(el("option", { value: item.id, text: item.title }));
+    });
     return fetchJson(new URL(entry.file, base)).then(drawScenario);
   });
   mapReady.catch(function (error) {
@@ -305,6 +336,7 @@ function start() {
       setStatus("ready");
       html.dataset.ready = "1";
       if (state.selected) showHex(state.selected);
+      play.render();
       registerServiceWorker();
     })
     .catch(function (error) {
@@ -334,6 +366,57 @@ function start() {
     );
   });
 
+  els.scenarioSelect.addEventListener("change", function () {
+    const entry = (state.index || []).find(function (item) {
+      return item.id === els.scenarioSelect.value;
+    });
+    if (!entry || !state.ready) return;
+    fetchJson(new URL(entry.file, base))
+      .then(function (scenario) {
+        return engine.call("load_scenario", { id: entry.id }).then(function () {
+          clearBoardMarks();
+          setMode("inspect");
+          play.reset();
+          state.scenarioId = entry.id;
+          drawScenario(scenario);
+          show(function () {
+            return [el("p", { class: "hint", text: i18n.t("ui.tap_hint") })];
+          });
+        });
+      })
+      .catch(function (error) {
+        showMessage(errorText(error));
+      });
+  });
+
+  els.saveFile.addEventListener("change", function () {
+    const file = els.saveFile.files[0];
+    els.saveFile.value = "";
+    if (!file || !state.ready) return;
+    file.text().then(function (text) {
+      let save;
+      try {
+        save = JSON.parse(text);
+      } catch (error) {
+        showMessage(i18n.t("error.bad_file", { detail: error.message }));
+        return;
+      }
+      play.load(save).then(
+        function (scenario) {
+          clearBoardMarks();
+          setMode("inspect");
+          state.scenarioId = scenario.id;
+          drawScenario(scenario);
+          play.drawUnits();
+          showMessage(i18n.t("ui.game_loaded", { title: scenario.title }), "info");
+        },
+        function (error) {
+          showMessage(errorText(error));
+        },
+      );
+    });
+  });
+
   els.losTool.addEventListener("click", function () {
     setMode(state.mode === "los" ? "inspect" : "los");
   });
@@ -354,6 +437,7 @@ function refreshText() {
   i18n.apply(document);
   setStatus(els.status.dataset.state);
   if (state.view) show(state.view);
+  if (state.ready) play.render();
 }
 
 i18n
@@ -361,4 +445,11 @@ i18n
   .then(refreshText, function () {})
   .then(start);
 
-window.muster = { engine: engine, map: map, i18n: i18n, state: state, showHex: showHex };
+window.muster = {
+  engine: engine,
+  map: map,
+  i18n: i18n,
+  state: state,
+  showHex: showHex,
+  play: play,
+};

@@ -1038,6 +1038,14 @@ export class HexMap {
     if (typeof u.facing === "number" && u.facing >= 0 && u.facing < 12) {
       s += this._facingSvg(u.facing, ink);
     }
+    if (u.status === "disordered" || u.status === "routed") {
+      // A status marker on the counter's corner: D disordered, R routed.
+      const routed = u.status === "routed";
+      s +=
+        `<g class="hm-status ${routed ? "routed" : "disordered"}">` +
+        `<rect x="${-h - 3}" y="${-h - 3}" width="13" height="13" rx="2" fill="${routed ? "#c0392b" : "#f1c40f"}" stroke="#1c1c1c" stroke-width="1"/>` +
+        `<text x="${-h + 3.5}" y="${-h + 7}" font-size="10" font-weight="700" text-anchor="middle" fill="${routed ? "#fff" : "#1c1c1c"}">${routed ? "R" : "D"}</text></g>`;
+    }
     if (stackCount > 3) {
       s += `<circle cx="${h - 2}" cy="${-h + 2}" r="7" fill="#1c1c1c"/><text x="${h - 2}" y="${-h + 5.3}" font-size="9" fill="#fff" text-anchor="middle">${stackCount}</text>`;
     }
