@@ -13,7 +13,7 @@ from typing import Any
 
 from . import __version__
 from .errors import IllegalActionError, InvalidActionError, RulesError
-from .game import Game, chance_view, state_hash
+from .game import Game, canonical, chance_view, state_hash
 from .hexgrid import HEX_DIRECTIONS, Hex, Hexside, hex_add
 from .los import line_of_sight
 from .movement import Board, Reach, path_to, step_json
@@ -43,6 +43,7 @@ class Session:
             "new_game": self.new_game,
             "game_view": self.game_view,
             "act": self.act,
+            "preview": self.preview,
             "undo": self.undo,
             "redo": self.redo,
             "save": self.save,
@@ -298,6 +299,17 @@ class Session:
         """Take an action; an illegal one is refused with the rule and changes nothing."""
         self._game().apply(params.get("action"))
         return self.game_view({})
+
+    def preview(self, params: Params) -> dict[str, Any]:
+        """The modifiers and exact odds of a legal fire or melee, before it is taken."""
+        game = self._game()
+        action = params.get("action")
+        legal = {canonical(a) for a in game.legal_actions()}
+        if canonical(action) not in legal or action.get("type") not in ("fire", "melee"):
+            raise IllegalActionError(
+                "error.illegal_action", "not allowed now: {action}", action=canonical(action)
+            )
+        return game.rules.preview(game.scenario, game.state, action)
 
     def undo(self, params: Params) -> dict[str, Any]:
         """Take back the last action."""

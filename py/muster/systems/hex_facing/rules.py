@@ -21,12 +21,14 @@ from ...errors import IllegalActionError
 from ...hexgrid import hex_distance
 from ...movement import Board, reachable
 from ...scenario import Scenario
+from . import combat, fighting
 from .movement import RULES as MOVEMENT
 
 State = dict[str, Any]
 Action = dict[str, Any]
 Event = dict[str, Any]
 FACINGS = range(12)
+PROCEDURES = ("breakthrough", "pursuit", "counterattack")
 
 
 @cache
@@ -127,6 +129,8 @@ class HexFacingRules:
             "rally": None,
             "units": units,
             "held": {},
+            "tests": [],
+            "advance": None,
             "chance": None,
             "result": None,
         }
@@ -208,11 +212,21 @@ class HexFacingRules:
 
     def _formation_actions(self, scenario: Scenario, state: State) -> list[Action]:
         active = state["active"]
+        if state.get("advance"):
+            advance = state["advance"]
+            moves = [{"type": "advance", "unit": u, "to": advance["hex"]} for u in advance["units"]]
+            return moves + [{"type": "hold"}]
         if active.get("facing_due"):
             uid = active["facing_due"]
             return [{"type": "face", "unit": uid, "facing": f} for f in FACINGS]
         actions: list[Action] = []
         step = active["step"]
+        ready = [u for u in active_units(scenario, state) if u not in active["acted"]]
+        if step == "fire":
+            actions += fighting.fire_actions(scenario, state, board_for(scenario, state), ready)
+        may_melee = active["orders"] or settings(scenario)["no_orders"]["may_melee"]
+        if step == "combat" and may_melee:
+            actions += fighting.melee_actions(scenario, state, board_for(scenario, state), ready)
         if step == "move":
             board = board_for(scenario, state)
             for uid in active_units(scenario, state):
@@ -262,6 +276,12 @@ class HexFacingRules:
             return self._activate(scenario, state, action["value"])
         if purpose == "rally":
             return self._rally_result(scenario, state, action)
+        if purpose == "fire":
+            return self._fire_result(scenario, state, action)
+        if purpose == "melee":
+            return self._melee_result(scenario, state, action)
+        if purpose == "cohesion":
+            return self._test_result(scenario, state, action)
         raise IllegalActionError(
             "error.illegal_action", "no roll is due for {purpose}", purpose=purpose
         )
@@ -377,6 +397,201 @@ class HexFacingRules:
             }
         ]
 
+    # -- fire and melee -----------------------------------------------------------------------
+
+    def preview(self, scenario: Scenario, state: State, action: Action) -> dict[str, Any]:
+        """Modifiers and exact odds of a fire or melee action before it is taken."""
+        return fighting.preview(scenario, state, board_for(scenario, state), action)
+
+    def fire(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
+        """Declare a fire: its modifiers are fixed now, the die decides."""
+        situation = fighting.fire_situation(scenario, state, action)
+        parts = combat.fire_modifiers(situation)
+        firers = [action["unit"]] + ([action["with"]] if "with" in action else [])
+        state["active"]["acted"] += firers
+        state["chance"] = {
+            "die": "d10",
+            "purpose": "fire",
+            "target": action["target"],
+            "units": firers,
+            "total": combat.total(parts),
+        }
+        return [
+            {
+                "key": "log.fire",
+                "params": {
+                    "unit": action["unit"],
+                    "target": action["target"],
+                    "total": combat.total(parts),
+                },
+            },
+            *({"key": "log.modifier", "params": {**p.to_json()}} for p in parts),
+        ]
+
+    def _fire_result(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
+        chance = action["chance"]
+        row = combat.fire_result(action["value"], chance["total"])
+        codes = list(row.cells["result"].codes)
+        events: list[Event] = [
+            {
+                "key": "log.fire_result",
+                "params": {
+                    "total": action["value"] + chance["total"],
+                    "codes": " + ".join(codes) or "-",
+                },
+            }
+        ]
+        for uid in fighting.fighters(state, scenario, chance["target"]):
+            events += self._effects(
+                scenario, state, uid, codes, [state["units"][chance["units"][0]]["hex"]]
+            )
+        return events + self._next_test(scenario, state)
+
+    def melee(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
+        """Declare a melee or charge: modifiers fixed now, the die decides."""
+        board = board_for(scenario, state)
+        situation = fighting.melee_situation(scenario, state, board, action)
+        parts = combat.melee_modifiers(situation)
+        state["active"]["acted"] += action["attackers"]
+        state["chance"] = {
+            "die": "d10",
+            "purpose": "melee",
+            "target": action["target"],
+            "units": list(action["attackers"]),
+            "charge": bool(action.get("charge")),
+            "total": combat.total(parts),
+        }
+        key = "log.charge" if action.get("charge") else "log.melee"
+        return [
+            {
+                "key": key,
+                "params": {
+                    "unit": action["attackers"][0],
+                    "target": action["target"],
+                    "total": combat.total(parts),
+                },
+            },
+            *({"key": "log.modifier", "params": {**p.to_json()}} for p in parts),
+        ]
+
+    def _melee_result(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
+        chance = action["chance"]
+        row = combat.melee_result(action["value"] + chance["total"])
+        target = chance["target"]
+        defenders = fighting.fighters(state, scenario, target)
+        attacker_hexes = [state["units"][a]["hex"] for a in chance["units"]]
+        cav_attack = any(scenario.units[a]["type"] == "cavalry" for a in chance["units"])
+        cav_defence = any(scenario.units[d]["type"] == "cavalry" for d in defenders)
+        d_cell, a_cell = row.cells["defender"], row.cells["attacker"]
+        d_codes = list(
+            d_cell.cavalry if cav_defence and d_cell.cavalry and not d_cell.when else d_cell.codes
+        )
+        a_codes = list(a_cell.cavalry if cav_attack and a_cell.cavalry else a_cell.codes)
+        events: list[Event] = [
+            {
+                "key": "log.melee_result",
+                "params": {
+                    "total": action["value"] + chance["total"],
+                    "defender": " + ".join(d_codes) or "-",
+                    "attacker": " + ".join(a_codes) or "-",
+                },
+            }
+        ]
+        for uid in defenders:
+            events += self._effects(scenario, state, uid, d_codes, attacker_hexes)
+        for uid in chance["units"]:
+            events += self._effects(scenario, state, uid, a_codes, [target])
+        vacated = not fighting.units_in(state, scenario, target)
+        if vacated and any(c in ("breakthrough", "pursuit") for c in a_codes):
+            movers = [u for u in chance["units"] if state["units"][u]["status"] != "routed"]
+            if "pursuit" in a_codes:
+                movers = [u for u in movers if scenario.units[u]["type"] == "cavalry"][:1]
+                for uid in movers:
+                    events += self._advance(scenario, state, uid, target)
+                    state["tests"].append({"unit": uid, "failed": ["disorder"], "away": []})
+            elif movers:
+                state["advance"] = {"hex": target, "units": movers}
+        return events + self._next_test(scenario, state)
+
+    def _effects(
+        self, scenario: Scenario, state: State, uid: str, codes: list[str], away: list[str]
+    ) -> list[Event]:
+        """A result's codes on one unit; cohesion tests wait in the queue."""
+        events: list[Event] = []
+        for code in codes:
+            if code in PROCEDURES:
+                if code == "counterattack":
+                    events.append({"key": "log.stand_in", "params": {"unit": uid, "what": code}})
+                continue  # breakthrough and pursuit move the winners: see _melee_result
+            effects, failed = combat.load_tables().codes[code]
+            if failed:
+                state["tests"].append({"unit": uid, "failed": list(failed), "away": away})
+            for effect in effects:
+                events += self._effect(scenario, state, uid, effect, away)
+        return events
+
+    def _effect(
+        self, scenario: Scenario, state: State, uid: str, effect: str, away: list[str]
+    ) -> list[Event]:
+        unit = state["units"][uid]
+        if unit["out"]:
+            return []
+        if effect in ("disorder", "rout"):
+            status = fighting.worsen(state, uid, effect)
+            return [{"key": "log.status", "params": {"unit": uid, "status": status}}]
+        if effect == "retreat":
+            board = board_for(scenario, state)
+            to = fighting.retreat_hex(scenario, state, board, uid, away)
+            if to is None:
+                fighting.worsen(state, uid, "rout")
+                return [{"key": "log.retreat_blocked", "params": {"unit": uid}}]
+            frm = unit["hex"]
+            unit["hex"] = to
+            return [{"key": "log.retreat", "params": {"unit": uid, "from": frm, "to": to}}]
+        return []
+
+    def _advance(self, scenario: Scenario, state: State, uid: str, to: str) -> list[Event]:
+        frm = state["units"][uid]["hex"]
+        state["units"][uid]["hex"] = to
+        return [{"key": "log.advance", "params": {"unit": uid, "from": frm, "to": to}}]
+
+    def _next_test(self, scenario: Scenario, state: State) -> list[Event]:
+        """Roll the next cohesion test waiting, if any."""
+        while state["tests"]:
+            test = state["tests"][0]
+            if state["units"][test["unit"]]["out"]:
+                state["tests"].pop(0)
+                continue
+            state["chance"] = {"die": "d10", "purpose": "cohesion", **test}
+            return []
+        return []
+
+    def _test_result(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
+        test = state["tests"].pop(0)
+        uid = test["unit"]
+        cohesion = int(scenario.units[uid].get("ratings", {}).get("cohesion", 0))
+        passed = combat.cohesion_test_passes(action["value"], cohesion)
+        events: list[Event] = [
+            {
+                "key": "log.test_passed" if passed else "log.test_failed",
+                "params": {"unit": uid, "roll": action["value"], "cohesion": cohesion},
+            }
+        ]
+        if not passed:
+            for effect in test["failed"]:
+                events += self._effect(scenario, state, uid, effect, test["away"])
+        return events + self._next_test(scenario, state)
+
+    def advance(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
+        """A winning attacker advances into the hex the defender left (breakthrough)."""
+        state["advance"] = None
+        return self._advance(scenario, state, action["unit"], action["to"])
+
+    def hold(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
+        """The winners stay where they are."""
+        state["advance"] = None
+        return []
+
     def end_rally(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
         """The side rallying is done; the next side rallies, or the turn ends."""
         sides = [s["id"] for s in scenario.data["sides"]]
@@ -394,6 +609,10 @@ HANDLERS: dict[str, Callable[..., list[Event]]] = {
     "face": HexFacingRules.face,
     "rally": HexFacingRules.rally,
     "end_rally": HexFacingRules.end_rally,
+    "fire": HexFacingRules.fire,
+    "melee": HexFacingRules.melee,
+    "advance": HexFacingRules.advance,
+    "hold": HexFacingRules.hold,
 }
 
 RULES = HexFacingRules()

@@ -1,0 +1,262 @@
+"""hex-facing fire and melee on the map: who may fire or attack whom, the situation the
+combat tables read, previews with exact odds, and the effects of results on the state.
+
+The tables and their arithmetic are in ``combat.py``; this module turns positions into the
+plain facts those functions take, and results back into positions and states.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any
+
+from ...hexgrid import Hex, Hexside, hex_distance
+from ...los import line_of_sight, trace
+from ...movement import Board, Unit
+from ...scenario import Scenario
+from . import combat
+from .combat import Combatant, FireSituation, IllegalCombatError, MeleeSituation
+from .geometry import (
+    attack_position,
+    attackers_adjacent,
+    front_hexes,
+    in_front_arc,
+    rear_in_enemy_front,
+)
+from .movement import RULES as MOVEMENT
+
+State = dict[str, Any]
+Action = dict[str, Any]
+MAX_BEYOND_EFFECTIVE = 2  # fire reaches at most this many hexes past effective range (default)
+
+
+def combatant(
+    scenario: Scenario,
+    state: State,
+    uid: str,
+    hexside: tuple[str, ...] = (),
+    level: int = 0,
+) -> Combatant:
+    """A unit as the combat tables see it."""
+    spec = scenario.units[uid]
+    u = state["units"][uid]
+    ratings = spec.get("ratings", {})
+    return Combatant(
+        type=spec["type"],
+        strength=int(ratings.get("strength", 0)),
+        cohesion=int(ratings.get("cohesion", 0)),
+        heavy=bool(ratings.get("heavy", 0)),
+        disordered=u["status"] == "disordered",
+        routed=u["status"] == "routed",
+        in_square=u["square"],
+        terrain=scenario.hexes[scenario.hex_at(u["hex"])].terrain,
+        hexside=hexside,
+        level=level,
+        fire_strength=int(ratings.get("fire", 0)),
+        effective_range=int(ratings.get("range", 0)),
+        formation=spec.get("formation", uid),
+    )
+
+
+def units_in(state: State, scenario: Scenario, label: str) -> list[str]:
+    """Units on the map in hex ``label``, leaders last."""
+    found = [uid for uid, u in state["units"].items() if not u["out"] and u["hex"] == label]
+    return sorted(found, key=lambda uid: scenario.units[uid]["type"] == "leader")
+
+
+def fighters(state: State, scenario: Scenario, label: str) -> list[str]:
+    """The combat units (not leaders) in a hex."""
+    return [u for u in units_in(state, scenario, label) if scenario.units[u]["type"] != "leader"]
+
+
+def _level(scenario: Scenario, a: Hex, b: Hex) -> int:
+    return scenario.hexes[a].level - scenario.hexes[b].level
+
+
+# -- fire -------------------------------------------------------------------------------------
+
+
+def fire_actions(scenario: Scenario, state: State, board: Board, ready: list[str]) -> list[Action]:
+    """Every fire the artillery in ``ready`` may make: in range, in the front arc, in sight."""
+    actions: list[Action] = []
+    enemy_hexes: dict[str, set[str]] = {}
+    for uid, u in state["units"].items():
+        if not u["out"] and scenario.units[uid]["type"] != "leader":
+            enemy_hexes.setdefault(scenario.units[uid]["side"], set()).add(u["hex"])
+    for uid in ready:
+        spec = scenario.units[uid]
+        if spec["type"] != "artillery" or state["units"][uid]["status"] == "routed":
+            continue
+        unit = board.unit(uid)
+        reach = int(spec.get("ratings", {}).get("range", 0)) + MAX_BEYOND_EFFECTIVE
+        partner = [
+            other
+            for other in ready
+            if other != uid
+            and other > uid
+            and scenario.units[other]["type"] == "artillery"
+            and state["units"][other]["hex"] == state["units"][uid]["hex"]
+            and state["units"][other]["status"] != "routed"
+        ]
+        targets = sorted(
+            label for side, hexes in enemy_hexes.items() if side != spec["side"] for label in hexes
+        )
+        for label in targets:
+            target = scenario.hex_at(label)
+            if hex_distance(unit.hex, target) > reach or not in_front_arc(board, unit, target):
+                continue
+            if not line_of_sight(scenario, unit.hex, target).clear:
+                continue
+            actions.append({"type": "fire", "unit": uid, "target": label})
+            for other in partner:
+                actions.append({"type": "fire", "unit": uid, "with": other, "target": label})
+    return actions
+
+
+def fire_situation(scenario: Scenario, state: State, action: Action) -> FireSituation:
+    """The facts of a fire for the tables: firers, targets, range, target terrain, hexside."""
+    firers = [action["unit"]] + ([action["with"]] if "with" in action else [])
+    origin = scenario.hex_at(state["units"][action["unit"]]["hex"])
+    target = scenario.hex_at(action["target"])
+    last = trace(origin, target)[-1].hexside
+    side = scenario.hexsides.get(last) if isinstance(last, Hexside) else None
+    return FireSituation(
+        firers=tuple(combatant(scenario, state, f) for f in firers),
+        targets=tuple(
+            combatant(scenario, state, t) for t in fighters(state, scenario, action["target"])
+        ),
+        range=hex_distance(origin, target),
+        terrain=scenario.hexes[target].terrain,
+        hexside=side.features if side else (),
+        level=_level(scenario, origin, target),
+    )
+
+
+# -- melee ------------------------------------------------------------------------------------
+
+
+def melee_actions(scenario: Scenario, state: State, board: Board, ready: list[str]) -> list[Action]:
+    """Every melee and charge the units in ``ready`` may declare (each subset of the units
+    that have the defender's hex in front of them), as the tables allow."""
+    by_target: dict[str, list[str]] = {}
+    for uid in ready:
+        spec = scenario.units[uid]
+        u = state["units"][uid]
+        if spec["type"] not in ("infantry", "cavalry") or u["status"] == "routed" or u["square"]:
+            continue
+        for h in front_hexes(board, board.unit(uid)):
+            if h not in scenario.hexes:
+                continue
+            label = scenario.label(h)
+            enemies = [
+                x
+                for x in fighters(state, scenario, label)
+                if scenario.units[x]["side"] != spec["side"]
+            ]
+            if enemies:
+                by_target.setdefault(label, []).append(uid)
+    actions: list[Action] = []
+    for label in sorted(by_target):
+        eligible = sorted(by_target[label])
+        for size in range(1, len(eligible) + 1):
+            for group in combinations(eligible, size):
+                cavalry = any(scenario.units[g]["type"] == "cavalry" for g in group)
+                for charge in (False, True) if cavalry else (False,):
+                    action = {"type": "melee", "target": label, "attackers": list(group)}
+                    if charge:
+                        action["charge"] = True
+                    try:
+                        combat.melee_modifiers(melee_situation(scenario, state, board, action))
+                    except IllegalCombatError:
+                        continue
+                    actions.append(action)
+    return actions
+
+
+def melee_situation(
+    scenario: Scenario, state: State, board: Board, action: Action
+) -> MeleeSituation:
+    """The facts of a melee for the tables: both sides, terrain, position, the charge."""
+    target = scenario.hex_at(action["target"])
+    defenders = fighters(state, scenario, action["target"])
+    attackers = []
+    for uid in action["attackers"]:
+        here = scenario.hex_at(state["units"][uid]["hex"])
+        features = scenario.side_features.get((here, target), ())
+        attackers.append(combatant(scenario, state, uid, features, _level(scenario, here, target)))
+    attacking_units: list[Unit] = [board.unit(a) for a in action["attackers"]]
+    defending_units = [board.unit(d) for d in defenders]
+    return MeleeSituation(
+        attackers=tuple(attackers),
+        defenders=tuple(combatant(scenario, state, d) for d in defenders),
+        terrain=scenario.hexes[target].terrain,
+        charge=bool(action.get("charge")),
+        position=attack_position(board, defending_units[0], attacking_units),
+        rear_in_enemy_front=rear_in_enemy_front(board, attacking_units, defending_units),
+        attackers_adjacent=attackers_adjacent(attacking_units),
+    )
+
+
+# -- previews and effects ---------------------------------------------------------------------
+
+
+def preview(scenario: Scenario, state: State, board: Board, action: Action) -> dict[str, Any]:
+    """Modifiers, their total and the exact odds of every outcome, before committing."""
+    if action["type"] == "fire":
+        situation = fire_situation(scenario, state, action)
+        parts = combat.fire_modifiers(situation)
+        drm = combat.total(parts)
+        cohesion = min((t.cohesion for t in situation.targets), default=0)
+        outcomes = combat.fire_distribution(drm, cohesion)
+    else:
+        situation = melee_situation(scenario, state, board, action)
+        parts = combat.melee_modifiers(situation)
+        drm = combat.total(parts)
+        outcomes = combat.melee_distribution(
+            drm,
+            max(a.cohesion for a in situation.attackers),
+            max((d.cohesion for d in situation.defenders), default=0),
+            any(a.type == "cavalry" for a in situation.attackers),
+            any(d.type == "cavalry" for d in situation.defenders),
+        )
+    return {
+        "modifiers": [p.to_json() for p in parts],
+        "total": drm,
+        "outcomes": [{"outcome": o, "p": float(p)} for o, p in outcomes],
+    }
+
+
+def worsen(state: State, uid: str, effect: str) -> str:
+    """Apply "disorder" or "rout" to a unit; a disordered unit disordered again routs
+    (default). Returns its new status."""
+    unit = state["units"][uid]
+    if effect == "rout" or (effect == "disorder" and unit["status"] != "good"):
+        unit["status"] = "routed"
+        unit["square"] = False
+    elif effect == "disorder":
+        unit["status"] = "disordered"
+    return unit["status"]
+
+
+def retreat_hex(
+    scenario: Scenario, state: State, board: Board, uid: str, away_from: list[str]
+) -> str | None:
+    """Where a unit retreats one hex (default: the engine picks the free hex out of enemy
+    zones if it can, farthest from the enemy it retreats from), or None if it cannot."""
+    unit = board.unit(uid)
+    step = MOVEMENT.stepper(board, unit)
+    threats = [scenario.hex_at(x) for x in away_from]
+    zoc = board.enemy_zoc(unit.side, MOVEMENT)
+    options = []
+    for n in scenario.neighbors[unit.hex]:
+        if any(u.side != unit.side for u in board.units_in(n)):
+            continue
+        if step(unit.hex, n).prohibited is not None:
+            continue
+        if len([u for u in board.units_in(n) if u.type != "leader"]) >= 2:
+            continue
+        distance = sum(hex_distance(n, t) for t in threats)
+        options.append((n in zoc, -distance, scenario.label(n)))
+    if not options:
+        return None
+    return min(options)[2]
