@@ -1,0 +1,205 @@
+"""hex-facing fire and melee in play, on hand-made positions (flat map, even columns lower;
+directions 0 upper right, 1 lower right, 2 down, 3 lower left, 4 upper left, 5 up)."""
+
+from fractions import Fraction
+
+import pytest
+
+from muster.game import Game
+from muster.scenario import parse_scenario
+from muster.systems import game_rules
+from muster.systems.hex_facing import combat
+
+RULES = game_rules("hex-facing")
+
+
+def scenario(units, hexes=None):
+    return parse_scenario(
+        {
+            "format": "muster-scenario/1",
+            "id": "f",
+            "system": "hex-facing",
+            "title": "f",
+            "map": {
+                "orientation": "flat",
+                "stagger": "even",
+                "columns": 8,
+                "rows": 5,
+                "hexes": hexes or {},
+            },
+            "sides": [{"id": "fr", "name": "F"}, {"id": "au", "name": "A"}],
+            "formations": [
+                {"id": "fr", "side": "fr", "name": "F"},
+                {"id": "au", "side": "au", "name": "A"},
+            ],
+            "units": [
+                {
+                    "name": u["id"],
+                    "type": "infantry",
+                    "side": "fr",
+                    "formation": "fr",
+                    **{k: v for k, v in u.items() if k != "side"},
+                    **({"side": u["side"], "formation": u["side"]} if "side" in u else {}),
+                }
+                for u in units
+            ],
+        }
+    )
+
+
+def at_step(sc, step):
+    g = Game.start(sc, RULES, 1)
+    g.apply({"type": "roll", "value": "fr"})
+    for _ in range(["fire", "move", "combat"].index(step)):
+        g.apply({"type": "next_step"})
+    return g
+
+
+GUN = {
+    "id": "gun",
+    "type": "artillery",
+    "hex": "0103",
+    "facing": 2,
+    "ratings": {"fire": 4, "range": 2, "strength": 2, "cohesion": 6},
+}
+
+
+def test_fire_needs_range_front_arc_and_sight():
+    sc = scenario(
+        [
+            GUN,
+            {"id": "near", "side": "au", "hex": "0303", "ratings": {"cohesion": 6}},  # range 2
+            {"id": "far", "side": "au", "hex": "0803", "ratings": {"cohesion": 6}},  # range 7 > 2+2
+            {"id": "behind", "side": "au", "hex": "0101", "ratings": {"cohesion": 6}},  # up: rear
+            {"id": "hidden", "side": "au", "hex": "0503", "ratings": {"cohesion": 6}},
+        ],
+        hexes={"0402": {"terrain": ["woods"]}, "0403": {"terrain": ["woods"]}},
+    )  # the line to 0503 runs between 0402 and 0403: woods on both sides
+    g = at_step(sc, "fire")
+    fires = [a for a in g.legal_actions() if a["type"] == "fire"]
+    assert fires == [{"type": "fire", "unit": "gun", "target": "0303"}]
+
+
+def test_fire_preview_and_result():
+    sc = scenario([GUN, {"id": "t", "side": "au", "hex": "0303", "ratings": {"cohesion": 6}}])
+    g = at_step(sc, "fire")
+    action = {"type": "fire", "unit": "gun", "target": "0303"}
+    view = RULES.preview(sc, g.state, action)
+    # fire strength 4, effective range: 0, clear terrain: no effect.
+    assert [(m["key"], m["value"]) for m in view["modifiers"]][0] == ("fire.fire_strength", 4)
+    assert view["total"] == 4
+    assert sum(Fraction(o["p"]).limit_denominator(1000) for o in view["outcomes"]) == 1
+    expected = combat.fire_distribution(4, 6)
+    assert [(o["outcome"], o["p"]) for o in view["outcomes"]] == [
+        (o, float(p)) for o, p in expected
+    ]
+    g.apply(action)
+    assert g.state["chance"]["purpose"] == "fire"
+    g.apply({"type": "roll", "value": 9})  # 9 + 4 = 13: Z, disorder
+    assert g.state["units"]["t"]["status"] == "disordered"
+    assert g.state["units"]["gun"]["hex"] == "0103"
+    assert "gun" in g.state["active"]["acted"]
+    assert not [a for a in g.legal_actions() if a["type"] == "fire"]
+
+
+def test_fire_cohesion_test_after_pzw():
+    sc = scenario([GUN, {"id": "t", "side": "au", "hex": "0303", "ratings": {"cohesion": 6}}])
+    g = at_step(sc, "fire")
+    g.apply({"type": "fire", "unit": "gun", "target": "0303"})
+    g.apply({"type": "roll", "value": 5})  # 5 + 4 = 9: PZw
+    assert g.state["chance"]["purpose"] == "cohesion" and g.state["chance"]["unit"] == "t"
+    g.apply({"type": "roll", "value": 7})  # 7 > cohesion 6: failed, disorder
+    assert g.state["units"]["t"]["status"] == "disordered"
+    assert g.state["chance"] is None
+
+
+def test_melee_declaration_result_retreat_and_breakthrough():
+    sc = scenario(
+        [
+            {"id": "a1", "hex": "0303", "facing": 2, "ratings": {"strength": 6, "cohesion": 7}},
+            {
+                "id": "d1",
+                "side": "au",
+                "hex": "0403",
+                "facing": 8,
+                "ratings": {"strength": 6, "cohesion": 5},
+            },
+        ]
+    )
+    g = at_step(sc, "combat")
+    melee = [a for a in g.legal_actions() if a["type"] == "melee"]
+    assert melee == [{"type": "melee", "target": "0403", "attackers": ["a1"]}]
+    view = RULES.preview(sc, g.state, melee[0])
+    drm = view["total"]
+    g.apply(melee[0])
+    g.apply({"type": "roll", "value": max(0, 10 - drm)})  # modified 10+: defender 1 + Z
+    assert g.state["units"]["d1"]["status"] == "disordered"
+    assert g.state["units"]["d1"]["hex"] != "0403"
+    # Breakthrough (default): the attacker may advance into the hex left.
+    assert g.legal_actions() == [{"type": "advance", "unit": "a1", "to": "0403"}, {"type": "hold"}]
+    g.apply({"type": "advance", "unit": "a1", "to": "0403"})
+    assert g.state["units"]["a1"]["hex"] == "0403"
+
+
+def test_a_unit_that_cannot_retreat_routs():
+    # The defender in a corner with its only free hexes held by attackers and off-map.
+    sc = scenario(
+        [
+            {"id": "a1", "hex": "0201", "facing": 8, "ratings": {"strength": 8, "cohesion": 7}},
+            {"id": "a2", "hex": "0202", "facing": 8, "ratings": {"strength": 8, "cohesion": 7}},
+            {"id": "a3", "hex": "0102", "facing": 10, "ratings": {"strength": 8, "cohesion": 7}},
+            {
+                "id": "d1",
+                "side": "au",
+                "hex": "0101",
+                "facing": 2,
+                "ratings": {"strength": 2, "cohesion": 5},
+            },
+        ]
+    )
+    g = at_step(sc, "combat")
+    melee = [a for a in g.legal_actions() if a["type"] == "melee" and len(a["attackers"]) == 1]
+    g.apply(melee[0])
+    g.apply({"type": "roll", "value": 9})
+    assert g.state["units"]["d1"]["status"] == "routed"
+    assert any(e["key"] == "log.retreat_blocked" for e in g.log)
+
+
+def test_charge_is_illegal_into_woods_and_not_offered():
+    sc = scenario(
+        [
+            {
+                "id": "c1",
+                "type": "cavalry",
+                "hex": "0303",
+                "facing": 2,
+                "ratings": {"strength": 4, "cohesion": 7, "heavy": 1},
+            },
+            {"id": "d1", "side": "au", "hex": "0403", "ratings": {"strength": 4, "cohesion": 5}},
+        ],
+        hexes={"0403": {"terrain": ["woods"]}},
+    )
+    g = at_step(sc, "combat")
+    melee = [a for a in g.legal_actions() if a["type"] == "melee"]
+    assert melee == [{"type": "melee", "target": "0403", "attackers": ["c1"]}]  # no charge
+
+
+@pytest.mark.parametrize("heavy,bonus", [(1, 3), (0, 1)])
+def test_charge_bonus_in_preview(heavy, bonus):
+    sc = scenario(
+        [
+            {
+                "id": "c1",
+                "type": "cavalry",
+                "hex": "0303",
+                "facing": 2,
+                "ratings": {"strength": 4, "cohesion": 7, "heavy": heavy},
+            },
+            {"id": "d1", "side": "au", "hex": "0403", "ratings": {"strength": 4, "cohesion": 5}},
+        ]
+    )
+    g = at_step(sc, "combat")
+    charge = {"type": "melee", "target": "0403", "attackers": ["c1"], "charge": True}
+    assert charge in g.legal_actions()
+    values = {m["key"]: m["value"] for m in RULES.preview(sc, g.state, charge)["modifiers"]}
+    assert bonus in values.values()
