@@ -53,6 +53,8 @@ export class Play {
         value = this.i18n.t("step." + value);
       } else if (key === "how") {
         value = this.i18n.t("ui.how_" + value);
+      } else if (key === "status") {
+        value = this.i18n.t("status." + value);
       }
       out[key] = value;
     });
@@ -249,14 +251,80 @@ export class Play {
     }
     const buttons = view.legal
       .filter((a) => a.type !== "move" && a.type !== "face")
-      .map((a) =>
-        this.button(this.t("action." + a.type, a), () => this.act(a), {
-          class: "action",
+      .map((a) => {
+        const fight = a.type === "fire" || a.type === "melee";
+        return this.button(this.actionText(a), () => (fight ? this.preview(a) : this.act(a)), {
+          class: "action" + (fight ? " fight" : ""),
           "data-action": a.type,
-        }),
-      );
+          "data-target": a.target || "",
+        });
+      });
     if (buttons.length) nodes.push(el("div", { class: "actions" }, buttons));
     return el("div", { class: "play-actions" }, nodes);
+  }
+
+  actionText(a) {
+    if (a.type === "melee") {
+      const names = a.attackers.map((u) => this.words({ unit: u }).unit).join(", ");
+      let text = this.t("action.melee", a) + " " + this.i18n.t("ui.attackers", { units: names });
+      if (a.charge) text += " — " + this.i18n.t("ui.charge");
+      return text;
+    }
+    if (a.type === "fire" && a.with) {
+      return this.t("action.fire", a) + " + " + this.words({ unit: a.with }).unit;
+    }
+    return this.t("action." + a.type, a);
+  }
+
+  // Before a fire or melee is taken: every modifier with its rule, and the exact odds.
+  preview(action) {
+    return this.engine.call("preview", { action: action }).then((answer) => {
+      this.map.select(action.target);
+      const rows = answer.modifiers.map((m) =>
+        el("li", { class: "modifier" }, [
+          el("span", { class: "part-value", text: (m.value > 0 ? "+" : "") + m.value }),
+          el("span", { class: "part-text", text: this.modifierText(m) }),
+          el("span", { class: "rule", text: this.i18n.t("ui.rule", { rule: m.rule }) }),
+        ]),
+      );
+      const odds = answer.outcomes.map((o) =>
+        el("li", { class: "outcome" }, [
+          el("span", { class: "odds", text: Math.round(o.p * 1000) / 10 + " %" }),
+          el("span", { text: this.outcomeText(o.outcome) }),
+        ]),
+      );
+      this.root.replaceChildren(
+        el("p", { class: "prompt", text: this.actionText(action) }),
+        el("h3", { text: this.i18n.t("ui.preview") }),
+        el("ul", { class: "modifiers" }, rows),
+        el("p", { class: "total", text: this.i18n.t("ui.total", { total: answer.total }) }),
+        el("ul", { class: "outcomes" }, odds),
+        el("div", { class: "actions" }, [
+          this.button(this.i18n.t("ui.confirm"), () => this.act(action), {
+            id: "confirm",
+            class: "primary",
+          }),
+          this.button(this.i18n.t("ui.cancel"), () => this.render(), { id: "cancel" }),
+        ]),
+      );
+    }, this.onError);
+  }
+
+  modifierText(m) {
+    const params = Object.assign({}, m.params);
+    if (params.terrain) params.terrain = this.i18n.t("terrain." + params.terrain);
+    if (params.feature) params.feature = this.i18n.t("feature." + params.feature);
+    return this.i18n.t(m.key, params);
+  }
+
+  outcomeText(outcome) {
+    const none = this.i18n.t("ui.no_effect");
+    return Object.keys(outcome)
+      .map((side) => {
+        const effects = outcome[side].map((e) => this.i18n.t("effect." + e));
+        return this.i18n.t("ui." + side) + ": " + (effects.join(", ") || none);
+      })
+      .join(" · ");
   }
 
   // Twelve facings: towards a hexside (even values, first row) or a vertex (odd, second row),
@@ -294,7 +362,18 @@ export class Play {
     const items = view.log
       .slice()
       .reverse()
-      .map((event) => el("li", { text: this.t(event.key, event.params) }));
+      .map((event) =>
+        el("li", {
+          class: event.key === "log.modifier" ? "log-modifier" : "",
+          text:
+            event.key === "log.modifier"
+              ? (event.params.value > 0 ? "+" : "") +
+                event.params.value +
+                " " +
+                this.modifierText(event.params)
+              : this.t(event.key, event.params),
+        }),
+      );
     this.logRoot.replaceChildren(
       el("h3", { text: this.i18n.t("ui.log") }),
       el("ol", { class: "log", reversed: "reversed" }, items),
