@@ -251,6 +251,7 @@ export class Play {
     }
     const buttons = view.legal
       .filter((a) => a.type !== "move" && a.type !== "face")
+      .filter((a) => a.type !== "square" || a.unit === this.selected)
       .map((a) => {
         const fight = a.type === "fire" || a.type === "melee";
         return this.button(this.actionText(a), () => (fight ? this.preview(a) : this.act(a)), {
@@ -269,6 +270,13 @@ export class Play {
       let text = this.t("action.melee", a) + " " + this.i18n.t("ui.attackers", { units: names });
       if (a.charge) text += " — " + this.i18n.t("ui.charge");
       return text;
+    }
+    if (a.type === "square") {
+      const words = this.words({ unit: a.unit });
+      return this.i18n.t(a.form ? "log.square_formed" : "log.square_left", words);
+    }
+    if (a.type === "advance") {
+      return this.t("action.advance", a) + " (" + this.i18n.t("ui.stand_in", { rule: "8.7" }) + ")";
     }
     if (a.type === "fire" && a.with) {
       return this.t("action.fire", a) + " + " + this.words({ unit: a.with }).unit;

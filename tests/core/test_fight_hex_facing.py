@@ -203,3 +203,35 @@ def test_charge_bonus_in_preview(heavy, bonus):
     assert charge in g.legal_actions()
     values = {m["key"]: m["value"] for m in RULES.preview(sc, g.state, charge)["modifiers"]}
     assert bonus in values.values()
+
+
+def test_forming_square_and_charging_it():
+    sc = scenario(
+        [
+            {"id": "i1", "hex": "0403", "facing": 8, "ratings": {"strength": 6, "cohesion": 6}},
+            {
+                "id": "c1",
+                "side": "au",
+                "type": "cavalry",
+                "hex": "0503",
+                "facing": 8,
+                "ratings": {"strength": 4, "cohesion": 7, "heavy": 1},
+            },
+        ]
+    )
+    g = at_step(sc, "move")
+    assert {"type": "square", "unit": "i1", "form": True} in g.legal_actions()
+    g.apply({"type": "square", "unit": "i1", "form": True})
+    assert g.state["units"]["i1"]["square"] is True
+    assert not [a for a in g.legal_actions() if a.get("unit") == "i1"]  # that was its move
+    # The Austrian cavalry's turn: its charge against the square loses the bonus (-2).
+    g.apply({"type": "next_step"})
+    g.apply({"type": "next_step"})
+    g.apply({"type": "roll", "value": "au"})
+    g.apply({"type": "next_step"})
+    g.apply({"type": "next_step"})
+    charge = {"type": "melee", "target": "0403", "attackers": ["c1"], "charge": True}
+    assert charge in g.legal_actions()
+    keys = {m["key"]: m["value"] for m in RULES.preview(sc, g.state, charge)["modifiers"]}
+    assert keys["melee.charge_vs_square"] == -2
+    assert "melee.heavy_charge" not in keys

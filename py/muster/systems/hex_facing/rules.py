@@ -240,6 +240,10 @@ class HexFacingRules:
                     if h != here
                 ]
                 actions += [{"type": "face", "unit": uid, "facing": f} for f in FACINGS]
+                if scenario.units[uid]["type"] == "infantry":
+                    actions.append(
+                        {"type": "square", "unit": uid, "form": not state["units"][uid]["square"]}
+                    )
         actions.append({"type": "next_step"})
         return actions
 
@@ -352,6 +356,14 @@ class HexFacingRules:
         else:
             active["acted"].append(uid)
         return [{"key": "log.face", "params": {"unit": uid, "facing": action["facing"]}}]
+
+    def square(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
+        """Infantry forms square, or leaves it, as its whole move (default: sequence.json)."""
+        uid = action["unit"]
+        state["units"][uid]["square"] = action["form"]
+        state["active"]["acted"].append(uid)
+        key = "log.square_formed" if action["form"] else "log.square_left"
+        return [{"key": key, "params": {"unit": uid}}]
 
     def rally(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
         """Test a unit's cohesion to rally it one step."""
@@ -610,6 +622,7 @@ HANDLERS: dict[str, Callable[..., list[Event]]] = {
     "rally": HexFacingRules.rally,
     "end_rally": HexFacingRules.end_rally,
     "fire": HexFacingRules.fire,
+    "square": HexFacingRules.square,
     "melee": HexFacingRules.melee,
     "advance": HexFacingRules.advance,
     "hold": HexFacingRules.hold,
