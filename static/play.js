@@ -159,6 +159,9 @@ export class Play {
       return this.t("prompt.over", { winner: view.result.winner, points: points });
     }
     if (view.chance) return this.t("prompt.chance." + view.chance.purpose, view.chance);
+    if (state.reaction) {
+      return this.t("prompt.reaction", { target: state.reaction.melee.target });
+    }
     if (state.phase === "formation") {
       const active = state.active;
       if (active.facing_due) return this.t("prompt.facing", { unit: active.facing_due });
@@ -253,7 +256,7 @@ export class Play {
       .filter((a) => a.type !== "move" && a.type !== "face")
       .filter((a) => a.type !== "square" || a.unit === this.selected)
       .map((a) => {
-        const fight = a.type === "fire" || a.type === "melee";
+        const fight = a.type === "fire" || a.type === "melee" || a.type === "reaction_fire";
         return this.button(this.actionText(a), () => (fight ? this.preview(a) : this.act(a)), {
           class: "action" + (fight ? " fight" : ""),
           "data-action": a.type,

@@ -305,7 +305,8 @@ class Session:
         game = self._game()
         action = params.get("action")
         legal = {canonical(a) for a in game.legal_actions()}
-        if canonical(action) not in legal or action.get("type") not in ("fire", "melee"):
+        fights = ("fire", "melee", "reaction_fire")
+        if canonical(action) not in legal or action.get("type") not in fights:
             raise IllegalActionError(
                 "error.illegal_action", "not allowed now: {action}", action=canonical(action)
             )

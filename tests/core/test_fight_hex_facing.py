@@ -235,3 +235,49 @@ def test_forming_square_and_charging_it():
     keys = {m["key"]: m["value"] for m in RULES.preview(sc, g.state, charge)["modifiers"]}
     assert keys["melee.charge_vs_square"] == -2
     assert "melee.heavy_charge" not in keys
+
+
+def test_reaction_fire_before_the_melee_and_counter_battery():
+    sc = scenario(
+        [
+            {"id": "a1", "hex": "0303", "facing": 2, "ratings": {"strength": 6, "cohesion": 7}},
+            {
+                "id": "gun",
+                "side": "au",
+                "type": "artillery",
+                "hex": "0403",
+                "facing": 8,
+                "ratings": {"strength": 2, "cohesion": 6, "fire": 3, "range": 3},
+            },
+        ]
+    )
+    g = at_step(sc, "combat")
+    g.apply({"type": "melee", "target": "0403", "attackers": ["a1"]})
+    assert g.state["chance"] is None
+    reaction = {"type": "reaction_fire", "unit": "gun", "target": "0303"}
+    assert g.legal_actions() == [reaction, {"type": "no_reaction"}]
+    keys = {m["key"] for m in RULES.preview(sc, g.state, reaction)["modifiers"]}
+    assert "fire.reaction" in keys
+    g.apply(reaction)
+    assert g.state["chance"]["purpose"] == "fire"
+    g.apply({"type": "roll", "value": 0})  # 0 + 3 + 1 (adjacent) - 1 (reaction) = 3: nothing
+    assert g.state["chance"]["purpose"] == "melee"  # now the melee goes ahead
+    assert g.state["units"]["gun"]["reacted"] == 1
+    # A fire at guns alone is counter-battery fire (-1).
+    sc2 = scenario(
+        [
+            GUN,
+            {
+                "id": "g2",
+                "side": "au",
+                "type": "artillery",
+                "hex": "0303",
+                "ratings": {"cohesion": 6},
+            },
+        ]
+    )
+    g2 = at_step(sc2, "fire")
+    fire = {"type": "fire", "unit": "gun", "target": "0303"}
+    assert "fire.counter_battery" in {
+        m["key"] for m in RULES.preview(sc2, g2.state, fire)["modifiers"]
+    }

@@ -120,11 +120,14 @@ def fire_situation(scenario: Scenario, state: State, action: Action) -> FireSitu
     target = scenario.hex_at(action["target"])
     last = trace(origin, target)[-1].hexside
     side = scenario.hexsides.get(last) if isinstance(last, Hexside) else None
+    targets = [combatant(scenario, state, t) for t in fighters(state, scenario, action["target"])]
+    kind = action.get("kind", "fire")
+    if kind == "fire" and targets and all(t.type == "artillery" for t in targets):
+        kind = "counter_battery"  # fire at guns alone (7.6): the -1 of the fire DRM table
     return FireSituation(
         firers=tuple(combatant(scenario, state, f) for f in firers),
-        targets=tuple(
-            combatant(scenario, state, t) for t in fighters(state, scenario, action["target"])
-        ),
+        targets=tuple(targets),
+        kind=kind,
         range=hex_distance(origin, target),
         terrain=scenario.hexes[target].terrain,
         hexside=side.features if side else (),
@@ -202,6 +205,13 @@ def melee_situation(
 
 def preview(scenario: Scenario, state: State, board: Board, action: Action) -> dict[str, Any]:
     """Modifiers, their total and the exact odds of every outcome, before committing."""
+    if action["type"] == "reaction_fire":
+        action = {
+            "type": "fire",
+            "unit": action["unit"],
+            "target": action["target"],
+            "kind": "reaction",
+        }
     if action["type"] == "fire":
         situation = fire_situation(scenario, state, action)
         parts = combat.fire_modifiers(situation)

@@ -117,6 +117,7 @@ class HexFacingRules:
                 "status": "good",
                 "square": False,
                 "out": False,
+                "reacted": 0,
             }
             for uid, spec in scenario.units.items()
         }
@@ -131,6 +132,8 @@ class HexFacingRules:
             "held": {},
             "tests": [],
             "advance": None,
+            "reaction": None,
+            "after": None,
             "chance": None,
             "result": None,
         }
@@ -212,6 +215,14 @@ class HexFacingRules:
 
     def _formation_actions(self, scenario: Scenario, state: State) -> list[Action]:
         active = state["active"]
+        if state.get("reaction"):
+            reaction = state["reaction"]
+            fires = [
+                {"type": "reaction_fire", "unit": g, "target": t}
+                for g in reaction["guns"]
+                for t in reaction["targets"]
+            ]
+            return fires + [{"type": "no_reaction"}]
         if state.get("advance"):
             advance = state["advance"]
             moves = [{"type": "advance", "unit": u, "to": advance["hex"]} for u in advance["units"]]
@@ -420,7 +431,8 @@ class HexFacingRules:
         situation = fighting.fire_situation(scenario, state, action)
         parts = combat.fire_modifiers(situation)
         firers = [action["unit"]] + ([action["with"]] if "with" in action else [])
-        state["active"]["acted"] += firers
+        if action.get("kind") != "reaction":
+            state["active"]["acted"] += firers
         state["chance"] = {
             "die": "d10",
             "purpose": "fire",
@@ -460,12 +472,42 @@ class HexFacingRules:
         return events + self._next_test(scenario, state)
 
     def melee(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
-        """Declare a melee or charge: modifiers fixed now, the die decides."""
-        board = board_for(scenario, state)
-        situation = fighting.melee_situation(scenario, state, board, action)
-        parts = combat.melee_modifiers(situation)
+        """Declare a melee or charge; guns in the defending hex may fire in reaction first."""
         state["active"]["acted"] += action["attackers"]
-        state["chance"] = {
+        chance, parts = self._melee_chance(scenario, state, action)
+        key = "log.charge" if action.get("charge") else "log.melee"
+        events: list[Event] = [
+            {
+                "key": key,
+                "params": {
+                    "unit": action["attackers"][0],
+                    "target": action["target"],
+                    "total": chance["total"],
+                },
+            },
+            *({"key": "log.modifier", "params": {**p.to_json()}} for p in parts),
+        ]
+        guns = [
+            g
+            for g in fighting.fighters(state, scenario, action["target"])
+            if scenario.units[g]["type"] == "artillery"
+            and state["units"][g]["status"] != "routed"
+            and state["units"][g]["reacted"] != state["turn"]
+        ]
+        if guns:
+            targets = sorted({state["units"][a]["hex"] for a in action["attackers"]})
+            state["reaction"] = {"guns": guns, "targets": targets, "melee": action}
+            return events
+        state["chance"] = chance
+        return events
+
+    def _melee_chance(
+        self, scenario: Scenario, state: State, action: Action
+    ) -> tuple[dict[str, Any], list[Any]]:
+        """The melee's die roll as a chance point, with its modifiers as things stand now."""
+        board = board_for(scenario, state)
+        parts = combat.melee_modifiers(fighting.melee_situation(scenario, state, board, action))
+        chance = {
             "die": "d10",
             "purpose": "melee",
             "target": action["target"],
@@ -473,18 +515,46 @@ class HexFacingRules:
             "charge": bool(action.get("charge")),
             "total": combat.total(parts),
         }
-        key = "log.charge" if action.get("charge") else "log.melee"
-        return [
-            {
-                "key": key,
-                "params": {
-                    "unit": action["attackers"][0],
-                    "target": action["target"],
-                    "total": combat.total(parts),
-                },
-            },
-            *({"key": "log.modifier", "params": {**p.to_json()}} for p in parts),
+        return chance, parts
+
+    def reaction_fire(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
+        """A gun in the attacked hex fires at an attacker before the melee (-1, rule 8.3)."""
+        reaction = state["reaction"]
+        state["reaction"] = None
+        state["after"] = reaction["melee"]
+        state["units"][action["unit"]]["reacted"] = state["turn"]
+        fire = {
+            "type": "fire",
+            "unit": action["unit"],
+            "target": action["target"],
+            "kind": "reaction",
+        }
+        return self.fire(scenario, state, fire)
+
+    def no_reaction(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
+        """The defender lets the melee go ahead without reaction fire."""
+        melee = state["reaction"]["melee"]
+        state["reaction"] = None
+        state["chance"] = self._melee_chance(scenario, state, melee)[0]
+        return []
+
+    def _resume(self, scenario: Scenario, state: State) -> list[Event]:
+        """After a reaction fire: the melee goes on with the attackers still able to attack."""
+        melee = state["after"]
+        state["after"] = None
+        able = [
+            a
+            for a in melee["attackers"]
+            if not state["units"][a]["out"] and state["units"][a]["status"] != "routed"
         ]
+        if not able:
+            return [{"key": "log.melee_cancelled", "params": {"target": melee["target"]}}]
+        melee = {**melee, "attackers": able}
+        try:
+            state["chance"] = self._melee_chance(scenario, state, melee)[0]
+        except combat.IllegalCombatError:
+            return [{"key": "log.melee_cancelled", "params": {"target": melee["target"]}}]
+        return []
 
     def _melee_result(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
         chance = action["chance"]
@@ -576,6 +646,8 @@ class HexFacingRules:
                 continue
             state["chance"] = {"die": "d10", "purpose": "cohesion", **test}
             return []
+        if state.get("after"):
+            return self._resume(scenario, state)
         return []
 
     def _test_result(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
@@ -623,6 +695,8 @@ HANDLERS: dict[str, Callable[..., list[Event]]] = {
     "end_rally": HexFacingRules.end_rally,
     "fire": HexFacingRules.fire,
     "square": HexFacingRules.square,
+    "reaction_fire": HexFacingRules.reaction_fire,
+    "no_reaction": HexFacingRules.no_reaction,
     "melee": HexFacingRules.melee,
     "advance": HexFacingRules.advance,
     "hold": HexFacingRules.hold,
