@@ -159,6 +159,9 @@ export class Play {
       return this.t("prompt.over", { winner: view.result.winner, points: points });
     }
     if (view.chance) return this.t("prompt.chance." + view.chance.purpose, view.chance);
+    if (state.counterattack && !view.chance) {
+      return this.i18n.t("prompt.counterattack");
+    }
     if (state.reaction) {
       return this.t("prompt.reaction", { target: state.reaction.melee.target });
     }
@@ -272,6 +275,7 @@ export class Play {
       const names = a.attackers.map((u) => this.words({ unit: u }).unit).join(", ");
       let text = this.t("action.melee", a) + " " + this.i18n.t("ui.attackers", { units: names });
       if (a.charge) text += " — " + this.i18n.t("ui.charge");
+      if (a.counter) text += " (" + this.i18n.t("ui.stand_in", { rule: "8.7" }) + ")";
       return text;
     }
     if (a.type === "square") {

@@ -281,3 +281,40 @@ def test_reaction_fire_before_the_melee_and_counter_battery():
     assert "fire.counter_battery" in {
         m["key"] for m in RULES.preview(sc2, g2.state, fire)["modifiers"]
     }
+
+
+def test_counterattack_after_a_result_below_zero():
+    sc = scenario(
+        [
+            {"id": "a1", "hex": "0303", "facing": 2, "ratings": {"strength": 2, "cohesion": 5}},
+            {
+                "id": "d1",
+                "side": "au",
+                "hex": "0403",
+                "facing": 8,
+                "ratings": {"strength": 8, "cohesion": 8},
+            },
+        ]
+    )
+    g = at_step(sc, "combat")
+    attack = {"type": "melee", "target": "0403", "attackers": ["a1"]}
+    drm = RULES.preview(sc, g.state, attack)["total"]
+    assert drm < 0  # 2 against 8 and a worse cohesion
+    g.apply(attack)
+    g.apply({"type": "roll", "value": 0})  # modified roll below 0: counterattack (8.7)
+    while g.state["chance"]:  # the attacker's cohesion test
+        g.apply({"type": "roll", "value": 0})
+    # The defender may strike back at the attacker's hex (a stand-in of combat.json).
+    back = {
+        "type": "melee",
+        "target": g.state["units"]["a1"]["hex"],
+        "attackers": ["d1"],
+        "counter": True,
+    }
+    assert g.legal_actions() == [back, {"type": "no_counterattack"}]
+    g.apply(back)
+    assert g.state["chance"]["purpose"] == "melee" and g.state["chance"]["counter"] is True
+    g.apply({"type": "roll", "value": 0})
+    while g.state["chance"]:
+        g.apply({"type": "roll", "value": 0})
+    assert g.state["counterattack"] is None  # no counterattack of a counterattack

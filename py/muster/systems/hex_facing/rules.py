@@ -132,6 +132,7 @@ class HexFacingRules:
             "held": {},
             "tests": [],
             "advance": None,
+            "counterattack": None,
             "reaction": None,
             "after": None,
             "chance": None,
@@ -223,6 +224,12 @@ class HexFacingRules:
                 for t in reaction["targets"]
             ]
             return fires + [{"type": "no_reaction"}]
+        if state.get("counterattack"):
+            counter = state["counterattack"]
+            return [
+                {"type": "melee", "target": t, "attackers": counter["units"], "counter": True}
+                for t in counter["targets"]
+            ] + [{"type": "no_counterattack"}]
         if state.get("advance"):
             advance = state["advance"]
             moves = [{"type": "advance", "unit": u, "to": advance["hex"]} for u in advance["units"]]
@@ -473,7 +480,10 @@ class HexFacingRules:
 
     def melee(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
         """Declare a melee or charge; guns in the defending hex may fire in reaction first."""
-        state["active"]["acted"] += action["attackers"]
+        if action.get("counter"):
+            state["counterattack"] = None
+        else:
+            state["active"]["acted"] += action["attackers"]
         chance, parts = self._melee_chance(scenario, state, action)
         key = "log.charge" if action.get("charge") else "log.melee"
         events: list[Event] = [
@@ -513,6 +523,7 @@ class HexFacingRules:
             "target": action["target"],
             "units": list(action["attackers"]),
             "charge": bool(action.get("charge")),
+            "counter": bool(action.get("counter")),
             "total": combat.total(parts),
         }
         return chance, parts
@@ -530,6 +541,11 @@ class HexFacingRules:
             "kind": "reaction",
         }
         return self.fire(scenario, state, fire)
+
+    def no_counterattack(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
+        """The defender does not strike back."""
+        state["counterattack"] = None
+        return []
 
     def no_reaction(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
         """The defender lets the melee go ahead without reaction fire."""
@@ -583,6 +599,22 @@ class HexFacingRules:
             events += self._effects(scenario, state, uid, d_codes, attacker_hexes)
         for uid in chance["units"]:
             events += self._effects(scenario, state, uid, a_codes, [target])
+        able = [
+            d
+            for d in defenders
+            if state["units"][d]["status"] != "routed"
+            and state["units"][d]["hex"] == target
+            and scenario.units[d]["type"] in ("infantry", "cavalry")
+        ]
+        held = sorted(
+            {
+                state["units"][a]["hex"]
+                for a in chance["units"]
+                if state["units"][a]["status"] != "routed"
+            }
+        )
+        if "counterattack" in d_codes and not chance.get("counter") and able and held:
+            state["counterattack"] = {"units": able, "targets": held}
         vacated = not fighting.units_in(state, scenario, target)
         if vacated and any(c in ("breakthrough", "pursuit") for c in a_codes):
             movers = [u for u in chance["units"] if state["units"][u]["status"] != "routed"]
@@ -602,9 +634,7 @@ class HexFacingRules:
         events: list[Event] = []
         for code in codes:
             if code in PROCEDURES:
-                if code == "counterattack":
-                    events.append({"key": "log.stand_in", "params": {"unit": uid, "what": code}})
-                continue  # breakthrough and pursuit move the winners: see _melee_result
+                continue  # they move or strike back: see _melee_result
             effects, failed = combat.load_tables().codes[code]
             if failed:
                 state["tests"].append({"unit": uid, "failed": list(failed), "away": away})
@@ -697,6 +727,7 @@ HANDLERS: dict[str, Callable[..., list[Event]]] = {
     "square": HexFacingRules.square,
     "reaction_fire": HexFacingRules.reaction_fire,
     "no_reaction": HexFacingRules.no_reaction,
+    "no_counterattack": HexFacingRules.no_counterattack,
     "melee": HexFacingRules.melee,
     "advance": HexFacingRules.advance,
     "hold": HexFacingRules.hold,
