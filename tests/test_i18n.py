@@ -1,0 +1,59 @@
+"""The words: every language has every key, and every message key the core emits has words."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+LANGS = ("en", "pl", "fr", "ja")
+WORDS = {
+    lang: json.loads((ROOT / "static" / "i18n" / f"{lang}.json").read_text()) for lang in LANGS
+}
+KEY = re.compile(r"""["']((?:log|move|los|error|prompt|action|ui|step)\.[a-z_.]+)["']""")
+
+
+@pytest.mark.parametrize("lang", LANGS[1:])
+def test_every_language_has_every_key(lang):
+    assert set(WORDS[lang]) == set(WORDS["en"])
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_parameters_match_english(lang):
+    names = re.compile(r"\{(\w+)\}")
+    for key, text in WORDS[lang].items():
+        assert set(names.findall(text)) == set(names.findall(WORDS["en"][key])), (lang, key)
+
+
+def test_message_keys_in_the_core_have_words():
+    found = set()
+    for path in (ROOT / "py" / "muster").rglob("*.py"):
+        found |= set(KEY.findall(path.read_text()))
+    found = {k for k in found if not k.endswith((".", ".json"))}
+    missing = sorted(k for k in found if k not in WORDS["en"])
+    assert missing == []
+
+
+def test_combat_and_terrain_keys_have_words():
+    combat = json.loads((ROOT / "py/muster/systems/hex_facing/combat.json").read_text())
+    for table, prefix in (("melee_modifiers", "melee."), ("fire_modifiers", "fire.")):
+        rows = combat[table]["rows"] if isinstance(combat[table], dict) else combat[table]
+        for row in rows:
+            if row["id"] == "reaction_or_counter_battery":
+                continue  # worded as fire.reaction and fire.counter_battery
+            assert prefix + row["id"] in WORDS["en"], row["id"]
+    for system in ("hex_facing", "hex_hexside"):
+        chart = json.loads((ROOT / "py/muster/systems" / system / "terrain.json").read_text())
+        for row in chart["rows"]:
+            for name in row["names"]:
+                group = {"hex": "terrain.", "connection": "connection."}.get(
+                    row["kind"], "feature."
+                )
+                if row["kind"] in ("condition",) or name in ("road", "trail"):
+                    continue
+                if row["kind"] == "connection" and name not in ("road", "trail"):
+                    group = "feature."
+                assert group + name in WORDS["en"], (system, name)
