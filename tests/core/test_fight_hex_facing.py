@@ -318,3 +318,33 @@ def test_counterattack_after_a_result_below_zero():
     while g.state["chance"]:
         g.apply({"type": "roll", "value": 0})
     assert g.state["counterattack"] is None  # no counterattack of a counterattack
+
+
+def test_no_reaction_fire_across_a_crest():
+    # Found by the random playouts: a crest between adjacent hexes forbids the fire (note f),
+    # so the guns attacked across it have no reaction fire to offer.
+    units = [
+        {"id": "a1", "hex": "0303", "facing": 2, "ratings": {"strength": 6, "cohesion": 7}},
+        {
+            "id": "gun",
+            "side": "au",
+            "type": "artillery",
+            "hex": "0403",
+            "facing": 8,
+            "ratings": {"strength": 2, "cohesion": 6, "fire": 3, "range": 3},
+        },
+    ]
+    sc = parse_scenario(
+        {
+            **scenario(units).data,
+            "map": {
+                **scenario(units).data["map"],
+                "hexes": {"0403": {"level": 1}},
+                "hexsides": [{"between": ["0303", "0403"], "features": ["crest"], "up": "0403"}],
+            },
+        }
+    )
+    g = at_step(sc, "combat")
+    g.apply({"type": "melee", "target": "0403", "attackers": ["a1"]})
+    assert g.state["reaction"] is None
+    assert g.state["chance"]["purpose"] == "melee"

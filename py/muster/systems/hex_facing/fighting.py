@@ -105,12 +105,22 @@ def fire_actions(scenario: Scenario, state: State, board: Board, ready: list[str
             target = scenario.hex_at(label)
             if hex_distance(unit.hex, target) > reach or not in_front_arc(board, unit, target):
                 continue
-            if not line_of_sight(scenario, unit.hex, target).clear:
-                continue
-            actions.append({"type": "fire", "unit": uid, "target": label})
-            for other in partner:
-                actions.append({"type": "fire", "unit": uid, "with": other, "target": label})
+            fires = [{"type": "fire", "unit": uid, "target": label}]
+            fires += [{"type": "fire", "unit": uid, "with": o, "target": label} for o in partner]
+            actions += [fire for fire in fires if can_fire(scenario, state, fire)]
     return actions
+
+
+def can_fire(scenario: Scenario, state: State, action: Action) -> bool:
+    """True if the tables allow this fire: in sight, and no hexside that forbids it."""
+    origin = scenario.hex_at(state["units"][action["unit"]]["hex"])
+    if not line_of_sight(scenario, origin, scenario.hex_at(action["target"])).clear:
+        return False
+    try:
+        combat.fire_modifiers(fire_situation(scenario, state, action))
+    except IllegalCombatError:
+        return False
+    return True
 
 
 def fire_situation(scenario: Scenario, state: State, action: Action) -> FireSituation:

@@ -219,9 +219,7 @@ class HexFacingRules:
         if state.get("reaction"):
             reaction = state["reaction"]
             fires = [
-                {"type": "reaction_fire", "unit": g, "target": t}
-                for g in reaction["guns"]
-                for t in reaction["targets"]
+                {"type": "reaction_fire", "unit": g, "target": t} for g, t in reaction["pairs"]
             ]
             return fires + [{"type": "no_reaction"}]
         if state.get("counterattack"):
@@ -504,9 +502,17 @@ class HexFacingRules:
             and state["units"][g]["status"] != "routed"
             and state["units"][g]["reacted"] != state["turn"]
         ]
-        if guns:
-            targets = sorted({state["units"][a]["hex"] for a in action["attackers"]})
-            state["reaction"] = {"guns": guns, "targets": targets, "melee": action}
+        targets = sorted({state["units"][a]["hex"] for a in action["attackers"]})
+        pairs = [
+            [g, t]
+            for g in guns
+            for t in targets
+            if fighting.can_fire(
+                scenario, state, {"type": "fire", "unit": g, "target": t, "kind": "reaction"}
+            )
+        ]
+        if pairs:
+            state["reaction"] = {"pairs": pairs, "melee": action}
             return events
         state["chance"] = chance
         return events
