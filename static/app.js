@@ -276,6 +276,7 @@ function loadScenarioFile(file) {
       function (summary) {
         clearBoardMarks();
         setMode("inspect");
+        play.playable = summary.playable;
         play.reset();
         drawScenario(scenario);
         state.scenarioId = summary.id;
@@ -330,7 +331,8 @@ function start() {
     .then(function () {
       return engine.call("load_scenario", { id: state.scenarioId });
     })
-    .then(function () {
+    .then(function (summary) {
+      play.playable = summary.playable;
       state.ready = true;
       timing.rulesReady = performance.now();
       setStatus("ready");
@@ -373,9 +375,10 @@ function start() {
     if (!entry || !state.ready) return;
     fetchJson(new URL(entry.file, base))
       .then(function (scenario) {
-        return engine.call("load_scenario", { id: entry.id }).then(function () {
+        return engine.call("load_scenario", { id: entry.id }).then(function (summary) {
           clearBoardMarks();
           setMode("inspect");
+          play.playable = summary.playable;
           play.reset();
           state.scenarioId = entry.id;
           drawScenario(scenario);

@@ -23,6 +23,12 @@ export class Play {
     return Boolean(this.view);
   }
 
+  // Whether the scenario in play has rules to play by (the core says so when it loads).
+  setPlayable(playable) {
+    this.playable = playable;
+    this.render();
+  }
+
   reset() {
     this.view = null;
     this.selected = null;
@@ -178,7 +184,9 @@ export class Play {
     const root = this.root;
     if (!this.view) {
       root.replaceChildren(
-        this.button(this.i18n.t("ui.new_game"), () => this.start(), { id: "new-game" }),
+        this.playable === false
+          ? el("p", { class: "hint", text: this.i18n.t("ui.board_only") })
+          : this.button(this.i18n.t("ui.new_game"), () => this.start(), { id: "new-game" }),
       );
       this.logRoot.replaceChildren();
       return;

@@ -19,7 +19,7 @@ from .los import line_of_sight
 from .movement import Board, Reach, path_to, step_json
 from .movement import reachable as find_reachable
 from .scenario import Scenario, builtin_scenarios, load_builtin, parse_scenario
-from .systems import game_rules, movement_rules
+from .systems import game_rules, movement_rules, playable
 
 Params = dict[str, Any]
 
@@ -126,6 +126,7 @@ class Session:
             "title": scenario.data["title"],
             "hexes": len(scenario.hexes),
             "units": len(scenario.units),
+            "playable": playable(scenario.system),
         }
 
     def _scenario(self) -> Scenario:

@@ -26,6 +26,13 @@ def test_status_turns_to_rules_ready(app):
     assert info["python"].startswith("3.14")
 
 
+def test_a_system_without_play_offers_its_board_tools_only(app):
+    assert app.page.locator("#new-game").count() == 0
+    assert (
+        "map, movement and line-of-sight tools work" in app.page.locator("#play-panel").inner_text()
+    )
+
+
 def test_tapping_a_hex_answers_from_python(app):
     page = app.page
     click_hex(page, "0302")

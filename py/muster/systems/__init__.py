@@ -27,3 +27,12 @@ def game_rules(system: str) -> Any:
         raise RulesError(
             "error.no_play", "play of {system} is not available yet", system=system
         ) from None
+
+
+def playable(system: str) -> bool:
+    """True if ``system`` has a ruleset to play (not only its board tools)."""
+    try:
+        game_rules(system)
+    except Exception:
+        return False
+    return True
