@@ -89,6 +89,13 @@ export class Play {
     this.map.highlight(null);
     this.map.setLines(null);
     this.drawUnits();
+    const retreats = this.legal("retreat");
+    if (retreats.length) {
+      const marks = {};
+      retreats.forEach((a) => (marks[a.to] = "reach"));
+      this.map.highlight(marks);
+      this.map.selectUnit(retreats[0].unit);
+    }
     this.render();
     return view;
   }
@@ -117,6 +124,11 @@ export class Play {
   // A tap on the map during play; true if play used it.
   onTap(label, info) {
     if (!this.view || this.view.chance) return false;
+    const retreat = this.legal("retreat").find((a) => a.to === label);
+    if (retreat) {
+      this.act(retreat);
+      return true;
+    }
     const moves = this.legal("move");
     if (this.selected) {
       const move = moves.find((a) => a.unit === this.selected && a.to === label);
@@ -165,6 +177,9 @@ export class Play {
       return this.t("prompt.over", { winner: view.result.winner, points: points });
     }
     if (view.chance) return this.t("prompt.chance." + view.chance.purpose, view.chance);
+    if (state.retreat && !view.chance) {
+      return this.t("prompt.retreat", { unit: state.retreat.unit });
+    }
     if (state.counterattack && !view.chance) {
       return this.i18n.t("prompt.counterattack");
     }

@@ -133,8 +133,14 @@ def test_melee_declaration_result_retreat_and_breakthrough():
     drm = view["total"]
     g.apply(melee[0])
     g.apply({"type": "roll", "value": max(0, 10 - drm)})  # modified 10+: defender 1 + Z
+    # The defender's owner picks the retreat hex among those farther from the attacker.
+    retreats = g.legal_actions()
+    assert {a["type"] for a in retreats} == {"retreat"} and len(retreats) >= 2
+    assert all(a["unit"] == "d1" for a in retreats)
+    assert {a["to"] for a in retreats} <= {"0503", "0504", "0502", "0402", "0404"}
+    g.apply(retreats[0])
+    assert g.state["units"]["d1"]["hex"] == retreats[0]["to"]
     assert g.state["units"]["d1"]["status"] == "disordered"
-    assert g.state["units"]["d1"]["hex"] != "0403"
     # Breakthrough (default): the attacker may advance into the hex left.
     assert g.legal_actions() == [{"type": "advance", "unit": "a1", "to": "0403"}, {"type": "hold"}]
     g.apply({"type": "advance", "unit": "a1", "to": "0403"})

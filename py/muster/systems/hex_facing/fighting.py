@@ -258,16 +258,18 @@ def worsen(state: State, uid: str, effect: str) -> str:
     return unit["status"]
 
 
-def retreat_hex(
+def retreat_options(
     scenario: Scenario, state: State, board: Board, uid: str, away_from: list[str]
-) -> str | None:
-    """Where a unit retreats one hex (default: the engine picks the free hex out of enemy
-    zones if it can, farthest from the enemy it retreats from), or None if it cannot."""
+) -> list[str]:
+    """The hexes a unit may retreat one hex into (default): free of the enemy, enterable,
+    within stacking, and farther from the enemy it retreats from (no nearer, if none is
+    farther); the best first: out of enemy zones, then farthest."""
     unit = board.unit(uid)
     step = MOVEMENT.stepper(board, unit)
     threats = [scenario.hex_at(x) for x in away_from]
     zoc = board.enemy_zoc(unit.side, MOVEMENT)
-    options = []
+    here = sum(hex_distance(unit.hex, t) for t in threats)
+    found = []
     for n in scenario.neighbors[unit.hex]:
         if any(u.side != unit.side for u in board.units_in(n)):
             continue
@@ -276,7 +278,7 @@ def retreat_hex(
         if len([u for u in board.units_in(n) if u.type != "leader"]) >= 2:
             continue
         distance = sum(hex_distance(n, t) for t in threats)
-        options.append((n in zoc, -distance, scenario.label(n)))
-    if not options:
-        return None
-    return min(options)[2]
+        found.append((n in zoc, -distance, scenario.label(n), distance))
+    found.sort()
+    farther = [f[2] for f in found if f[3] > here]
+    return farther or [f[2] for f in found if f[3] == here]

@@ -130,7 +130,8 @@ class HexFacingRules:
             "rally": None,
             "units": units,
             "held": {},
-            "tests": [],
+            "queue": [],
+            "retreat": None,
             "advance": None,
             "counterattack": None,
             "reaction": None,
@@ -216,6 +217,11 @@ class HexFacingRules:
 
     def _formation_actions(self, scenario: Scenario, state: State) -> list[Action]:
         active = state["active"]
+        if state.get("retreat"):
+            retreat = state["retreat"]
+            return [
+                {"type": "retreat", "unit": retreat["unit"], "to": to} for to in retreat["options"]
+            ]
         if state.get("reaction"):
             reaction = state["reaction"]
             fires = [
@@ -461,20 +467,17 @@ class HexFacingRules:
         chance = action["chance"]
         row = combat.fire_result(action["value"], chance["total"])
         codes = list(row.cells["result"].codes)
+        total = action["value"] + chance["total"]
         events: list[Event] = [
             {
                 "key": "log.fire_result",
-                "params": {
-                    "total": action["value"] + chance["total"],
-                    "codes": " + ".join(codes) or "-",
-                },
+                "params": {"total": total, "codes": " + ".join(codes) or "-"},
             }
         ]
+        away = [state["units"][chance["units"][0]]["hex"]]
         for uid in fighting.fighters(state, scenario, chance["target"]):
-            events += self._effects(
-                scenario, state, uid, codes, [state["units"][chance["units"][0]]["hex"]]
-            )
-        return events + self._next_test(scenario, state)
+            state["queue"] += self._steps(uid, codes, away)
+        return events + self._drain(scenario, state)
 
     def melee(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
         """Declare a melee or charge; guns in the defending hex may fire in reaction first."""
@@ -579,6 +582,7 @@ class HexFacingRules:
         return []
 
     def _melee_result(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
+        """The melee table read; its effects, tests and advances queue up in order."""
         chance = action["chance"]
         row = combat.melee_result(action["value"] + chance["total"])
         target = chance["target"]
@@ -602,12 +606,27 @@ class HexFacingRules:
             }
         ]
         for uid in defenders:
-            events += self._effects(scenario, state, uid, d_codes, attacker_hexes)
+            state["queue"] += self._steps(uid, d_codes, attacker_hexes)
         for uid in chance["units"]:
-            events += self._effects(scenario, state, uid, a_codes, [target])
+            state["queue"] += self._steps(uid, a_codes, [target])
+        state["queue"].append(
+            {
+                "do": "settle",
+                "chance": chance,
+                "defenders": defenders,
+                "d_codes": d_codes,
+                "a_codes": a_codes,
+            }
+        )
+        return events + self._drain(scenario, state)
+
+    def _settle(self, scenario: Scenario, state: State, item: dict[str, Any]) -> list[Event]:
+        """After a melee's effects: the defender's counterattack, the winners' advance."""
+        chance, target = item["chance"], item["chance"]["target"]
+        events: list[Event] = []
         able = [
             d
-            for d in defenders
+            for d in item["defenders"]
             if state["units"][d]["status"] != "routed"
             and state["units"][d]["hex"] == target
             and scenario.units[d]["type"] in ("infantry", "cavalry")
@@ -619,8 +638,9 @@ class HexFacingRules:
                 if state["units"][a]["status"] != "routed"
             }
         )
-        if "counterattack" in d_codes and not chance.get("counter") and able and held:
+        if "counterattack" in item["d_codes"] and not chance.get("counter") and able and held:
             state["counterattack"] = {"units": able, "targets": held}
+        a_codes = item["a_codes"]
         vacated = not fighting.units_in(state, scenario, target)
         if vacated and any(c in ("breakthrough", "pursuit") for c in a_codes):
             movers = [u for u in chance["units"] if state["units"][u]["status"] != "routed"]
@@ -628,66 +648,88 @@ class HexFacingRules:
                 movers = [u for u in movers if scenario.units[u]["type"] == "cavalry"][:1]
                 for uid in movers:
                     events += self._advance(scenario, state, uid, target)
-                    state["tests"].append({"unit": uid, "failed": ["disorder"], "away": []})
+                    state["queue"].insert(
+                        0, {"do": "test", "unit": uid, "failed": ["disorder"], "away": []}
+                    )
             elif movers:
                 state["advance"] = {"hex": target, "units": movers}
-        return events + self._next_test(scenario, state)
-
-    def _effects(
-        self, scenario: Scenario, state: State, uid: str, codes: list[str], away: list[str]
-    ) -> list[Event]:
-        """A result's codes on one unit; cohesion tests wait in the queue."""
-        events: list[Event] = []
-        for code in codes:
-            if code in PROCEDURES:
-                continue  # they move or strike back: see _melee_result
-            effects, failed = combat.load_tables().codes[code]
-            if failed:
-                state["tests"].append({"unit": uid, "failed": list(failed), "away": away})
-            for effect in effects:
-                events += self._effect(scenario, state, uid, effect, away)
         return events
 
-    def _effect(
-        self, scenario: Scenario, state: State, uid: str, effect: str, away: list[str]
-    ) -> list[Event]:
+    def _steps(self, uid: str, codes: list[str], away: list[str]) -> list[dict[str, Any]]:
+        """A result's codes on one unit, as queued steps: effects, then its cohesion test."""
+        steps: list[dict[str, Any]] = []
+        for code in codes:
+            if code in PROCEDURES:
+                continue  # they move or strike back: see _settle
+            effects, failed = combat.load_tables().codes[code]
+            steps += [{"do": "effect", "unit": uid, "effect": e, "away": away} for e in effects]
+            if failed:
+                steps.append({"do": "test", "unit": uid, "failed": list(failed), "away": away})
+        return steps
+
+    def _drain(self, scenario: Scenario, state: State) -> list[Event]:
+        """Carry out the queued steps until a die or a decision is needed."""
+        events: list[Event] = []
+        queue = state["queue"]
+        while queue:
+            item = queue[0]
+            if item["do"] == "settle":
+                queue.pop(0)
+                events += self._settle(scenario, state, item)
+                if state.get("advance"):
+                    return events
+                continue
+            if state["units"][item["unit"]]["out"]:
+                queue.pop(0)
+                continue
+            if item["do"] == "test":
+                state["chance"] = {
+                    "die": "d10",
+                    "purpose": "cohesion",
+                    "unit": item["unit"],
+                    "failed": item["failed"],
+                }
+                return events
+            if item["effect"] == "retreat":
+                board = board_for(scenario, state)
+                options = fighting.retreat_options(
+                    scenario, state, board, item["unit"], item["away"]
+                )
+                if len(options) > 1:
+                    state["retreat"] = {"unit": item["unit"], "options": options}
+                    return events
+                queue.pop(0)
+                events += self._retreat(state, item["unit"], options[0] if options else None)
+                continue
+            queue.pop(0)
+            status = fighting.worsen(state, item["unit"], item["effect"])
+            events.append({"key": "log.status", "params": {"unit": item["unit"], "status": status}})
+        if state.get("after"):
+            events += self._resume(scenario, state)
+        return events
+
+    def _retreat(self, state: State, uid: str, to: str | None) -> list[Event]:
         unit = state["units"][uid]
-        if unit["out"]:
-            return []
-        if effect in ("disorder", "rout"):
-            status = fighting.worsen(state, uid, effect)
-            return [{"key": "log.status", "params": {"unit": uid, "status": status}}]
-        if effect == "retreat":
-            board = board_for(scenario, state)
-            to = fighting.retreat_hex(scenario, state, board, uid, away)
-            if to is None:
-                fighting.worsen(state, uid, "rout")
-                return [{"key": "log.retreat_blocked", "params": {"unit": uid}}]
-            frm = unit["hex"]
-            unit["hex"] = to
-            return [{"key": "log.retreat", "params": {"unit": uid, "from": frm, "to": to}}]
-        return []
+        if to is None:
+            fighting.worsen(state, uid, "rout")
+            return [{"key": "log.retreat_blocked", "params": {"unit": uid}}]
+        frm = unit["hex"]
+        unit["hex"] = to
+        return [{"key": "log.retreat", "params": {"unit": uid, "from": frm, "to": to}}]
+
+    def retreat(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
+        """The owner picks the hex its unit retreats into."""
+        state["retreat"] = None
+        state["queue"].pop(0)
+        return self._retreat(state, action["unit"], action["to"]) + self._drain(scenario, state)
 
     def _advance(self, scenario: Scenario, state: State, uid: str, to: str) -> list[Event]:
         frm = state["units"][uid]["hex"]
         state["units"][uid]["hex"] = to
         return [{"key": "log.advance", "params": {"unit": uid, "from": frm, "to": to}}]
 
-    def _next_test(self, scenario: Scenario, state: State) -> list[Event]:
-        """Roll the next cohesion test waiting, if any."""
-        while state["tests"]:
-            test = state["tests"][0]
-            if state["units"][test["unit"]]["out"]:
-                state["tests"].pop(0)
-                continue
-            state["chance"] = {"die": "d10", "purpose": "cohesion", **test}
-            return []
-        if state.get("after"):
-            return self._resume(scenario, state)
-        return []
-
     def _test_result(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
-        test = state["tests"].pop(0)
+        test = state["queue"].pop(0)
         uid = test["unit"]
         cohesion = int(scenario.units[uid].get("ratings", {}).get("cohesion", 0))
         passed = combat.cohesion_test_passes(action["value"], cohesion)
@@ -698,9 +740,11 @@ class HexFacingRules:
             }
         ]
         if not passed:
-            for effect in test["failed"]:
-                events += self._effect(scenario, state, uid, effect, test["away"])
-        return events + self._next_test(scenario, state)
+            state["queue"][0:0] = [
+                {"do": "effect", "unit": uid, "effect": e, "away": test["away"]}
+                for e in test["failed"]
+            ]
+        return events + self._drain(scenario, state)
 
     def advance(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
         """A winning attacker advances into the hex the defender left (breakthrough)."""
@@ -734,6 +778,7 @@ HANDLERS: dict[str, Callable[..., list[Event]]] = {
     "reaction_fire": HexFacingRules.reaction_fire,
     "no_reaction": HexFacingRules.no_reaction,
     "no_counterattack": HexFacingRules.no_counterattack,
+    "retreat": HexFacingRules.retreat,
     "melee": HexFacingRules.melee,
     "advance": HexFacingRules.advance,
     "hold": HexFacingRules.hold,
