@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from apppage import open_app
+from apppage import hex_center, open_app
 
 pytestmark = pytest.mark.e2e
 
@@ -92,9 +92,20 @@ def test_a_heavy_cavalry_charge(battle):
     assert "Charge with heavy cavalry" in page.locator("#play-panel .modifiers").inner_text()
     page.click("#confirm")
     prompt_has(page, "Melee against 0704")
-    page.click("#roll")
+    page.click("#play-panel button.face[data-value='9']")  # 9 + the modifiers: 10 or more
     page.wait_for_function("document.querySelector('#log-panel').textContent.includes('Melee: ')")
-    settle_rolls(page)
     log = page.locator("#log-panel").inner_text()
     assert "5e Cuirassiers charges 0704" in log
+    assert "defender 1 + Z" in log
+    # The Grenzer's owner picks where they retreat: tap a shaded hex.
+    prompt_has(page, "Choose where Grenz IR 1 retreats")
+    choice = page.locator(".hm-hl.reach").first.get_attribute("data-hl")
+    x, y = hex_center(page, choice)
+    page.mouse.click(x, y)
+    page.wait_for_function(
+        "(to) => document.querySelector('#log-panel').textContent.includes('→ ' + to)",
+        arg=choice,
+    )
+    assert page.locator("[data-unit='au-1-4']").first.get_attribute("data-at") == choice
+    settle_rolls(page)
     battle.assert_no_errors()
