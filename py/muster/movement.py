@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import heapq
 import json
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cache
@@ -96,6 +97,18 @@ class StepRules(Protocol):
     def zoc(self, board: Board, side: str) -> dict[Hex, tuple[str, ...]]:
         """Every hex in a zone of control of ``side``, with the ids of the units exerting it."""
         ...
+
+
+class SteppedRules(ABC):
+    """Base of a system's movement rules: ``step`` asks the unit's ``stepper``."""
+
+    @abstractmethod
+    def stepper(self, board: Board, unit: Unit) -> Callable[[Hex, Hex], Step]:
+        """The step function for one unit (each system defines it)."""
+
+    def step(self, board: Board, unit: Unit, frm: Hex, to: Hex) -> Step:
+        """The cost of moving ``unit`` from ``frm`` into the adjacent ``to``."""
+        return self.stepper(board, unit)(frm, to)
 
 
 @cache

@@ -55,6 +55,16 @@ def at_step(sc, step):
     return g
 
 
+def duel(attacker, defender):
+    """Infantry a1 in 0303 and d1 in 0403, facing each other across their shared side."""
+    return scenario(
+        [
+            {"id": "a1", "hex": "0303", "facing": 2, "ratings": attacker},
+            {"id": "d1", "side": "au", "hex": "0403", "facing": 8, "ratings": defender},
+        ]
+    )
+
+
 GUN = {
     "id": "gun",
     "type": "artillery",
@@ -114,18 +124,7 @@ def test_fire_cohesion_test_after_pzw():
 
 
 def test_melee_declaration_result_retreat_and_breakthrough():
-    sc = scenario(
-        [
-            {"id": "a1", "hex": "0303", "facing": 2, "ratings": {"strength": 6, "cohesion": 7}},
-            {
-                "id": "d1",
-                "side": "au",
-                "hex": "0403",
-                "facing": 8,
-                "ratings": {"strength": 6, "cohesion": 5},
-            },
-        ]
-    )
+    sc = duel({"strength": 6, "cohesion": 7}, {"strength": 6, "cohesion": 5})
     g = at_step(sc, "combat")
     melee = [a for a in g.legal_actions() if a["type"] == "melee"]
     assert melee == [{"type": "melee", "target": "0403", "attackers": ["a1"]}]
@@ -290,18 +289,7 @@ def test_reaction_fire_before_the_melee_and_counter_battery():
 
 
 def test_counterattack_after_a_result_below_zero():
-    sc = scenario(
-        [
-            {"id": "a1", "hex": "0303", "facing": 2, "ratings": {"strength": 2, "cohesion": 5}},
-            {
-                "id": "d1",
-                "side": "au",
-                "hex": "0403",
-                "facing": 8,
-                "ratings": {"strength": 8, "cohesion": 8},
-            },
-        ]
-    )
+    sc = duel({"strength": 2, "cohesion": 5}, {"strength": 8, "cohesion": 8})
     g = at_step(sc, "combat")
     attack = {"type": "melee", "target": "0403", "attackers": ["a1"]}
     drm = RULES.preview(sc, g.state, attack)["total"]

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ...hexgrid import Hex, hex_neighbor
-from ...movement import Board, Part, Step, Unit, collect_zoc, prohibited_step
+from ...movement import Board, Part, Step, SteppedRules, Unit, collect_zoc, prohibited_step
 
 SYSTEM = "hex-facing"
 BRIDGES = ("bridge", "pontoon_bridge")
@@ -62,7 +62,7 @@ def _terrain_part(board: Board, terrain: tuple[str, ...], col: str) -> Part:
     return Part(cell(worst, col).value or 0, "move.terrain", rule, (("terrain", worst),))
 
 
-class HexFacingMovement:
+class HexFacingMovement(SteppedRules):
     """Step costs and zones of control of the hex-facing system."""
 
     def zoc(self, board: Board, side: str) -> dict[Hex, tuple[str, ...]]:
@@ -91,10 +91,6 @@ class HexFacingMovement:
         rows = [r for r in board.chart.rows if r.kind == "hex" or r.id in ("road", "trail")]
         values = [r[col].value for r in rows if not r[col].prohibited]
         return min(v for v in values if v is not None)
-
-    def step(self, board: Board, unit: Unit, frm: Hex, to: Hex) -> Step:
-        """The cost of moving ``unit`` from ``frm`` into the adjacent ``to``."""
-        return self.stepper(board, unit)(frm, to)
 
     def stepper(self, board: Board, unit: Unit) -> Callable[[Hex, Hex], Step]:
         """The step function for one unit, with what does not change between steps hoisted."""

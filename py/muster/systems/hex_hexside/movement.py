@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ...hexgrid import Hex, Hexside
-from ...movement import Board, Part, Step, Unit, collect_zoc, prohibited_step
+from ...movement import Board, Part, Step, SteppedRules, Unit, collect_zoc, prohibited_step
 from ...terrain import Cell
 
 SYSTEM = "hex-hexside"
@@ -25,7 +25,7 @@ def _value(c: Cell, unit: Unit) -> float:
     return c.for_unit(unit.type) or 0
 
 
-class HexHexsideMovement:
+class HexHexsideMovement(SteppedRules):
     """Step costs and zones of control of the hex-hexside system."""
 
     def zoc(self, board: Board, side: str) -> dict[Hex, tuple[str, ...]]:
@@ -75,10 +75,6 @@ class HexHexsideMovement:
         col = board.data["unit_columns"][unit.type]
         rows = [r for r in board.chart.rows if r.kind == "hex" and not r[col].prohibited]
         return min([board.data["road"]["cost"]] + [_value(r[col], unit) for r in rows])
-
-    def step(self, board: Board, unit: Unit, frm: Hex, to: Hex) -> Step:
-        """The cost of moving ``unit`` from ``frm`` into the adjacent ``to``."""
-        return self.stepper(board, unit)(frm, to)
 
     def stepper(self, board: Board, unit: Unit) -> Callable[[Hex, Hex], Step]:
         """The step function for one unit, with what does not change between steps hoisted."""
