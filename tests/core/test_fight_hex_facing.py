@@ -342,3 +342,18 @@ def test_no_reaction_fire_across_a_crest():
     g.apply({"type": "melee", "target": "0403", "attackers": ["a1"]})
     assert g.state["reaction"] is None
     assert g.state["chance"]["purpose"] == "melee"
+
+
+def test_no_counterattack_at_an_attacker_that_has_retreated():
+    # Found by the random playouts: the attacker failed its cohesion test and retreated
+    # before the defender's counterattack, which must then have no target.
+    sc = duel({"strength": 2, "cohesion": 5}, {"strength": 8, "cohesion": 8})
+    g = at_step(sc, "combat")
+    g.apply({"type": "melee", "target": "0403", "attackers": ["a1"]})
+    g.apply({"type": "roll", "value": 0})  # below 0: attacker Z + PZw/1, counterattack
+    assert g.state["chance"]["purpose"] == "cohesion"
+    g.apply({"type": "roll", "value": 9})  # 9 > 5: failed, the attacker retreats
+    while g.legal_actions() and g.legal_actions()[0]["type"] == "retreat":
+        g.apply(g.legal_actions()[0])
+    assert g.state["units"]["a1"]["hex"] != "0303"
+    assert g.state["counterattack"] is None

@@ -631,11 +631,14 @@ class HexFacingRules:
             and state["units"][d]["hex"] == target
             and scenario.units[d]["type"] in ("infantry", "cavalry")
         ]
+        here = scenario.hex_at(target)
         held = sorted(
             {
                 state["units"][a]["hex"]
                 for a in chance["units"]
                 if state["units"][a]["status"] != "routed"
+                and not state["units"][a]["out"]
+                and hex_distance(here, scenario.hex_at(state["units"][a]["hex"])) == 1
             }
         )
         if "counterattack" in item["d_codes"] and not chance.get("counter") and able and held:
