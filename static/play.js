@@ -395,23 +395,38 @@ export class Play {
     );
   }
 
+  // Newest entry first; the modifiers of a fire or melee stay listed under it.
   renderLog() {
-    const view = this.view;
-    const items = view.log
-      .slice()
-      .reverse()
-      .map((event) =>
-        el("li", {
-          class: event.key === "log.modifier" ? "log-modifier" : "",
-          text:
-            event.key === "log.modifier"
-              ? (event.params.value > 0 ? "+" : "") +
-                event.params.value +
-                " " +
-                this.modifierText(event.params)
-              : this.t(event.key, event.params),
-        }),
-      );
+    const groups = [];
+    this.view.log.forEach((event) => {
+      if (event.key === "log.modifier" && groups.length) {
+        groups[groups.length - 1].push(event);
+      } else {
+        groups.push([event]);
+      }
+    });
+    const items = [];
+    groups.reverse().forEach((group) => {
+      const head = el("li", { text: this.t(group[0].key, group[0].params) });
+      if (group.length > 1) {
+        head.appendChild(
+          el(
+            "ul",
+            { class: "log-modifiers" },
+            group.slice(1).map((m) =>
+              el("li", {
+                text:
+                  (m.params.value > 0 ? "+" : "") +
+                  m.params.value +
+                  " " +
+                  this.modifierText(m.params),
+              }),
+            ),
+          ),
+        );
+      }
+      items.push(head);
+    });
     this.logRoot.replaceChildren(
       el("h3", { text: this.i18n.t("ui.log") }),
       el("ol", { class: "log", reversed: "reversed" }, items),
