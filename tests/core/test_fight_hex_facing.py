@@ -357,25 +357,3 @@ def test_no_counterattack_at_an_attacker_that_has_retreated():
         g.apply(g.legal_actions()[0])
     assert g.state["units"]["a1"]["hex"] != "0303"
     assert g.state["counterattack"] is None
-
-
-@pytest.mark.parametrize("seed", range(3))
-def test_fight_heavy_random_playouts_of_the_demo(seed):
-    """Random legal play that prefers fire and melee, to reach combat's corners often."""
-    import json
-    import random
-
-    from muster.scenario import load_builtin
-
-    sc = load_builtin("demo-valmont")
-    g = Game.start(sc, RULES, seed)
-    rng = random.Random(seed)
-    for _ in range(20000):
-        legal = g.legal_actions()
-        if not legal:
-            break
-        fights = [a for a in legal if a["type"] in ("fire", "melee", "reaction_fire")]
-        g.apply(rng.choice(fights) if fights and rng.random() < 0.8 else rng.choice(legal))
-        assert json.loads(json.dumps(g.state)) == g.state
-    assert g.state["result"] is not None
-    assert any(e["key"] == "log.melee_result" for e in g.log)
