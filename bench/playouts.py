@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import random
 import sys
 import time
@@ -27,27 +28,21 @@ LIMIT = 20_000
 
 
 def invariants(game: Game) -> None:
-    """What must hold after every action."""
+    """What must hold after every action (a dead end shows as no legal action, no result)."""
     state = game.state
     assert json.loads(json.dumps(state)) == state, "state is not plain JSON"
-    legal = game.legal_actions()
-    assert legal or state.get("result"), "dead end: no legal action and no result"
     hexes = {u["hex"] for u in state.get("units", {}).values() if not u.get("out")}
     for label in hexes:
         game.scenario.hex_at(label)
 
 
-def main() -> int:
-    """Play the games and report."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=1000)
-    parser.add_argument("--scenario", default="demo-valmont")
-    args = parser.parse_args()
-    scenario = load_builtin(args.scenario)
+def play(args: tuple[str, int, int]) -> list[int]:
+    """Play seeds [first, last) and return each game's number of actions."""
+    scenario_id, first, last = args
+    scenario = load_builtin(scenario_id)
     rules = game_rules(scenario.system)
-    started = time.perf_counter()
     lengths = []
-    for seed in range(args.games):
+    for seed in range(first, last):
         rng = random.Random(seed)
         game = Game.start(scenario, rules, seed)
         for _ in range(LIMIT):
@@ -56,16 +51,30 @@ def main() -> int:
                 break
             game.apply(rng.choice(legal))
             invariants(game)
-        assert game.state.get("result"), f"seed {seed}: no result after {LIMIT} actions"
+        assert game.state.get("result"), f"seed {seed}: dead end or no result after {LIMIT}"
         if seed % 50 == 0:
             assert Game.load(game.save(), game_rules).state == game.state, f"seed {seed}: replay"
         lengths.append(len(game.actions))
+    return lengths
+
+
+def main() -> int:
+    """Play the games (split over --jobs processes) and report."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--scenario", default="demo-valmont")
+    args = parser.parse_args()
+    started = time.perf_counter()
+    bounds = [args.games * i // args.jobs for i in range(args.jobs + 1)]
+    chunks = [(args.scenario, a, b) for a, b in zip(bounds, bounds[1:], strict=False)]
+    with multiprocessing.Pool(args.jobs) as pool:
+        lengths = sorted(n for part in pool.map(play, chunks) for n in part)
     elapsed = time.perf_counter() - started
-    lengths.sort()
     print(
         f"{args.games} games of {args.scenario}: all ended with a result, no exception, "
         f"no dead end; actions per game median {lengths[len(lengths) // 2]}, "
-        f"max {lengths[-1]}; {elapsed:.0f} s"
+        f"max {lengths[-1]}; {elapsed:.0f} s on {args.jobs} processes"
     )
     return 0
 

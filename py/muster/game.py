@@ -86,6 +86,7 @@ class Game:
     log: list[Event] = field(default_factory=list)
     log_marks: list[int] = field(default_factory=list)
     revision: int = 0  # bumped by every change of state, so views of it can be cached
+    _legal: tuple[int, list[Action]] | None = None
 
     @classmethod
     def start(
@@ -103,7 +104,12 @@ class Game:
         return self.states[-1]
 
     def legal_actions(self) -> list[Action]:
-        """Every action that may be taken now."""
+        """Every action that may be taken now (worked out once per position)."""
+        if self._legal is None or self._legal[0] != self.revision:
+            self._legal = (self.revision, self._list_legal())
+        return [dict(a) for a in self._legal[1]]
+
+    def _list_legal(self) -> list[Action]:
         state = self.state
         if state.get("result"):
             return []
