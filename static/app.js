@@ -57,6 +57,9 @@ const play = new Play({
   onError: function (error) {
     showMessage(errorText(error));
   },
+  onResume: function (save) {
+    return loadSave(save);
+  },
 });
 
 function setStatus(kind) {
@@ -293,6 +296,24 @@ function loadScenarioFile(file) {
   reader.readAsText(file);
 }
 
+// Put a saved game in play: the core replays it (or refuses it, and the game is kept).
+function loadSave(save) {
+  return play.load(save).then(
+    function (scenario) {
+      clearBoardMarks();
+      setMode("inspect");
+      state.scenarioId = scenario.id;
+      play.playable = true;
+      drawScenario(scenario);
+      play.drawUnits();
+      showMessage(i18n.t("ui.game_loaded", { title: scenario.title }), "info");
+    },
+    function (error) {
+      showMessage(errorText(error));
+    },
+  );
+}
+
 function registerServiceWorker() {
   if (!("serviceWorker" in navigator) || params.has("nosw")) return;
   navigator.serviceWorker.register("sw.js").catch(function (error) {
@@ -404,19 +425,7 @@ function start() {
         showMessage(i18n.t("error.bad_file", { detail: error.message }));
         return;
       }
-      play.load(save).then(
-        function (scenario) {
-          clearBoardMarks();
-          setMode("inspect");
-          state.scenarioId = scenario.id;
-          drawScenario(scenario);
-          play.drawUnits();
-          showMessage(i18n.t("ui.game_loaded", { title: scenario.title }), "info");
-        },
-        function (error) {
-          showMessage(errorText(error));
-        },
-      );
+      loadSave(save);
     });
   });
 

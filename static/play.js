@@ -5,6 +5,7 @@ import { el } from "./panels.js";
 
 // Screen angle (degrees, clockwise from east) of hex direction 0 on each orientation.
 const DIRECTION_0 = { flat: -30, pointy: -60 };
+const AUTOSAVE = "muster.autosave";
 
 export class Play {
   constructor(opts) {
@@ -15,6 +16,7 @@ export class Play {
     this.root = opts.root;
     this.logRoot = opts.logRoot;
     this.getScenario = opts.getScenario;
+    this.onResume = opts.onResume;
     this.view = null;
     this.selected = null;
   }
@@ -97,7 +99,30 @@ export class Play {
       this.map.selectUnit(retreats[0].unit);
     }
     this.render();
+    this.autosave();
     return view;
+  }
+
+  // Keep the game in the browser's storage after every change, so a reload or a closed tab
+  // at the table loses nothing. A storage error is said, and play goes on.
+  autosave() {
+    return this.engine.call("save", {}).then((save) => {
+      try {
+        localStorage.setItem(AUTOSAVE, JSON.stringify(save));
+      } catch (error) {
+        this.onError({ key: "error.storage", params: { detail: String(error.message || error) } });
+      }
+    }, this.onError);
+  }
+
+  // The game kept in storage, if any (null when there is none or it cannot be read).
+  stored() {
+    try {
+      const text = localStorage.getItem(AUTOSAVE);
+      return text ? JSON.parse(text) : null;
+    } catch (error) {
+      return null;
+    }
   }
 
   drawUnits() {
@@ -198,11 +223,24 @@ export class Play {
   render() {
     const root = this.root;
     if (!this.view) {
-      root.replaceChildren(
+      const stored = this.stored();
+      const nodes = [
         this.playable === false
           ? el("p", { class: "hint", text: this.i18n.t("ui.board_only") })
           : this.button(this.i18n.t("ui.new_game"), () => this.start(), { id: "new-game" }),
-      );
+      ];
+      if (stored && stored.scenario) {
+        const resume = this.button(
+          this.i18n.t("ui.resume", {
+            title: stored.scenario.title,
+            moves: stored.actions ? stored.actions.length : 0,
+          }),
+          () => this.onResume(stored),
+          { id: "resume", class: "primary" },
+        );
+        nodes.unshift(resume);
+      }
+      root.replaceChildren.apply(root, nodes);
       this.logRoot.replaceChildren();
       return;
     }

@@ -119,3 +119,41 @@ def test_a_digital_roll(game):
     page.click("#roll")
     page.wait_for_function("document.querySelector('#log-panel').textContent.includes('(digital)')")
     game.assert_no_errors()
+
+
+def test_a_reload_at_the_table_resumes_the_game(game):
+    page = game.page
+    where = page.locator("[data-unit='fr-1-1']").first.get_attribute("data-at")
+    log = page.locator("#log-panel li").count()
+    page.reload()
+    page.wait_for_selector("html[data-ready='1']", state="attached", timeout=60_000)
+    resume = page.locator("#resume")
+    assert resume.inner_text().startswith("Resume: Valmont, 1809 (demo)")
+    resume.click()
+    page.wait_for_selector("#play-panel .prompt")
+    assert page.locator("[data-unit='fr-1-1']").first.get_attribute("data-at") == where
+    assert page.locator("#log-panel li").count() == log
+
+
+def test_a_storage_error_is_said_and_play_goes_on(game):
+    page = game.page
+    # Fill this origin's storage to its quota, as on a long-used tablet.
+    page.evaluate(
+        """() => {
+            localStorage.removeItem('muster.autosave');
+            let n = 0;
+            for (let size = 1 << 20; size >= 16; size >>= 1) {
+                const block = 'x'.repeat(size);
+                for (;;) {
+                    try { localStorage.setItem('filler-' + n++, block); } catch (e) { break; }
+                }
+            }
+            return n;
+        }"""
+    )
+    page.click("#undo")
+    page.wait_for_function(
+        "document.querySelector('#message').textContent.includes('could not be kept')"
+    )
+    assert page.locator("#redo").is_enabled()  # the undo happened all the same
+    page.evaluate("() => localStorage.clear()")
