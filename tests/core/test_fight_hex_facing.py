@@ -55,6 +55,18 @@ def at_step(sc, step):
     return g
 
 
+def enemy(uid, label, unit_type, **ratings):
+    """An Austrian unit in ``label`` facing the side towards direction 4 (upper left)."""
+    return {
+        "id": uid,
+        "side": "au",
+        "type": unit_type,
+        "hex": label,
+        "facing": 8,
+        "ratings": ratings,
+    }
+
+
 def duel(attacker, defender):
     """Infantry a1 in 0303 and d1 in 0403, facing each other across their shared side."""
     return scenario(
@@ -214,14 +226,7 @@ def test_forming_square_and_charging_it():
     sc = scenario(
         [
             {"id": "i1", "hex": "0403", "facing": 8, "ratings": {"strength": 6, "cohesion": 6}},
-            {
-                "id": "c1",
-                "side": "au",
-                "type": "cavalry",
-                "hex": "0503",
-                "facing": 8,
-                "ratings": {"strength": 4, "cohesion": 7, "heavy": 1},
-            },
+            enemy("c1", "0503", "cavalry", strength=4, cohesion=7, heavy=1),
         ]
     )
     g = at_step(sc, "move")
@@ -246,14 +251,7 @@ def test_reaction_fire_before_the_melee_and_counter_battery():
     sc = scenario(
         [
             {"id": "a1", "hex": "0303", "facing": 2, "ratings": {"strength": 6, "cohesion": 7}},
-            {
-                "id": "gun",
-                "side": "au",
-                "type": "artillery",
-                "hex": "0403",
-                "facing": 8,
-                "ratings": {"strength": 2, "cohesion": 6, "fire": 3, "range": 3},
-            },
+            enemy("gun", "0403", "artillery", strength=2, cohesion=6, fire=3, range=3),
         ]
     )
     g = at_step(sc, "combat")
