@@ -6,6 +6,36 @@ import { el } from "./panels.js";
 // Screen angle (degrees, clockwise from east) of hex direction 0 on each orientation.
 const DIRECTION_0 = { flat: -30, pointy: -60 };
 const AUTOSAVE = "muster.autosave";
+// The owner's combat results table for hex-hexside, kept for the next new game.
+const OWN_CRT = "muster.crt.hex-hexside";
+const FIGHTS = ["fire", "melee", "reaction_fire"];
+// The aid's 12 steps of close combat (hex-hexside), by number.
+const COMBAT_STEPS = [
+  "designate_attack",
+  "retreat_before_combat",
+  "determine_odds",
+  "select_lead_units",
+  "determine_drm",
+  "resolve_combat",
+  "leader_loss_check",
+  "apply_results",
+  "advance_after_combat",
+  "extended_attack",
+  "winning_combat_marker",
+  "cavalry_action",
+];
+// Parameters whose values are words of the app: the key of the word is prefix + value.
+const WORDS = {
+  step: "step.",
+  purpose: "step.",
+  how: "ui.how_",
+  status: "status.",
+  phase: "hh_phase.",
+  level: "army_level.",
+  why: "hh_why.",
+  table: "crt_table.",
+  side_role: "ui.",
+};
 
 export class Play {
   constructor(opts) {
@@ -47,9 +77,17 @@ export class Play {
     const out = {};
     Object.keys(params).forEach((key) => {
       let value = params[key];
-      if (key === "unit") {
+      if (key === "unit" || key === "a" || key === "d") {
         const unit = (scenario.units || []).find((u) => u.id === value);
         if (unit) value = unit.name;
+      } else if (key === "units" && Array.isArray(value)) {
+        value = value.map((id) => this.words({ unit: id }).unit).join(", ");
+      } else if (Array.isArray(value)) {
+        value = value.join(", ");
+      } else if (key === "points" && value && typeof value === "object") {
+        value = Object.keys(value)
+          .map((side) => this.words({ side: side }).side + " " + value[side])
+          .join(", ");
       } else if (key === "formation" || key === "value") {
         const formation = (scenario.formations || []).find((f) => f.id === value);
         if (formation) value = formation.name;
@@ -57,12 +95,10 @@ export class Play {
         const side = (scenario.sides || []).find((s) => s.id === value);
         if (side) value = side.name;
         else if (value === null) value = this.i18n.t("ui.nobody");
-      } else if (key === "step" || key === "purpose") {
-        value = this.i18n.t("step." + value);
-      } else if (key === "how") {
-        value = this.i18n.t("ui.how_" + value);
-      } else if (key === "status") {
-        value = this.i18n.t("status." + value);
+      } else if (WORDS[key] && typeof value === "string") {
+        value = this.i18n.t(WORDS[key] + value);
+      } else if (key === "to" && (value === "line" || value === "column")) {
+        value = this.i18n.t("formation." + value);
       }
       out[key] = value;
     });
@@ -78,7 +114,103 @@ export class Play {
 
   start() {
     const seed = crypto.getRandomValues(new Uint32Array(1))[0];
-    return this.call("new_game", { seed: seed });
+    const options = {};
+    const scenario = this.getScenario();
+    const own = this.ownCrt();
+    if (scenario && scenario.system === "hex-hexside" && own) options.crt = own;
+    return this.call("new_game", { seed: seed, options: options });
+  }
+
+  // The combat results table the owner imported, if any (null when none or unreadable).
+  ownCrt() {
+    try {
+      const text = localStorage.getItem(OWN_CRT);
+      return text ? JSON.parse(text) : null;
+    } catch (error) {
+      return null;
+    }
+  }
+
+  // Import the owner's printed CRT from a JSON file: checked by the core, kept for new games.
+  importCrt(file) {
+    return file.text().then((text) => {
+      let crt;
+      try {
+        crt = JSON.parse(text);
+      } catch (error) {
+        this.onError({ key: "error.bad_crt", params: { detail: String(error.message || error) } });
+        return null;
+      }
+      return this.engine.call("check_crt", { crt: crt }).then((info) => {
+        try {
+          localStorage.setItem(OWN_CRT, JSON.stringify(crt));
+        } catch (error) {
+          this.onError({
+            key: "error.storage",
+            params: { detail: String(error.message || error) },
+          });
+          return null;
+        }
+        this.crtNote = this.i18n.t("ui.crt_imported", { name: info.name });
+        this.render();
+        return info;
+      }, this.onError);
+    });
+  }
+
+  forgetCrt() {
+    try {
+      localStorage.removeItem(OWN_CRT);
+    } catch (error) {
+      // Nothing stored, or storage closed: the stand-in is used either way.
+    }
+    this.crtNote = this.i18n.t("ui.crt_forgotten");
+    this.render();
+  }
+
+  // Which combat results table is in use (hex-hexside): the stand-in is said plainly.
+  crtLabel(crt) {
+    const text = crt.stand_in
+      ? this.i18n.t("ui.crt_stand_in")
+      : this.i18n.t("ui.crt_own", { name: crt.name || "" });
+    return el("p", {
+      class: "crt-label" + (crt.stand_in ? " stand-in" : ""),
+      "data-stand-in": String(Boolean(crt.stand_in)),
+      text: text,
+    });
+  }
+
+  // The CRT tools shown with a hex-hexside scenario: import the owner's table, or go back.
+  crtTools() {
+    const own = this.ownCrt();
+    const input = el("input", { type: "file", accept: ".json,application/json", id: "crt-file" });
+    input.hidden = true;
+    input.addEventListener("change", () => {
+      if (input.files && input.files[0]) this.importCrt(input.files[0]);
+      input.value = "";
+    });
+    const nodes = [
+      el("p", {
+        class: "hint crt-next",
+        text: own
+          ? this.i18n.t("ui.crt_next_own", { name: own.name || "" })
+          : this.i18n.t("ui.crt_next_stand_in"),
+      }),
+      this.button(this.i18n.t("ui.crt_import"), () => input.click(), { id: "crt-import" }),
+      input,
+    ];
+    if (own) {
+      nodes.push(
+        this.button(this.i18n.t("ui.crt_forget"), () => this.forgetCrt(), { id: "crt-forget" }),
+      );
+    }
+    if (this.crtNote) nodes.push(el("p", { class: "hint", text: this.crtNote }));
+    return el("div", { class: "crt-tools" }, nodes);
+  }
+
+  isHexside() {
+    const scenario = this.getScenario();
+    return Boolean(scenario && scenario.system === "hex-hexside");
   }
 
   act(action) {
@@ -97,6 +229,14 @@ export class Play {
       retreats.forEach((a) => (marks[a.to] = "reach"));
       this.map.highlight(marks);
       this.map.selectUnit(retreats[0].unit);
+    } else {
+      // Hexes a tap acts on: attack targets, defending hexes to add, advances, retreats.
+      const marks = {};
+      this.legal("attack").forEach((a) => (marks[a.target] = "reach stop"));
+      this.legal("toggle_target").forEach((a) => (marks[a.hex] = "reach stop"));
+      this.legal("retreat_before").forEach((a) => (marks[a.to] = "reach"));
+      this.legal("advance").forEach((a) => (marks[a.to] = "reach"));
+      if (Object.keys(marks).length) this.map.highlight(marks);
     }
     this.render();
     this.autosave();
@@ -137,9 +277,21 @@ export class Play {
             hex: units[u.id].hex,
             facing: units[u.id].facing,
             status: units[u.id].status,
+            marks: this.marks(units[u.id]),
           }),
         ),
     );
+  }
+
+  // Markers of a unit's hex-hexside states: step losses, column, Engaged, Winning Combat.
+  marks(u) {
+    const marks = [];
+    if (u.lost) marks.push("-" + u.lost);
+    if (u.formation === "column") marks.push("C");
+    if (u.engaged) marks.push("E");
+    if (u.wcm !== null && u.wcm !== undefined) marks.push("W");
+    if (u.must) marks.push("!");
+    return marks;
   }
 
   legal(type) {
@@ -153,6 +305,14 @@ export class Play {
     if (retreat) {
       this.act(retreat);
       return true;
+    }
+    const byHex = ["attack", "toggle_target", "retreat_before", "advance"];
+    for (const type of byHex) {
+      const found = this.legal(type).filter((a) => (a.target || a.hex || a.to) === label);
+      if (found.length === 1) {
+        this.act(found[0]);
+        return true;
+      }
     }
     const moves = this.legal("move");
     if (this.selected) {
@@ -201,6 +361,7 @@ export class Play {
         .join(", ");
       return this.t("prompt.over", { winner: view.result.winner, points: points });
     }
+    if (view.prompt) return this.t(view.prompt.key, view.prompt.params);
     if (view.chance) return this.t("prompt.chance." + view.chance.purpose, view.chance);
     if (state.retreat && !view.chance) {
       return this.t("prompt.retreat", { unit: state.retreat.unit });
@@ -240,6 +401,7 @@ export class Play {
         );
         nodes.unshift(resume);
       }
+      if (this.isHexside() && this.playable !== false) nodes.push(this.crtTools());
       root.replaceChildren.apply(root, nodes);
       this.logRoot.replaceChildren();
       return;
@@ -268,10 +430,82 @@ export class Play {
       }),
       el("p", { class: "prompt", "data-phase": state.phase, text: this.prompt() }),
     ];
+    if (view.prompt && view.prompt.side && view.prompt.side !== state.side) {
+      // An interrupt: the other player decides (pass the tablet).
+      nodes.push(
+        el("p", {
+          class: "handover",
+          "data-side": view.prompt.side,
+          text: this.t("ui.handover", { side: view.prompt.side }),
+        }),
+      );
+    }
+    if (view.combat) nodes.push(this.combatPanel(view.combat));
     if (view.chance) nodes.push(this.chancePanel(view.chance));
     else if (!view.result) nodes.push(this.actionsPanel());
+    if (state.army) nodes.push(this.armyLine(state.army));
+    if (view.crt) nodes.push(this.crtLabel(view.crt), this.crtTools());
     root.replaceChildren.apply(root, nodes);
     this.renderLog();
+  }
+
+  armyLine(army) {
+    const text = Object.keys(army)
+      .map(
+        (side) =>
+          this.words({ side: side }).side +
+          " " +
+          army[side].points +
+          (army[side].level !== "normal"
+            ? " (" + this.i18n.t("army_level." + army[side].level) + ")"
+            : ""),
+      )
+      .join(" · ");
+    return el("p", { class: "army", text: this.i18n.t("ui.army", { armies: text }) });
+  }
+
+  // The close combat in progress: its step of the aid's twelve, who fights, the odds, and
+  // (once they are known) every modifier with its rule and the exact odds of each result.
+  combatPanel(c) {
+    const nodes = [];
+    if (c.number) {
+      nodes.push(
+        el("h3", {
+          class: "combat-step",
+          "data-number": String(c.number),
+          text: this.i18n.t("ui.combat_step", {
+            n: c.number,
+            name: this.i18n.t("hh_step." + COMBAT_STEPS[c.number - 1]),
+          }),
+        }),
+      );
+    }
+    const key = c.bombard ? "ui.bombardment_of" : "ui.combat_of";
+    nodes.push(
+      el("p", {
+        class: "combat-who",
+        text: this.t(key, { units: c.attackers, targets: c.targets }),
+      }),
+    );
+    if (c.lead && (c.lead.attacker || c.lead.defender)) {
+      nodes.push(
+        el("p", {
+          class: "combat-lead",
+          text: this.t("ui.leads", { a: c.lead.attacker, d: c.lead.defender }),
+        }),
+      );
+    }
+    if (c.odds) nodes.push(el("p", { class: "combat-odds", text: this.t("ui.odds", c.odds) }));
+    if (c.codes) {
+      nodes.push(
+        el("p", {
+          class: "combat-result",
+          text: this.t("ui.combat_result", { roll: c.roll, codes: c.codes.join(" + ") || "-" }),
+        }),
+      );
+    }
+    if (c.preview) nodes.push(this.previewBody(c.preview));
+    return el("div", { class: "combat", "data-step": c.step }, nodes);
   }
 
   chancePanel(chance) {
@@ -320,7 +554,7 @@ export class Play {
       .filter((a) => a.type !== "move" && a.type !== "face")
       .filter((a) => a.type !== "square" || a.unit === this.selected)
       .map((a) => {
-        const fight = a.type === "fire" || a.type === "melee" || a.type === "reaction_fire";
+        const fight = (view.previewable || FIGHTS).indexOf(a.type) >= 0;
         return this.button(this.actionText(a), () => (fight ? this.preview(a) : this.act(a)), {
           class: "action" + (fight ? " fight" : ""),
           "data-action": a.type,
@@ -346,6 +580,14 @@ export class Play {
     if (a.type === "advance") {
       return this.t("action.advance", a) + " (" + this.i18n.t("ui.stand_in", { rule: "8.7" }) + ")";
     }
+    if (a.type === "toggle_attacker") {
+      const inside = this.view.combat && this.view.combat.attackers.indexOf(a.unit) >= 0;
+      return this.t(inside ? "action.toggle_out" : "action.toggle_in", a);
+    }
+    if (a.type === "toggle_target") {
+      const inside = this.view.combat && this.view.combat.targets.indexOf(a.hex) >= 0;
+      return this.t(inside ? "action.untarget" : "action.target", a);
+    }
     if (a.type === "fire" && a.with) {
       return this.t("action.fire", a) + " + " + this.words({ unit: a.with }).unit;
     }
@@ -355,26 +597,11 @@ export class Play {
   // Before a fire or melee is taken: every modifier with its rule, and the exact odds.
   preview(action) {
     return this.engine.call("preview", { action: action }).then((answer) => {
-      this.map.select(action.target);
-      const rows = answer.modifiers.map((m) =>
-        el("li", { class: "modifier" }, [
-          el("span", { class: "part-value", text: (m.value > 0 ? "+" : "") + m.value }),
-          el("span", { class: "part-text", text: this.modifierText(m) }),
-          el("span", { class: "rule", text: this.i18n.t("ui.rule", { rule: m.rule }) }),
-        ]),
-      );
-      const odds = answer.outcomes.map((o) =>
-        el("li", { class: "outcome" }, [
-          el("span", { class: "odds", text: Math.round(o.p * 1000) / 10 + " %" }),
-          el("span", { text: this.outcomeText(o.outcome) }),
-        ]),
-      );
+      if (action.target) this.map.select(action.target);
       this.root.replaceChildren(
         el("p", { class: "prompt", text: this.actionText(action) }),
         el("h3", { text: this.i18n.t("ui.preview") }),
-        el("ul", { class: "modifiers" }, rows),
-        el("p", { class: "total", text: this.i18n.t("ui.total", { total: answer.total }) }),
-        el("ul", { class: "outcomes" }, odds),
+        this.previewBody(answer),
         el("div", { class: "actions" }, [
           this.button(this.i18n.t("ui.confirm"), () => this.act(action), {
             id: "confirm",
@@ -386,8 +613,54 @@ export class Play {
     }, this.onError);
   }
 
+  // Every modifier with its rule, the total, and each result with its exact chance.
+  previewBody(answer) {
+    const rows = answer.modifiers.map((m) =>
+      el("li", { class: "modifier" }, [
+        el("span", { class: "part-value", text: (m.value > 0 ? "+" : "") + m.value }),
+        el("span", { class: "part-text", text: this.modifierText(m) }),
+        el("span", {
+          class: "rule",
+          text:
+            m.rule === "default"
+              ? this.i18n.t("ui.default_rule")
+              : this.i18n.t("ui.rule", { rule: m.rule }),
+        }),
+      ]),
+    );
+    const odds = answer.outcomes.map((o) => {
+      const head = o.codes
+        ? this.i18n.t("ui.on_rolls", {
+            rolls: o.rolls.join(", "),
+            codes: o.codes.join(" + ") || "-",
+          }) + " — "
+        : "";
+      return el("li", { class: "outcome" }, [
+        el("span", { class: "odds", text: Math.round(o.p * 1000) / 10 + " %" }),
+        el("span", { text: head + this.outcomeText(o.outcome) }),
+      ]);
+    });
+    const nodes = [];
+    if (answer.odds)
+      nodes.push(el("p", { class: "combat-odds", text: this.t("ui.odds", answer.odds) }));
+    nodes.push(
+      el("ul", { class: "modifiers" }, rows),
+      el("p", { class: "total", text: this.i18n.t("ui.total", { total: answer.total }) }),
+    );
+    if (answer.target !== undefined) {
+      nodes.push(
+        el("p", { class: "hint", text: this.i18n.t("ui.target_roll", { target: answer.target }) }),
+      );
+    }
+    nodes.push(el("ul", { class: "outcomes" }, odds));
+    if (answer.provisional)
+      nodes.push(el("p", { class: "hint", text: this.i18n.t("ui.provisional") }));
+    if (answer.crt) nodes.push(this.crtLabel(answer.crt));
+    return el("div", { class: "preview" }, nodes);
+  }
+
   modifierText(m) {
-    const params = Object.assign({}, m.params);
+    const params = this.words(Object.assign({}, m.params));
     if (params.terrain) params.terrain = this.i18n.t("terrain." + params.terrain);
     if (params.feature) params.feature = this.i18n.t("feature." + params.feature);
     return this.i18n.t(m.key, params);
@@ -397,7 +670,9 @@ export class Play {
     const none = this.i18n.t("ui.no_effect");
     return Object.keys(outcome)
       .map((side) => {
-        const effects = outcome[side].map((e) => this.i18n.t("effect." + e));
+        const effects = outcome[side].map((e) =>
+          typeof e === "string" ? this.i18n.t("effect." + e) : this.t(e.key, e.params),
+        );
         return this.i18n.t("ui." + side) + ": " + (effects.join(", ") || none);
       })
       .join(" · ");

@@ -48,6 +48,7 @@ class Session:
             "redo": self.redo,
             "save": self.save,
             "load_save": self.load_save,
+            "check_crt": self.check_crt,
         }
 
     def call(self, method: str, params: Params | None = None) -> dict[str, Any]:
@@ -294,6 +295,9 @@ class Session:
             "result": state.get("result"),
             "hash": state_hash(state),
         }
+        extra = getattr(game.rules, "view_extra", None)
+        if extra is not None:
+            view.update(extra(game.scenario, state))
         return view
 
     def act(self, params: Params) -> dict[str, Any]:
@@ -306,7 +310,7 @@ class Session:
         game = self._game()
         action = params.get("action")
         legal = {canonical(a) for a in game.legal_actions()}
-        fights = ("fire", "melee", "reaction_fire")
+        fights = getattr(game.rules, "previewable", ("fire", "melee", "reaction_fire"))
         if canonical(action) not in legal or action.get("type") not in fights:
             raise IllegalActionError(
                 "error.illegal_action", "not allowed now: {action}", action=canonical(action)
@@ -326,6 +330,12 @@ class Session:
     def save(self, params: Params) -> dict[str, Any]:
         """The save of the game in progress (JSON a player can keep in a file)."""
         return self._game().save()
+
+    def check_crt(self, params: Params) -> dict[str, Any]:
+        """Check an owner's combat results table (hex-hexside) before it is used in a new game."""
+        from .systems.hex_hexside.rules import crt_info
+
+        return crt_info({"crt": params.get("crt")})
 
     def load_save(self, params: Params) -> dict[str, Any]:
         """Replace the game with a saved one, if it replays to its saved state."""

@@ -17,6 +17,7 @@ from .terrain import TerrainDataError, chart_with_overrides, load_chart
 
 FORMAT = "muster-scenario/1"
 SYSTEMS = ("hex-facing", "hex-hexside")
+LEVELS = ("points", "demoralized", "broken")  # a side's army morale (hex-hexside)
 UNIT_TYPES = ("infantry", "cavalry", "artillery", "leader")
 # Hexside features that have an up side; the scenario names it with "up".
 DIRECTIONAL_FEATURES = frozenset({"slope", "crest", "steep_slope"})
@@ -291,6 +292,11 @@ def _parse_sides(items: Any) -> set[str]:
         sid = _str(spec.get("id"), place + " id")
         _expect(sid not in ids, place, f"side {json.dumps(sid)} listed twice")
         _str(spec.get("name"), place + " name")
+        if "army_morale" in spec:
+            army, at = spec["army_morale"], f"side {sid} army_morale"
+            _expect(isinstance(army, dict), at, "expected a JSON object")
+            levels = [_int(army.get(k), f"{at} {k}", 0, 9999) for k in LEVELS]
+            _expect(levels[0] > levels[1] > levels[2], at, "expected points > demoralized > broken")
         ids.add(sid)
     return ids
 

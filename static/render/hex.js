@@ -1046,6 +1046,15 @@ export class HexMap {
         `<rect x="${-h - 3}" y="${-h - 3}" width="13" height="13" rx="2" fill="${routed ? "#c0392b" : "#f1c40f"}" stroke="#1c1c1c" stroke-width="1"/>` +
         `<text x="${-h + 3.5}" y="${-h + 7}" font-size="10" font-weight="700" text-anchor="middle" fill="${routed ? "#fff" : "#1c1c1c"}">${routed ? "R" : "D"}</text></g>`;
     }
+    if (u.marks && u.marks.length) {
+      // Markers of the system's own states (e.g. E engaged, W winning combat, C column, -1 step).
+      const text = u.marks.join(" ");
+      const w = Math.max(13, text.length * 5.6 + 5);
+      s +=
+        `<g class="hm-marks" data-marks="${esc(u.marks.join(","))}">` +
+        `<rect x="${-h - 3}" y="${h - 10}" width="${r1(w)}" height="13" rx="2" fill="#fdfdf8" stroke="#1c1c1c" stroke-width="1"/>` +
+        `<text x="${r1(-h - 3 + w / 2)}" y="${h}" font-size="9" font-weight="700" text-anchor="middle" fill="#1c1c1c">${esc(text)}</text></g>`;
+    }
     if (stackCount > 3) {
       s += `<circle cx="${h - 2}" cy="${-h + 2}" r="7" fill="#1c1c1c"/><text x="${h - 2}" y="${-h + 5.3}" font-size="9" fill="#fff" text-anchor="middle">${stackCount}</text>`;
     }

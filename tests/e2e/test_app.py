@@ -14,7 +14,7 @@ def test_map_is_drawn_with_the_demo_battle(app):
     page = app.page
     assert page.locator("svg[data-map-drawn='1']").count() == 1
     assert page.locator("[data-hex]").count() >= 140
-    assert page.locator("[data-unit]").count() == 12
+    assert page.locator("[data-unit]").count() == 24
     assert page.locator("#scenario-title").inner_text() == "Hohenbrück, 1758 (demo)"
 
 
@@ -26,11 +26,11 @@ def test_status_turns_to_rules_ready(app):
     assert info["python"].startswith("3.14")
 
 
-def test_a_system_without_play_offers_its_board_tools_only(app):
-    assert app.page.locator("#new-game").count() == 0
-    assert (
-        "map, movement and line-of-sight tools work" in app.page.locator("#play-panel").inner_text()
-    )
+def test_the_demo_offers_a_game_and_says_its_crt_is_a_stand_in(app):
+    panel = app.page.locator("#play-panel")
+    assert app.page.locator("#new-game").count() == 1
+    assert "New games use the stand-in table" in panel.inner_text()
+    assert app.page.locator("#crt-import").count() == 1
 
 
 def test_tapping_a_hex_answers_from_python(app):

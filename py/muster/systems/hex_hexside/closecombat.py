@@ -1,0 +1,1104 @@
+"""hex-hexside close combat as the aid's 12 steps, each a decision or a chance point.
+
+  1 designate the attack      attackers and defending hexes (toggles), then confirm
+  2 retreat before combat     the defender's morale 5 units may step away (an interrupt)
+  3 determine the odds        strengths of both sides, the CRT column (logged)
+  4 select the lead units     attacker, then defender, choose one unit each
+  5 determine the DRM         terrain by the chart's combining rule; in a multi-hex attack
+                              the attacker chooses the pair of hexes
+  6 resolve the combat        one d6 + DRM on the CRT (the owner's table or the stand-in)
+  7 leader loss check         a d6 per leader stacked with a side that loses a step
+  8 apply the results         loss points (lead unit first, then the owner's choice), "S",
+                              "r" with the morale effects, retreats chosen by their owner
+  9 advance after combat      into emptied defending hexes
+ 10 extended attack           cavalry that advanced may attack again at once
+ 11 Winning Combat marker     to the attacking lead unit when the defender left unhurt
+ 12 cavalry action            cavalry in the combat becomes Engaged; deep charges (19.11.1)
+
+Bombardment runs steps 3, 5, 6 and 8 with the Bomb column. Defaults: ``sequence.json``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any
+
+from ...dice import distribution as die_distribution
+from ...hexgrid import hex_distance
+from ...movement import Board, Part, stacking_allows
+from ...scenario import Scenario
+from . import combat
+from . import tables as T
+from .combat import settings
+from .movement import RULES as MOVEMENT
+
+State = dict[str, Any]
+Action = dict[str, Any]
+Event = dict[str, Any]
+STEP_NUMBER = {
+    "designate": 1,
+    "retreat_before": 2,
+    "lead_attacker": 4,
+    "lead_defender": 4,
+    "terrain": 5,
+    "advance": 9,
+    "extended": 10,
+    "cavalry": 12,
+}
+
+
+def _spec(scenario: Scenario, uid: str) -> dict[str, Any]:
+    return scenario.units[uid]
+
+
+def _log(key: str, **params: Any) -> Event:
+    return {"key": "log." + key, "params": params}
+
+
+def enemy_side(scenario: Scenario, state: State) -> str:
+    """The side that is not phasing (two-sided games)."""
+    return next(s["id"] for s in scenario.data["sides"] if s["id"] != state["side"])
+
+
+def fighters_in(scenario: Scenario, state: State, label: str) -> list[str]:
+    """The combat units (not leaders) in hex ``label``."""
+    return [
+        uid
+        for uid, u in state["units"].items()
+        if not u["out"] and u["hex"] == label and _spec(scenario, uid)["type"] != "leader"
+    ]
+
+
+def enemy_hexes(scenario: Scenario, state: State, side: str) -> list[str]:
+    """Hexes holding combat units of a side other than ``side``."""
+    return sorted(
+        {
+            u["hex"]
+            for uid, u in state["units"].items()
+            if not u["out"]
+            and _spec(scenario, uid)["side"] != side
+            and _spec(scenario, uid)["type"] != "leader"
+        }
+    )
+
+
+def may_attack(scenario: Scenario, state: State, uid: str, extended: bool = False) -> bool:
+    """True if ``uid`` may be designated to attack now (``designation`` in sequence.json)."""
+    rule = settings(scenario)["designation"]
+    u = state["units"][uid]
+    spec = _spec(scenario, uid)
+    if u["out"] or spec["side"] != state["side"] or spec["type"] not in rule["may_attack"]:
+        return False
+    if u["status"] in rule["not_states"] or u["bombarded"]:
+        return False
+    return extended or u["must"] or not (rule["attack_once"] and u["attacked"])
+
+
+def pair_ok(scenario: Scenario, state: State, board: Board, uid: str, target: str) -> bool:
+    """True if ``uid`` is adjacent to ``target`` across a hexside the chart lets it attack."""
+    a = scenario.hex_at(state["units"][uid]["hex"])
+    d = scenario.hex_at(target)
+    if hex_distance(a, d) != 1:
+        return False
+    column = combat.column_for(_spec(scenario, uid)["type"])
+    return combat.terrain_drm(board, column, a, d).prohibited is None
+
+
+def _board(scenario: Scenario, state: State) -> Board:
+    from .rules import board_for
+
+    return board_for(scenario, state)
+
+
+def must_attack_targets(scenario: Scenario, state: State) -> list[str]:
+    """Targets open to units that must attack after a deep charge (19.11.1), if any."""
+    must = [
+        uid for uid, u in state["units"].items() if u["must"] and may_attack(scenario, state, uid)
+    ]
+    if not must:
+        return []
+    board = _board(scenario, state)
+    return [
+        t
+        for t in enemy_hexes(scenario, state, state["side"])
+        if any(pair_ok(scenario, state, board, uid, t) for uid in must)
+    ]
+
+
+def attack_actions(scenario: Scenario, state: State) -> list[Action]:
+    """Step 1 begins: one action per enemy hex some unit may attack."""
+    forced = must_attack_targets(scenario, state)
+    if forced:
+        return [{"type": "attack", "target": t} for t in forced]
+    board = _board(scenario, state)
+    able = [uid for uid in state["units"] if may_attack(scenario, state, uid)]
+    return [
+        {"type": "attack", "target": t}
+        for t in enemy_hexes(scenario, state, state["side"])
+        if any(pair_ok(scenario, state, board, uid, t) for uid in able)
+    ]
+
+
+def _pool(scenario: Scenario, state: State, c: dict[str, Any]) -> list[str]:
+    if c.get("pool") is not None:
+        return [u for u in c["pool"] if may_attack(scenario, state, u, extended=True)]
+    return [uid for uid in state["units"] if may_attack(scenario, state, uid)]
+
+
+def designation_valid(scenario: Scenario, state: State, board: Board, c: dict[str, Any]) -> bool:
+    """Every attacker next to a defending hex and every defending hex next to an attacker."""
+    attackers, targets = c["attackers"], c["targets"]
+    if not attackers or not targets:
+        return False
+    ok = {(a, t) for a in attackers for t in targets if pair_ok(scenario, state, board, a, t)}
+    return all(any((a, t) in ok for t in targets) for a in attackers) and all(
+        any((a, t) in ok for a in attackers) for t in targets
+    )
+
+
+def combat_actions(scenario: Scenario, state: State) -> list[Action]:
+    """The actions of the combat step in progress."""
+    c = state["combat"]
+    step = c["step"]
+    if step == "designate":
+        board = _board(scenario, state)
+        must = [u for u in c["attackers"] if state["units"][u]["must"]]
+        actions: list[Action] = []
+        for uid in _pool(scenario, state, c):
+            if uid in must:
+                continue
+            if any(pair_ok(scenario, state, board, uid, t) for t in c["targets"]):
+                actions.append({"type": "toggle_attacker", "unit": uid})
+        for t in enemy_hexes(scenario, state, state["side"]):
+            if t in c["targets"]:
+                if len(c["targets"]) > 1:
+                    actions.append({"type": "toggle_target", "hex": t})
+            elif any(pair_ok(scenario, state, board, a, t) for a in c["attackers"]):
+                actions.append({"type": "toggle_target", "hex": t})
+        if designation_valid(scenario, state, board, c):
+            actions.append({"type": "confirm"})
+        return actions + [{"type": "cancel"}]
+    if step == "retreat_before":
+        actions = [
+            {"type": "retreat_before", "unit": uid, "to": to}
+            for uid in c["volunteers"]
+            for to in retreat_options(scenario, state, uid, _attacker_hexes(state, c))
+        ]
+        return actions + [{"type": "stand"}]
+    if step in ("lead_attacker", "lead_defender"):
+        side = "attacker" if step == "lead_attacker" else "defender"
+        units = c["attackers"] if side == "attacker" else c["defenders"]
+        return [{"type": "lead", "unit": u} for u in units if not state["units"][u]["out"]]
+    if step == "terrain":
+        return [{"type": "terrain", "from": a, "into": d} for a, d in c["pairs"]]
+    if step == "advance":
+        moves = [
+            {"type": "advance", "unit": u, "to": h} for u, h in advance_options(scenario, state)
+        ]
+        return moves + [{"type": "no_advance"}]
+    if step == "extended":
+        targets = [
+            {"type": "extended_attack", "target": t} for t in extended_targets(scenario, state)
+        ]
+        return targets + [{"type": "no_extended"}]
+    if step == "cavalry":
+        return [{"type": "deep_charge", "unit": u} for u in deep_charge_units(scenario, state)] + [
+            {"type": "end_combat"}
+        ]
+    return []
+
+
+def decision_actions(scenario: Scenario, state: State) -> list[Action]:
+    """An owner's choice while results are applied: who takes a loss, where a unit retreats."""
+    d = state["decision"]
+    if d["kind"] == "loss":
+        return [{"type": "take_loss", "unit": u} for u in d["options"]]
+    return [{"type": "retreat", "unit": d["unit"], "to": to} for to in d["options"]]
+
+
+# -- step 1: designation ------------------------------------------------------------------------
+
+
+def attack(rules: Any, scenario: Scenario, state: State, action: Action) -> list[Event]:
+    """Designate an attack on a hex; every unit able to join is in it until toggled out."""
+    board = _board(scenario, state)
+    target = action["target"]
+    attackers = [
+        uid for uid in _pool(scenario, state, {}) if pair_ok(scenario, state, board, uid, target)
+    ]
+    state["combat"] = _new_combat(state, attackers, [target], pool=None)
+    return []
+
+
+def _new_combat(
+    state: State, attackers: list[str], targets: list[str], pool: list[str] | None
+) -> dict[str, Any]:
+    return {
+        "step": "designate",
+        "side": state["side"],
+        "attackers": attackers,
+        "targets": targets,
+        "pool": pool,
+        "extended": pool is not None,
+        "bombard": False,
+        "defenders": [],
+        "volunteers": [],
+        "lead": {"attacker": None, "defender": None},
+        "pairs": [],
+        "pair": None,
+        "odds": None,
+        "drm": None,
+        "codes": None,
+        "roll": None,
+        "effects": None,
+        "advanced": [],
+        "extend": None,
+        "fought": False,
+    }
+
+
+def toggle_attacker(rules: Any, scenario: Scenario, state: State, action: Action) -> list[Event]:
+    """Add a unit to the attack, or take it out."""
+    c = state["combat"]
+    uid = action["unit"]
+    if uid in c["attackers"]:
+        c["attackers"].remove(uid)
+    else:
+        c["attackers"].append(uid)
+    return []
+
+
+def toggle_target(rules: Any, scenario: Scenario, state: State, action: Action) -> list[Event]:
+    """Add a defending hex (a multi-hex attack), or take one out."""
+    c = state["combat"]
+    if action["hex"] in c["targets"]:
+        c["targets"].remove(action["hex"])
+    else:
+        c["targets"].append(action["hex"])
+    return []
+
+
+def cancel(rules: Any, scenario: Scenario, state: State, action: Action) -> list[Event]:
+    """Give up the attack being designated (an extended attack: decline it)."""
+    state["combat"] = None
+    return []
+
+
+def confirm(rules: Any, scenario: Scenario, state: State, action: Action) -> list[Event]:
+    """Step 1 done: the attack stands; step 2, retreat before combat, comes first."""
+    c = state["combat"]
+    for uid in c["attackers"]:
+        u = state["units"][uid]
+        u.update(attacked=True, must=False)
+        if c["extended"]:
+            u["extended"] = True
+    c["defenders"] = [u for t in c["targets"] for u in fighters_in(scenario, state, t)]
+    events = [
+        _log("hh_attack", units=list(c["attackers"]), targets=list(c["targets"])),
+    ]
+    if c["extended"]:
+        events.append(_log("hh_extended", units=list(c["attackers"])))
+    c["volunteers"] = [
+        uid
+        for uid in c["defenders"]
+        if "may_retreat_voluntarily" in T.morale_effects(combat.morale(scenario, uid))
+        and state["units"][uid]["status"] != "routed"
+        and retreat_options(scenario, state, uid, _attacker_hexes(state, c))
+    ]
+    if c["volunteers"]:
+        c["step"] = "retreat_before"
+        return events
+    return events + _after_retreat_before(rules, scenario, state)
+
+
+# -- step 2: retreat before combat --------------------------------------------------------------
+
+
+def retreat_before(rules: Any, scenario: Scenario, state: State, action: Action) -> list[Event]:
+    """A morale 5 defender steps away before the odds are worked out."""
+    c = state["combat"]
+    uid = action["unit"]
+    events = _move_retreat(scenario, state, uid, action["to"])
+    events[0]["key"] = "log.hh_retreat_before"
+    c["volunteers"].remove(uid)
+    c["defenders"].remove(uid)
+    c["volunteers"] = [
+        u for u in c["volunteers"] if retreat_options(scenario, state, u, _attacker_hexes(state, c))
+    ]
+    if c["volunteers"]:
+        return events
+    return events + _after_retreat_before(rules, scenario, state)
+
+
+def stand(rules: Any, scenario: Scenario, state: State, action: Action) -> list[Event]:
+    """The defender stands: the combat goes on."""
+    return _after_retreat_before(rules, scenario, state)
+
+
+def _after_retreat_before(rules: Any, scenario: Scenario, state: State) -> list[Event]:
+    c = state["combat"]
+    c["volunteers"] = []
+    c["defenders"] = [u for t in c["targets"] for u in fighters_in(scenario, state, t)]
+    if not c["defenders"]:
+        return [_log("hh_no_defenders")] + _advance_step(rules, scenario, state)
+    c["odds"] = combat.odds(scenario, state, c["attackers"], c["defenders"])
+    events = [_log("hh_odds", **c["odds"])]
+    return events + _lead_step(rules, scenario, state)
+
+
+# -- steps 4 and 5: lead units, DRM -------------------------------------------------------------
+
+
+def _lead_step(rules: Any, scenario: Scenario, state: State) -> list[Event]:
+    c = state["combat"]
+    for side, units in (("attacker", c["attackers"]), ("defender", c["defenders"])):
+        if c["lead"][side] is None:
+            if len(units) > 1:
+                c["step"] = "lead_" + side
+                return []
+            c["lead"][side] = units[0]
+            return [_log("hh_lead", unit=units[0], side_role=side)] + _lead_step(
+                rules, scenario, state
+            )
+    return _terrain_step(rules, scenario, state)
+
+
+def lead(rules: Any, scenario: Scenario, state: State, action: Action) -> list[Event]:
+    """A side chooses its lead unit."""
+    c = state["combat"]
+    side = "attacker" if c["step"] == "lead_attacker" else "defender"
+    c["lead"][side] = action["unit"]
+    return [_log("hh_lead", unit=action["unit"], side_role=side)] + _lead_step(
+        rules, scenario, state
+    )
+
+
+def terrain_pairs(scenario: Scenario, state: State, board: Board, c: dict[str, Any]) -> list:
+    """The (attacking hex, defending hex) pairs the attacker may take the terrain DRM from."""
+    column = combat.column_for(_spec(scenario, c["lead"]["attacker"])["type"])
+    hexes = sorted({state["units"][a]["hex"] for a in c["attackers"]})
+    pairs = []
+    for a in hexes:
+        for d in c["targets"]:
+            ah, dh = scenario.hex_at(a), scenario.hex_at(d)
+            if (
+                hex_distance(ah, dh) == 1
+                and combat.terrain_drm(board, column, ah, dh).prohibited is None
+            ):
+                pairs.append([a, d])
+    return pairs
+
+
+def _terrain_step(rules: Any, scenario: Scenario, state: State) -> list[Event]:
+    c = state["combat"]
+    pairs = terrain_pairs(scenario, state, _board(scenario, state), c)
+    if len(pairs) > 1:
+        c["pairs"] = pairs
+        c["step"] = "terrain"
+        return []
+    c["pair"] = pairs[0]
+    return _roll_step(rules, scenario, state)
+
+
+def terrain(rules: Any, scenario: Scenario, state: State, action: Action) -> list[Event]:
+    """In a multi-hex attack, the attacker chooses which pair of hexes gives the terrain DRM."""
+    c = state["combat"]
+    c["pair"] = [action["from"], action["into"]]
+    return [_log("hh_pair", **{"from": action["from"], "into": action["into"]})] + _roll_step(
+        rules, scenario, state
+    )
+
+
+def close_parts(scenario: Scenario, state: State, c: dict[str, Any]) -> list[Part]:
+    """Every DRM of the combat in progress, as it stands."""
+    board = _board(scenario, state)
+    pair = (scenario.hex_at(c["pair"][0]), scenario.hex_at(c["pair"][1]))
+    parts, _ = combat.drm_parts(
+        scenario, state, board, c["lead"]["attacker"], c["lead"]["defender"], pair
+    )
+    return parts
+
+
+def _roll_step(rules: Any, scenario: Scenario, state: State) -> list[Event]:
+    c = state["combat"]
+    parts = close_parts(scenario, state, c)
+    c["drm"] = int(sum(p.value for p in parts))
+    c["step"] = "resolve"
+    state["chance"] = {
+        "die": "d6",
+        "purpose": "combat",
+        "column": c["odds"]["column"],
+        "drm": c["drm"],
+    }
+    return [
+        _log("hh_drm", total=c["drm"], column=c["odds"]["column"]),
+        *({"key": "log.modifier", "params": p.to_json()} for p in parts),
+    ]
+
+
+# -- bombardment --------------------------------------------------------------------------------
+
+
+def bombard(rules: Any, scenario: Scenario, state: State, action: Action) -> list[Event]:
+    """Artillery bombards a hex: its strength against the hex's, with the Bomb column."""
+    uid, target = action["unit"], action["target"]
+    state["units"][uid]["bombarded"] = True
+    c = _new_combat(state, [uid], [target], pool=None)
+    c.update(bombard=True, step="resolve", pair=[state["units"][uid]["hex"], target])
+    c["defenders"] = fighters_in(scenario, state, target)
+    c["lead"]["attacker"] = uid
+    c["odds"] = combat.odds(scenario, state, [uid], c["defenders"])
+    parts = list(_bombard_terrain(scenario, state, uid, target).parts)
+    c["drm"] = int(sum(p.value for p in parts))
+    state["combat"] = c
+    state["chance"] = {
+        "die": "d6",
+        "purpose": "combat",
+        "column": c["odds"]["column"],
+        "drm": c["drm"],
+    }
+    return [
+        _log("hh_bombard", unit=uid, target=target, **c["odds"]),
+        *({"key": "log.modifier", "params": p.to_json()} for p in parts),
+    ]
+
+
+def _bombard_terrain(scenario: Scenario, state: State, uid: str, target: str) -> combat.TerrainDrm:
+    board = _board(scenario, state)
+    a = scenario.hex_at(state["units"][uid]["hex"])
+    return combat.bombard_parts(board, a, scenario.hex_at(target))
+
+
+# -- steps 6 to 8: resolution, leader loss, results ---------------------------------------------
+
+
+def roll(rules: Any, scenario: Scenario, state: State, action: Action) -> list[Event]:
+    """A die for the combat, a leader loss check or a deep charge."""
+    purpose = action["chance"]["purpose"]
+    if purpose == "combat":
+        return _resolve(rules, scenario, state, action["value"])
+    if purpose == "leader_loss":
+        return _leader_result(rules, scenario, state, action)
+    return _deep_result(rules, scenario, state, action)
+
+
+def _resolve(rules: Any, scenario: Scenario, state: State, value: int) -> list[Event]:
+    c = state["combat"]
+    t = combat.tables_of(state)
+    modified = value + c["drm"]
+    codes = T.crt_result(c["odds"]["column"], modified, t)
+    c.update(roll=value, codes=list(codes), fought=True, step="results")
+    effects = combat.result_effects(codes, t)
+    if c["bombard"]:
+        effects["attacker"] = {"loss": 0, "r": False, "S": False}
+    c["effects"] = effects
+    lead_a = c["lead"]["attacker"]
+    if not c["bombard"] and state["units"][lead_a]["wcm"] is not None:
+        state["units"][lead_a]["wcm"] = None
+    events = [
+        _log(
+            "hh_result",
+            roll=value,
+            total=modified,
+            column=c["odds"]["column"],
+            codes=" + ".join(codes) or "-",
+            table="stand_in" if t.stand_in else "own",
+        )
+    ]
+    queue: list[dict[str, Any]] = []
+    for side in ("attacker", "defender"):
+        if effects[side]["loss"]:
+            queue += [
+                {"do": "leader", "unit": lid} for lid in _leaders_at(scenario, state, c, side)
+            ]
+    for side in ("attacker", "defender"):
+        e = effects[side]
+        if e["loss"]:
+            queue.append({"do": "loss", "side": side, "n": e["loss"]})
+        if e["S"]:
+            for uid in _units_of(state, c, side):
+                if "S_means_surrender" in T.morale_effects(combat.morale(scenario, uid)):
+                    queue.append({"do": "unit_loss", "unit": uid, "why": "S"})
+        if e["r"]:
+            queue.append({"do": "r", "side": side})
+    queue.append({"do": "after"})
+    state["queue"] = queue
+    return events + drain(rules, scenario, state)
+
+
+def _attacker_hexes(state: State, c: dict[str, Any]) -> list[str]:
+    return sorted({state["units"][u]["hex"] for u in c["attackers"]})
+
+
+def _units_of(state: State, c: dict[str, Any], side: str) -> list[str]:
+    units = c["attackers"] if side == "attacker" else c["defenders"]
+    return [u for u in units if not state["units"][u]["out"]]
+
+
+def _leaders_at(scenario: Scenario, state: State, c: dict[str, Any], side: str) -> list[str]:
+    hexes = {state["units"][u]["hex"] for u in _units_of(state, c, side)}
+    owner = c["side"] if side == "attacker" else enemy_side(scenario, state)
+    return [
+        uid
+        for uid, u in state["units"].items()
+        if not u["out"]
+        and _spec(scenario, uid)["type"] == "leader"
+        and _spec(scenario, uid)["side"] == owner
+        and u["hex"] in hexes
+    ]
+
+
+def _leader_result(rules: Any, scenario: Scenario, state: State, action: Action) -> list[Event]:
+    item = state["queue"].pop(0)
+    uid = item["unit"]
+    rule = settings(scenario)["leader_loss"]
+    lost = action["value"] in rule["lost_on"]
+    events = [_log("hh_leader_lost" if lost else "hh_leader_safe", unit=uid, roll=action["value"])]
+    if lost:
+        state["units"][uid]["out"] = True
+        side = _spec(scenario, uid)["side"]
+        state["army"][side]["points"] -= settings(scenario)["army_morale"]["points_per_leader"]
+        events += rules.army_check(scenario, state)
+        if state["result"]:
+            return events
+    return events + drain(rules, scenario, state)
+
+
+def _worsen(state: State, uid: str) -> str:
+    """Disorder a unit: formed becomes disordered, disordered routs (default)."""
+    u = state["units"][uid]
+    u["status"] = {"formed": "disordered"}.get(u["status"], "routed")
+    return u["status"]
+
+
+def take_step(rules: Any, scenario: Scenario, state: State, uid: str, why: str) -> list[Event]:
+    """One loss point on one unit, with the morale table's effects and army morale."""
+    u = state["units"][uid]
+    had_loss = u["lost"] > 0
+    u["lost"] += 1
+    side = _spec(scenario, uid)["side"]
+    state["army"][side]["points"] -= settings(scenario)["army_morale"]["points_per_step"]
+    steps = int(_spec(scenario, uid).get("steps", 1))
+    events = [_log("hh_step_lost", unit=uid, why=why, left=max(steps - u["lost"], 0))]
+    if u["lost"] >= steps:
+        u["out"] = True
+        events.append(_log("hh_eliminated", unit=uid))
+    elif had_loss:
+        flags = T.morale_effects(combat.morale(scenario, uid))
+        if "loss_with_step_loss_rout" in flags:
+            u["status"] = "routed"
+            events.append(_log("status", unit=uid, status="routed"))
+        elif "loss_with_step_loss_disorder" in flags:
+            events.append(_log("status", unit=uid, status=_worsen(state, uid)))
+    return events + rules.army_check(scenario, state)
+
+
+def drain(rules: Any, scenario: Scenario, state: State) -> list[Event]:
+    """Carry out the queued results until a die or an owner's decision is needed."""
+    c = state["combat"]
+    queue = state["queue"]
+    events: list[Event] = []
+    while queue and not state["result"]:
+        item = queue[0]
+        do = item["do"]
+        if do == "leader":
+            if state["units"][item["unit"]]["out"]:
+                queue.pop(0)
+                continue
+            state["chance"] = {"die": "d6", "purpose": "leader_loss", "unit": item["unit"]}
+            return events
+        if do == "loss":
+            units = _units_of(state, c, item["side"])
+            lead = c["lead"][item["side"]]
+            if not units:
+                queue.pop(0)
+                continue
+            if lead in units:
+                units = [lead]
+            if len(units) > 1:
+                state["decision"] = {"kind": "loss", "side": item["side"], "options": units}
+                return events
+            events += _one_loss(rules, scenario, state, units[0])
+            continue
+        if do == "unit_loss":
+            queue.pop(0)
+            if not state["units"][item["unit"]]["out"]:
+                events += take_step(rules, scenario, state, item["unit"], item["why"])
+            continue
+        if do == "r":
+            queue.pop(0)
+            events += _r_result(scenario, state, c, item["side"])
+            continue
+        if do == "retreat":
+            uid = item["unit"]
+            if state["units"][uid]["out"]:
+                queue.pop(0)
+                continue
+            options = retreat_options(scenario, state, uid, item["away"])
+            if len(options) > 1:
+                state["decision"] = {"kind": "retreat", "unit": uid, "options": options}
+                return events
+            queue.pop(0)
+            if options:
+                events += _move_retreat(scenario, state, uid, options[0])
+            else:
+                events.append(_log("hh_no_retreat", unit=uid))
+                events += take_step(rules, scenario, state, uid, "no_retreat")
+            continue
+        queue.pop(0)  # "after": steps 9 to 12
+        events += _advance_step(rules, scenario, state)
+        return events
+    return events
+
+
+def _one_loss(rules: Any, scenario: Scenario, state: State, uid: str) -> list[Event]:
+    item = state["queue"][0]
+    item["n"] -= 1
+    if item["n"] <= 0:
+        state["queue"].pop(0)
+    return take_step(rules, scenario, state, uid, "crt")
+
+
+def take_loss(rules: Any, scenario: Scenario, state: State, action: Action) -> list[Event]:
+    """The owner chooses which unit takes a loss point."""
+    state["decision"] = None
+    return _one_loss(rules, scenario, state, action["unit"]) + drain(rules, scenario, state)
+
+
+def _r_result(scenario: Scenario, state: State, c: dict[str, Any], side: str) -> list[Event]:
+    """An "r": morale 5 is not affected; 4 and 3 are disordered; the others retreat one hex."""
+    events: list[Event] = []
+    away = _attacker_hexes(state, c) if side == "defender" else list(c["targets"])
+    retreats = []
+    for uid in _units_of(state, c, side):
+        flags = T.morale_effects(combat.morale(scenario, uid))
+        if "immune_to_r" in flags:
+            events.append(_log("hh_r_ignored", unit=uid))
+            continue
+        if "r_gives_disorder" in flags:
+            events.append(_log("status", unit=uid, status=_worsen(state, uid)))
+        retreats.append({"do": "retreat", "unit": uid, "away": away})
+    state["queue"][0:0] = retreats
+    return events
+
+
+def retreat_options(scenario: Scenario, state: State, uid: str, away: list[str]) -> list[str]:
+    """The hexes ``uid`` may retreat one hex into: enterable, free of the enemy, not in an enemy
+    zone of control unless a friend is there, within stacking, farther from ``away``."""
+    board = _board(scenario, state)
+    unit = board.unit(uid)
+    step = MOVEMENT.stepper(board, unit)
+    zoc = board.enemy_zoc(unit.side, MOVEMENT)
+    threats = [scenario.hex_at(x) for x in away]
+    if not threats:
+        return []
+    here = min(hex_distance(unit.hex, t) for t in threats)
+    found = []
+    for n in scenario.neighbors[unit.hex]:
+        occupants = board.units_in(n)
+        if any(u.side != unit.side for u in occupants):
+            continue
+        prohibited = step(unit.hex, n).prohibited
+        if prohibited is not None and prohibited.key != "move.prohibited.leave_zoc":
+            continue
+        if n in zoc and not any(u.side == unit.side and u.type != "leader" for u in occupants):
+            continue
+        if not stacking_allows(board, unit, n):
+            continue
+        if min(hex_distance(n, t) for t in threats) <= here:
+            continue
+        found.append(board.label(n))
+    return sorted(found)
+
+
+def _move_retreat(scenario: Scenario, state: State, uid: str, to: str) -> list[Event]:
+    """Move a unit one hex back; leaders left alone in its hex go with it."""
+    u = state["units"][uid]
+    frm = u["hex"]
+    u["hex"] = to
+    if not fighters_in(scenario, state, frm):
+        side = _spec(scenario, uid)["side"]
+        for lid, lu in state["units"].items():
+            if not lu["out"] and lu["hex"] == frm and _spec(scenario, lid)["side"] == side:
+                lu["hex"] = to
+    return [_log("retreat", unit=uid, **{"from": frm, "to": to})]
+
+
+def retreat(rules: Any, scenario: Scenario, state: State, action: Action) -> list[Event]:
+    """The owner picks the hex its unit retreats into."""
+    state["decision"] = None
+    state["queue"].pop(0)
+    events = _move_retreat(scenario, state, action["unit"], action["to"])
+    return events + drain(rules, scenario, state)
+
+
+# -- steps 9 to 12 ------------------------------------------------------------------------------
+
+
+def _vacated(scenario: Scenario, state: State, c: dict[str, Any]) -> list[str]:
+    """The defending hexes with no defending unit left in them."""
+    return [
+        t
+        for t in c["targets"]
+        if not any(_spec(scenario, u)["side"] != c["side"] for u in fighters_in(scenario, state, t))
+    ]
+
+
+def advance_options(scenario: Scenario, state: State) -> list[tuple[str, str]]:
+    """(unit, hex) pairs an attacker may advance into an emptied defending hex."""
+    c = state["combat"]
+    rule = settings(scenario)["advance"]
+    board = _board(scenario, state)
+    out = []
+    for uid in _units_of(state, c, "attacker"):
+        u = state["units"][uid]
+        if _spec(scenario, uid)["type"] not in rule["who"] or u["status"] in rule["not_states"]:
+            continue
+        if uid in c["advanced"]:
+            continue
+        unit = board.unit(uid)
+        step = MOVEMENT.stepper(board, unit)
+        for t in _vacated(scenario, state, c):
+            h = scenario.hex_at(t)
+            if hex_distance(unit.hex, h) != 1 or not stacking_allows(board, unit, h):
+                continue
+            prohibited = step(unit.hex, h).prohibited
+            if prohibited is None or prohibited.key == "move.prohibited.leave_zoc":
+                out.append((uid, t))
+    return out
+
+
+def _advance_step(rules: Any, scenario: Scenario, state: State) -> list[Event]:
+    c = state["combat"]
+    if not c["bombard"] and advance_options(scenario, state):
+        c["step"] = "advance"
+        return []
+    return _extended_step(rules, scenario, state)
+
+
+def advance(rules: Any, scenario: Scenario, state: State, action: Action) -> list[Event]:
+    """An attacker advances into an emptied defending hex (enemy leaders alone there are taken)."""
+    c = state["combat"]
+    uid, to = action["unit"], action["to"]
+    u = state["units"][uid]
+    events = [_log("advance", unit=uid, **{"from": u["hex"], "to": to})]
+    u["hex"] = to
+    c["advanced"].append(uid)
+    for lid, lu in state["units"].items():
+        if not lu["out"] and lu["hex"] == to and _spec(scenario, lid)["side"] != c["side"]:
+            lu["out"] = True
+            side = _spec(scenario, lid)["side"]
+            state["army"][side]["points"] -= settings(scenario)["army_morale"]["points_per_leader"]
+            events.append(_log("hh_leader_taken", unit=lid))
+            events += rules.army_check(scenario, state)
+    if state["result"] or advance_options(scenario, state):
+        return events
+    return events + _extended_step(rules, scenario, state)
+
+
+def no_advance(rules: Any, scenario: Scenario, state: State, action: Action) -> list[Event]:
+    """The attackers stay where they are."""
+    return _extended_step(rules, scenario, state)
+
+
+def _extended_units(scenario: Scenario, state: State) -> list[str]:
+    c = state["combat"]
+    rule = settings(scenario)["extended_attack"]
+    return [
+        uid
+        for uid in c["advanced"]
+        if _spec(scenario, uid)["type"] in rule["who"]
+        and not state["units"][uid]["out"]
+        and not (rule["once_per_turn"] and state["units"][uid]["extended"])
+        and may_attack(scenario, state, uid, extended=True)
+    ]
+
+
+def extended_targets(scenario: Scenario, state: State) -> list[str]:
+    """Enemy hexes the cavalry that advanced may attack at once (step 10)."""
+    board = _board(scenario, state)
+    units = _extended_units(scenario, state)
+    return [
+        t
+        for t in enemy_hexes(scenario, state, state["side"])
+        if any(pair_ok(scenario, state, board, u, t) for u in units)
+    ]
+
+
+def _extended_step(rules: Any, scenario: Scenario, state: State) -> list[Event]:
+    c = state["combat"]
+    if not c["bombard"] and extended_targets(scenario, state):
+        c["step"] = "extended"
+        return []
+    return _wcm_step(rules, scenario, state)
+
+
+def extended_attack(rules: Any, scenario: Scenario, state: State, action: Action) -> list[Event]:
+    """The cavalry that advanced will attack ``target`` once this combat is over."""
+    board = _board(scenario, state)
+    units = [
+        u
+        for u in _extended_units(scenario, state)
+        if pair_ok(scenario, state, board, u, action["target"])
+    ]
+    state["combat"]["extend"] = {"target": action["target"], "units": units}
+    return _wcm_step(rules, scenario, state)
+
+
+def no_extended(rules: Any, scenario: Scenario, state: State, action: Action) -> list[Event]:
+    """No extended attack."""
+    return _wcm_step(rules, scenario, state)
+
+
+def _wcm_step(rules: Any, scenario: Scenario, state: State) -> list[Event]:
+    c = state["combat"]
+    events: list[Event] = []
+    e = c["effects"]
+    unhurt = e is not None and not e["attacker"]["loss"] and not e["attacker"]["r"]
+    lead_a = c["lead"]["attacker"]
+    left = c["fought"] and len(_vacated(scenario, state, c)) == len(c["targets"])
+    if not c["bombard"] and unhurt and left and not state["units"][lead_a]["out"]:
+        state["units"][lead_a]["wcm"] = state["pturn"]
+        events.append(_log("hh_wcm", unit=lead_a))
+    return events + _cavalry_step(rules, scenario, state)
+
+
+def deep_charge_units(scenario: Scenario, state: State) -> list[str]:
+    """Engaged, formed cavalry of the phasing side that has not tried a deep charge this turn."""
+    return [
+        uid
+        for uid, u in state["units"].items()
+        if not u["out"]
+        and _spec(scenario, uid)["side"] == state["side"]
+        and _spec(scenario, uid)["type"] == "cavalry"
+        and u["engaged"]
+        and u["status"] == "formed"
+        and u["deep"] != state["turn"]
+    ]
+
+
+def _cavalry_step(rules: Any, scenario: Scenario, state: State) -> list[Event]:
+    c = state["combat"]
+    events: list[Event] = []
+    if not c["bombard"] and c["fought"]:
+        for uid in _units_of(state, c, "attacker") + _units_of(state, c, "defender"):
+            u = state["units"][uid]
+            if _spec(scenario, uid)["type"] == "cavalry" and not u["engaged"]:
+                u["engaged"] = True
+                events.append(_log("hh_engaged", unit=uid))
+        if deep_charge_units(scenario, state):
+            c["step"] = "cavalry"
+            return events
+    return events + _finish(scenario, state)
+
+
+def deep_charge(rules: Any, scenario: Scenario, state: State, action: Action) -> list[Event]:
+    """Try a deep charge (19.11.1): d6 + morale + a stacked leader's morale modifier."""
+    uid = action["unit"]
+    state["units"][uid]["deep"] = state["turn"]
+    leader = combat.leader_with(scenario, state, uid)
+    bonus = combat.morale(scenario, uid) + (0 if leader is None else combat._mm(scenario, leader))
+    state["chance"] = {"die": "d6", "purpose": "deep_charge", "unit": uid, "bonus": bonus}
+    return [_log("hh_deep_charge", unit=uid, bonus=bonus)]
+
+
+def _deep_result(rules: Any, scenario: Scenario, state: State, action: Action) -> list[Event]:
+    chance = action["chance"]
+    uid = chance["unit"]
+    total = action["value"] + chance["bonus"]
+    must = total >= combat.tables_of(state).deep_charge_at_least
+    state["units"][uid]["must"] = must
+    key = "hh_deep_must" if must else "hh_deep_not"
+    events = [_log(key, unit=uid, total=total)]
+    if not deep_charge_units(scenario, state):
+        events += _finish(scenario, state)
+    return events
+
+
+def end_combat(rules: Any, scenario: Scenario, state: State, action: Action) -> list[Event]:
+    """No more deep charges: the combat is over."""
+    return _finish(scenario, state)
+
+
+def _finish(scenario: Scenario, state: State) -> list[Event]:
+    c = state["combat"]
+    state["combat"] = None
+    ext = c.get("extend") if c else None
+    if ext and ext["units"] and not state["result"]:
+        state["combat"] = _new_combat(
+            state, list(ext["units"]), [ext["target"]], pool=list(ext["units"])
+        )
+    return []
+
+
+# -- views --------------------------------------------------------------------------------------
+
+
+def _outcomes(state: State, column: str, drm: int) -> list[dict[str, Any]]:
+    return combat.distribution(state, column, drm)
+
+
+def preview(scenario: Scenario, state: State, action: Action) -> dict[str, Any]:
+    """The DRM (each with its rule) and the exact odds of a close combat or bombardment."""
+    t = combat.tables_of(state)
+    if action["type"] == "deep_charge":
+        uid = action["unit"]
+        leader = combat.leader_with(scenario, state, uid)
+        parts = [Part(combat.morale(scenario, uid), "drm.hh_morale", "19.11.1", (("unit", uid),))]
+        if leader is not None:
+            parts.append(
+                Part(combat._mm(scenario, leader), "drm.leader", "19.11.1", (("unit", leader),))
+            )
+        need = t.deep_charge_at_least - sum(int(p.value) for p in parts)
+        p = T.deep_charge_probability(int(parts[0].value), int(sum(x.value for x in parts[1:])), t)
+        return test_preview(state, parts, need, "deep_charge", p)
+    if action["type"] == "bombard":
+        uid, target = action["unit"], action["target"]
+        defenders = fighters_in(scenario, state, target)
+        odds = combat.odds(scenario, state, [uid], defenders)
+        parts = list(_bombard_terrain(scenario, state, uid, target).parts)
+        return _answer(state, odds, parts, provisional=False, bombard=True)
+    c = dict(state["combat"])
+    provisional = action["type"] == "confirm"
+    if provisional:
+        c["defenders"] = [u for t_ in c["targets"] for u in fighters_in(scenario, state, t_)]
+        c["lead"] = {
+            "attacker": max(c["attackers"], key=lambda u: combat.morale(scenario, u)),
+            "defender": max(c["defenders"], key=lambda u: combat.morale(scenario, u)),
+        }
+        c["odds"] = combat.odds(scenario, state, c["attackers"], c["defenders"])
+        pairs = terrain_pairs(scenario, state, _board(scenario, state), c)
+        best = None
+        for pair in pairs:
+            parts = close_parts(scenario, state, {**c, "pair": pair})
+            total = sum(p.value for p in parts)
+            if best is None or total > best[0]:
+                best = (total, parts)
+        parts = best[1] if best else []
+    else:
+        c["pair"] = [action["from"], action["into"]]
+        parts = close_parts(scenario, state, c)
+    return _answer(state, c["odds"], parts, provisional=provisional, bombard=False)
+
+
+def _answer(
+    state: State, odds: dict[str, Any], parts: list[Part], provisional: bool, bombard: bool
+) -> dict[str, Any]:
+    total = int(sum(p.value for p in parts))
+    return {
+        "modifiers": [p.to_json() for p in parts],
+        "total": total,
+        "odds": odds,
+        "outcomes": _outcomes(state, odds["column"], total),
+        "provisional": provisional,
+        "bombard": bombard,
+        "crt": state["crt"],
+    }
+
+
+def test_preview(
+    state: State, parts: list[Part], target: int, kind: str, p: Fraction | None = None
+) -> dict[str, Any]:
+    """Odds of a rally (die at most ``target``) or a deep charge (die at least ``target``)."""
+    t = combat.tables_of(state)
+    if p is None:
+        dist = die_distribution(t.die)
+        p = sum((q for f, q in dist.items() if f <= target), Fraction(0))
+    words = {
+        "rally": ("effect.hh_rallies", "effect.hh_fails"),
+        "deep_charge": ("effect.hh_must", "effect.hh_not"),
+    }
+    yes, no = words[kind]
+    return {
+        "modifiers": [x.to_json() for x in parts],
+        "total": int(sum(x.value for x in parts)),
+        "target": target,
+        "outcomes": [
+            {"outcome": {"result": [{"key": yes, "params": {}}]}, "p": float(p)},
+            {"outcome": {"result": [{"key": no, "params": {}}]}, "p": float(1 - p)},
+        ],
+        "provisional": False,
+        "crt": None,
+    }
+
+
+def combat_view(scenario: Scenario, state: State) -> dict[str, Any] | None:
+    """The combat in progress as the screen shows it, with the odds once they are known."""
+    c = state["combat"]
+    if c is None:
+        return None
+    view = {k: c[k] for k in ("step", "side", "attackers", "targets", "defenders", "lead", "pair")}
+    view.update(
+        bombard=c["bombard"],
+        extended=c["extended"],
+        odds=c["odds"],
+        codes=c["codes"],
+        roll=c["roll"],
+        number=STEP_NUMBER.get(c["step"], {"resolve": 6, "results": 8}.get(c["step"])),
+    )
+    if c["step"] == "designate" and any(
+        a.get("type") == "confirm" for a in combat_actions(scenario, state)
+    ):
+        view["preview"] = preview(scenario, state, {"type": "confirm"})
+    elif c["step"] == "resolve":
+        parts = (
+            list(_bombard_terrain(scenario, state, c["attackers"][0], c["targets"][0]).parts)
+            if c["bombard"]
+            else close_parts(scenario, state, c)
+        )
+        view["preview"] = _answer(state, c["odds"], parts, provisional=False, bombard=c["bombard"])
+    return view
+
+
+def prompt(scenario: Scenario, state: State) -> dict[str, Any] | None:
+    """What the screen asks now, and which side decides (pass-and-play hands the tablet over)."""
+    if state["result"]:
+        return None
+    side = state["side"]
+    other = enemy_side(scenario, state)
+    chance = state["chance"]
+    if chance:
+        return {
+            "key": f"prompt.chance.hh_{chance['purpose']}",
+            "params": {k: v for k, v in chance.items() if k not in ("die", "purpose")},
+            "side": side,
+        }
+    d = state["decision"]
+    if d is not None:
+        if d["kind"] == "loss":
+            owner = state["combat"]["side"] if d["side"] == "attacker" else other
+            return {"key": "prompt.hh_loss", "params": {}, "side": owner}
+        owner = _spec(scenario, d["unit"])["side"]
+        return {"key": "prompt.retreat", "params": {"unit": d["unit"]}, "side": owner}
+    c = state["combat"]
+    if c is not None:
+        decider = other if c["step"] in ("retreat_before", "lead_defender") else side
+        params = {"targets": ", ".join(c["targets"])}
+        return {"key": f"prompt.hh_{c['step']}", "params": params, "side": decider}
+    params = {"side": side}
+    if state["phase"] == "combat" and must_attack_targets(scenario, state):
+        return {"key": "prompt.hh_must_attack", "params": params, "side": side}
+    return {"key": f"prompt.hh_{state['phase']}", "params": params, "side": side}
+
+
+HANDLERS: dict[str, Callable[..., list[Event]]] = {
+    "attack": attack,
+    "toggle_attacker": toggle_attacker,
+    "toggle_target": toggle_target,
+    "confirm": confirm,
+    "cancel": cancel,
+    "retreat_before": retreat_before,
+    "stand": stand,
+    "lead": lead,
+    "terrain": terrain,
+    "bombard": bombard,
+    "take_loss": take_loss,
+    "retreat": retreat,
+    "advance": advance,
+    "no_advance": no_advance,
+    "extended_attack": extended_attack,
+    "no_extended": no_extended,
+    "deep_charge": deep_charge,
+    "end_combat": end_combat,
+}
