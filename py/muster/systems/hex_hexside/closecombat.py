@@ -16,19 +16,18 @@
  12 cavalry action            cavalry in the combat becomes Engaged; deep charges (19.11.1)
 
 Bombardment runs steps 3, 5, 6 and 8 with the Bomb column. Defaults: ``sequence.json``.
+Steps 9 to 12 are in ``aftermath.py``; previews and prompts in ``views.py``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from fractions import Fraction
 from typing import Any
 
-from ...dice import distribution as die_distribution
 from ...hexgrid import hex_distance
 from ...movement import Board, Part, stacking_allows
 from ...scenario import Scenario
-from . import combat
+from . import aftermath, combat
 from . import tables as T
 from .combat import settings
 from .movement import RULES as MOVEMENT
@@ -36,16 +35,6 @@ from .movement import RULES as MOVEMENT
 State = dict[str, Any]
 Action = dict[str, Any]
 Event = dict[str, Any]
-STEP_NUMBER = {
-    "designate": 1,
-    "retreat_before": 2,
-    "lead_attacker": 4,
-    "lead_defender": 4,
-    "terrain": 5,
-    "advance": 9,
-    "extended": 10,
-    "cavalry": 12,
-}
 
 
 def _spec(scenario: Scenario, uid: str) -> dict[str, Any]:
@@ -194,18 +183,20 @@ def combat_actions(scenario: Scenario, state: State) -> list[Action]:
         return [{"type": "terrain", "from": a, "into": d} for a, d in c["pairs"]]
     if step == "advance":
         moves = [
-            {"type": "advance", "unit": u, "to": h} for u, h in advance_options(scenario, state)
+            {"type": "advance", "unit": u, "to": h}
+            for u, h in aftermath.advance_options(scenario, state)
         ]
         return moves + [{"type": "no_advance"}]
     if step == "extended":
         targets = [
-            {"type": "extended_attack", "target": t} for t in extended_targets(scenario, state)
+            {"type": "extended_attack", "target": t}
+            for t in aftermath.extended_targets(scenario, state)
         ]
         return targets + [{"type": "no_extended"}]
     if step == "cavalry":
-        return [{"type": "deep_charge", "unit": u} for u in deep_charge_units(scenario, state)] + [
-            {"type": "end_combat"}
-        ]
+        return [
+            {"type": "deep_charge", "unit": u} for u in aftermath.deep_charge_units(scenario, state)
+        ] + [{"type": "end_combat"}]
     return []
 
 
@@ -341,7 +332,7 @@ def _after_retreat_before(rules: Any, scenario: Scenario, state: State) -> list[
     c["volunteers"] = []
     c["defenders"] = [u for t in c["targets"] for u in fighters_in(scenario, state, t)]
     if not c["defenders"]:
-        return [_log("hh_no_defenders")] + _advance_step(rules, scenario, state)
+        return [_log("hh_no_defenders")] + aftermath._advance_step(rules, scenario, state)
     c["odds"] = combat.odds(scenario, state, c["attackers"], c["defenders"])
     events = [_log("hh_odds", **c["odds"])]
     return events + _lead_step(rules, scenario, state)
@@ -480,7 +471,7 @@ def roll(rules: Any, scenario: Scenario, state: State, action: Action) -> list[E
         return _resolve(rules, scenario, state, action["value"])
     if purpose == "leader_loss":
         return _leader_result(rules, scenario, state, action)
-    return _deep_result(rules, scenario, state, action)
+    return aftermath._deep_result(rules, scenario, state, action)
 
 
 def _resolve(rules: Any, scenario: Scenario, state: State, value: int) -> list[Event]:
@@ -647,7 +638,7 @@ def drain(rules: Any, scenario: Scenario, state: State) -> list[Event]:
                 events += take_step(rules, scenario, state, uid, "no_retreat")
             continue
         queue.pop(0)  # "after": steps 9 to 12
-        events += _advance_step(rules, scenario, state)
+        events += aftermath._advance_step(rules, scenario, state)
         return events
     return events
 
@@ -736,350 +727,7 @@ def retreat(rules: Any, scenario: Scenario, state: State, action: Action) -> lis
 # -- steps 9 to 12 ------------------------------------------------------------------------------
 
 
-def _vacated(scenario: Scenario, state: State, c: dict[str, Any]) -> list[str]:
-    """The defending hexes with no defending unit left in them."""
-    return [
-        t
-        for t in c["targets"]
-        if not any(_spec(scenario, u)["side"] != c["side"] for u in fighters_in(scenario, state, t))
-    ]
-
-
-def advance_options(scenario: Scenario, state: State) -> list[tuple[str, str]]:
-    """(unit, hex) pairs an attacker may advance into an emptied defending hex."""
-    c = state["combat"]
-    rule = settings(scenario)["advance"]
-    board = _board(scenario, state)
-    out = []
-    for uid in _units_of(state, c, "attacker"):
-        u = state["units"][uid]
-        if _spec(scenario, uid)["type"] not in rule["who"] or u["status"] in rule["not_states"]:
-            continue
-        if uid in c["advanced"]:
-            continue
-        unit = board.unit(uid)
-        step = MOVEMENT.stepper(board, unit)
-        for t in _vacated(scenario, state, c):
-            h = scenario.hex_at(t)
-            if hex_distance(unit.hex, h) != 1 or not stacking_allows(board, unit, h):
-                continue
-            prohibited = step(unit.hex, h).prohibited
-            if prohibited is None or prohibited.key == "move.prohibited.leave_zoc":
-                out.append((uid, t))
-    return out
-
-
-def _advance_step(rules: Any, scenario: Scenario, state: State) -> list[Event]:
-    c = state["combat"]
-    if not c["bombard"] and advance_options(scenario, state):
-        c["step"] = "advance"
-        return []
-    return _extended_step(rules, scenario, state)
-
-
-def advance(rules: Any, scenario: Scenario, state: State, action: Action) -> list[Event]:
-    """An attacker advances into an emptied defending hex (enemy leaders alone there are taken)."""
-    c = state["combat"]
-    uid, to = action["unit"], action["to"]
-    u = state["units"][uid]
-    events = [_log("advance", unit=uid, **{"from": u["hex"], "to": to})]
-    u["hex"] = to
-    c["advanced"].append(uid)
-    for lid, lu in state["units"].items():
-        if not lu["out"] and lu["hex"] == to and _spec(scenario, lid)["side"] != c["side"]:
-            lu["out"] = True
-            side = _spec(scenario, lid)["side"]
-            state["army"][side]["points"] -= settings(scenario)["army_morale"]["points_per_leader"]
-            events.append(_log("hh_leader_taken", unit=lid))
-            events += rules.army_check(scenario, state)
-    if state["result"] or advance_options(scenario, state):
-        return events
-    return events + _extended_step(rules, scenario, state)
-
-
-def no_advance(rules: Any, scenario: Scenario, state: State, action: Action) -> list[Event]:
-    """The attackers stay where they are."""
-    return _extended_step(rules, scenario, state)
-
-
-def _extended_units(scenario: Scenario, state: State) -> list[str]:
-    c = state["combat"]
-    rule = settings(scenario)["extended_attack"]
-    return [
-        uid
-        for uid in c["advanced"]
-        if _spec(scenario, uid)["type"] in rule["who"]
-        and not state["units"][uid]["out"]
-        and not (rule["once_per_turn"] and state["units"][uid]["extended"])
-        and may_attack(scenario, state, uid, extended=True)
-    ]
-
-
-def extended_targets(scenario: Scenario, state: State) -> list[str]:
-    """Enemy hexes the cavalry that advanced may attack at once (step 10)."""
-    board = _board(scenario, state)
-    units = _extended_units(scenario, state)
-    return [
-        t
-        for t in enemy_hexes(scenario, state, state["side"])
-        if any(pair_ok(scenario, state, board, u, t) for u in units)
-    ]
-
-
-def _extended_step(rules: Any, scenario: Scenario, state: State) -> list[Event]:
-    c = state["combat"]
-    if not c["bombard"] and extended_targets(scenario, state):
-        c["step"] = "extended"
-        return []
-    return _wcm_step(rules, scenario, state)
-
-
-def extended_attack(rules: Any, scenario: Scenario, state: State, action: Action) -> list[Event]:
-    """The cavalry that advanced will attack ``target`` once this combat is over."""
-    board = _board(scenario, state)
-    units = [
-        u
-        for u in _extended_units(scenario, state)
-        if pair_ok(scenario, state, board, u, action["target"])
-    ]
-    state["combat"]["extend"] = {"target": action["target"], "units": units}
-    return _wcm_step(rules, scenario, state)
-
-
-def no_extended(rules: Any, scenario: Scenario, state: State, action: Action) -> list[Event]:
-    """No extended attack."""
-    return _wcm_step(rules, scenario, state)
-
-
-def _wcm_step(rules: Any, scenario: Scenario, state: State) -> list[Event]:
-    c = state["combat"]
-    events: list[Event] = []
-    e = c["effects"]
-    unhurt = e is not None and not e["attacker"]["loss"] and not e["attacker"]["r"]
-    lead_a = c["lead"]["attacker"]
-    left = c["fought"] and len(_vacated(scenario, state, c)) == len(c["targets"])
-    if not c["bombard"] and unhurt and left and not state["units"][lead_a]["out"]:
-        state["units"][lead_a]["wcm"] = state["pturn"]
-        events.append(_log("hh_wcm", unit=lead_a))
-    return events + _cavalry_step(rules, scenario, state)
-
-
-def deep_charge_units(scenario: Scenario, state: State) -> list[str]:
-    """Engaged, formed cavalry of the phasing side that has not tried a deep charge this turn."""
-    return [
-        uid
-        for uid, u in state["units"].items()
-        if not u["out"]
-        and _spec(scenario, uid)["side"] == state["side"]
-        and _spec(scenario, uid)["type"] == "cavalry"
-        and u["engaged"]
-        and u["status"] == "formed"
-        and u["deep"] != state["turn"]
-    ]
-
-
-def _cavalry_step(rules: Any, scenario: Scenario, state: State) -> list[Event]:
-    c = state["combat"]
-    events: list[Event] = []
-    if not c["bombard"] and c["fought"]:
-        for uid in _units_of(state, c, "attacker") + _units_of(state, c, "defender"):
-            u = state["units"][uid]
-            if _spec(scenario, uid)["type"] == "cavalry" and not u["engaged"]:
-                u["engaged"] = True
-                events.append(_log("hh_engaged", unit=uid))
-        if deep_charge_units(scenario, state):
-            c["step"] = "cavalry"
-            return events
-    return events + _finish(scenario, state)
-
-
-def deep_charge(rules: Any, scenario: Scenario, state: State, action: Action) -> list[Event]:
-    """Try a deep charge (19.11.1): d6 + morale + a stacked leader's morale modifier."""
-    uid = action["unit"]
-    state["units"][uid]["deep"] = state["turn"]
-    leader = combat.leader_with(scenario, state, uid)
-    bonus = combat.morale(scenario, uid) + (0 if leader is None else combat._mm(scenario, leader))
-    state["chance"] = {"die": "d6", "purpose": "deep_charge", "unit": uid, "bonus": bonus}
-    return [_log("hh_deep_charge", unit=uid, bonus=bonus)]
-
-
-def _deep_result(rules: Any, scenario: Scenario, state: State, action: Action) -> list[Event]:
-    chance = action["chance"]
-    uid = chance["unit"]
-    total = action["value"] + chance["bonus"]
-    must = total >= combat.tables_of(state).deep_charge_at_least
-    state["units"][uid]["must"] = must
-    key = "hh_deep_must" if must else "hh_deep_not"
-    events = [_log(key, unit=uid, total=total)]
-    if not deep_charge_units(scenario, state):
-        events += _finish(scenario, state)
-    return events
-
-
-def end_combat(rules: Any, scenario: Scenario, state: State, action: Action) -> list[Event]:
-    """No more deep charges: the combat is over."""
-    return _finish(scenario, state)
-
-
-def _finish(scenario: Scenario, state: State) -> list[Event]:
-    c = state["combat"]
-    state["combat"] = None
-    ext = c.get("extend") if c else None
-    if ext and ext["units"] and not state["result"]:
-        state["combat"] = _new_combat(
-            state, list(ext["units"]), [ext["target"]], pool=list(ext["units"])
-        )
-    return []
-
-
 # -- views --------------------------------------------------------------------------------------
-
-
-def _outcomes(state: State, column: str, drm: int) -> list[dict[str, Any]]:
-    return combat.distribution(state, column, drm)
-
-
-def preview(scenario: Scenario, state: State, action: Action) -> dict[str, Any]:
-    """The DRM (each with its rule) and the exact odds of a close combat or bombardment."""
-    t = combat.tables_of(state)
-    if action["type"] == "deep_charge":
-        uid = action["unit"]
-        leader = combat.leader_with(scenario, state, uid)
-        parts = [Part(combat.morale(scenario, uid), "drm.hh_morale", "19.11.1", (("unit", uid),))]
-        if leader is not None:
-            parts.append(
-                Part(combat._mm(scenario, leader), "drm.leader", "19.11.1", (("unit", leader),))
-            )
-        need = t.deep_charge_at_least - sum(int(p.value) for p in parts)
-        p = T.deep_charge_probability(int(parts[0].value), int(sum(x.value for x in parts[1:])), t)
-        return test_preview(state, parts, need, "deep_charge", p)
-    if action["type"] == "bombard":
-        uid, target = action["unit"], action["target"]
-        defenders = fighters_in(scenario, state, target)
-        odds = combat.odds(scenario, state, [uid], defenders)
-        parts = list(_bombard_terrain(scenario, state, uid, target).parts)
-        return _answer(state, odds, parts, provisional=False, bombard=True)
-    c = dict(state["combat"])
-    provisional = action["type"] == "confirm"
-    if provisional:
-        c["defenders"] = [u for t_ in c["targets"] for u in fighters_in(scenario, state, t_)]
-        c["lead"] = {
-            "attacker": max(c["attackers"], key=lambda u: combat.morale(scenario, u)),
-            "defender": max(c["defenders"], key=lambda u: combat.morale(scenario, u)),
-        }
-        c["odds"] = combat.odds(scenario, state, c["attackers"], c["defenders"])
-        pairs = terrain_pairs(scenario, state, _board(scenario, state), c)
-        best = None
-        for pair in pairs:
-            parts = close_parts(scenario, state, {**c, "pair": pair})
-            total = sum(p.value for p in parts)
-            if best is None or total > best[0]:
-                best = (total, parts)
-        parts = best[1] if best else []
-    else:
-        c["pair"] = [action["from"], action["into"]]
-        parts = close_parts(scenario, state, c)
-    return _answer(state, c["odds"], parts, provisional=provisional, bombard=False)
-
-
-def _answer(
-    state: State, odds: dict[str, Any], parts: list[Part], provisional: bool, bombard: bool
-) -> dict[str, Any]:
-    total = int(sum(p.value for p in parts))
-    return {
-        "modifiers": [p.to_json() for p in parts],
-        "total": total,
-        "odds": odds,
-        "outcomes": _outcomes(state, odds["column"], total),
-        "provisional": provisional,
-        "bombard": bombard,
-        "crt": state["crt"],
-    }
-
-
-def test_preview(
-    state: State, parts: list[Part], target: int, kind: str, p: Fraction | None = None
-) -> dict[str, Any]:
-    """Odds of a rally (die at most ``target``) or a deep charge (die at least ``target``)."""
-    t = combat.tables_of(state)
-    if p is None:
-        dist = die_distribution(t.die)
-        p = sum((q for f, q in dist.items() if f <= target), Fraction(0))
-    words = {
-        "rally": ("effect.hh_rallies", "effect.hh_fails"),
-        "deep_charge": ("effect.hh_must", "effect.hh_not"),
-    }
-    yes, no = words[kind]
-    return {
-        "modifiers": [x.to_json() for x in parts],
-        "total": int(sum(x.value for x in parts)),
-        "target": target,
-        "outcomes": [
-            {"outcome": {"result": [{"key": yes, "params": {}}]}, "p": float(p)},
-            {"outcome": {"result": [{"key": no, "params": {}}]}, "p": float(1 - p)},
-        ],
-        "provisional": False,
-        "crt": None,
-    }
-
-
-def combat_view(scenario: Scenario, state: State) -> dict[str, Any] | None:
-    """The combat in progress as the screen shows it, with the odds once they are known."""
-    c = state["combat"]
-    if c is None:
-        return None
-    view = {k: c[k] for k in ("step", "side", "attackers", "targets", "defenders", "lead", "pair")}
-    view.update(
-        bombard=c["bombard"],
-        extended=c["extended"],
-        odds=c["odds"],
-        codes=c["codes"],
-        roll=c["roll"],
-        number=STEP_NUMBER.get(c["step"], {"resolve": 6, "results": 8}.get(c["step"])),
-    )
-    if c["step"] == "designate" and any(
-        a.get("type") == "confirm" for a in combat_actions(scenario, state)
-    ):
-        view["preview"] = preview(scenario, state, {"type": "confirm"})
-    elif c["step"] == "resolve":
-        parts = (
-            list(_bombard_terrain(scenario, state, c["attackers"][0], c["targets"][0]).parts)
-            if c["bombard"]
-            else close_parts(scenario, state, c)
-        )
-        view["preview"] = _answer(state, c["odds"], parts, provisional=False, bombard=c["bombard"])
-    return view
-
-
-def prompt(scenario: Scenario, state: State) -> dict[str, Any] | None:
-    """What the screen asks now, and which side decides (pass-and-play hands the tablet over)."""
-    if state["result"]:
-        return None
-    side = state["side"]
-    other = enemy_side(scenario, state)
-    chance = state["chance"]
-    if chance:
-        return {
-            "key": f"prompt.chance.hh_{chance['purpose']}",
-            "params": {k: v for k, v in chance.items() if k not in ("die", "purpose")},
-            "side": side,
-        }
-    d = state["decision"]
-    if d is not None:
-        if d["kind"] == "loss":
-            owner = state["combat"]["side"] if d["side"] == "attacker" else other
-            return {"key": "prompt.hh_loss", "params": {}, "side": owner}
-        owner = _spec(scenario, d["unit"])["side"]
-        return {"key": "prompt.retreat", "params": {"unit": d["unit"]}, "side": owner}
-    c = state["combat"]
-    if c is not None:
-        decider = other if c["step"] in ("retreat_before", "lead_defender") else side
-        params = {"targets": ", ".join(c["targets"])}
-        return {"key": f"prompt.hh_{c['step']}", "params": params, "side": decider}
-    params = {"side": side}
-    if state["phase"] == "combat" and must_attack_targets(scenario, state):
-        return {"key": "prompt.hh_must_attack", "params": params, "side": side}
-    return {"key": f"prompt.hh_{state['phase']}", "params": params, "side": side}
 
 
 HANDLERS: dict[str, Callable[..., list[Event]]] = {
@@ -1095,10 +743,10 @@ HANDLERS: dict[str, Callable[..., list[Event]]] = {
     "bombard": bombard,
     "take_loss": take_loss,
     "retreat": retreat,
-    "advance": advance,
-    "no_advance": no_advance,
-    "extended_attack": extended_attack,
-    "no_extended": no_extended,
-    "deep_charge": deep_charge,
-    "end_combat": end_combat,
+    "advance": aftermath.advance,
+    "no_advance": aftermath.no_advance,
+    "extended_attack": aftermath.extended_attack,
+    "no_extended": aftermath.no_extended,
+    "deep_charge": aftermath.deep_charge,
+    "end_combat": aftermath.end_combat,
 }

@@ -19,7 +19,7 @@ from ...los import line_of_sight
 from ...movement import Board, reachable
 from ...scenario import Scenario
 from . import closecombat as cc
-from . import combat
+from . import combat, views
 from . import tables as T
 from .combat import settings
 from .movement import RULES as MOVEMENT
@@ -466,14 +466,14 @@ class HexHexsideRules:
         if action["type"] == "rally":
             parts = self.rally_parts(scenario, state, action["unit"])
             target = combat.morale(scenario, action["unit"]) + sum(p.value for p in parts)
-            return cc.test_preview(state, parts, int(target), "rally")
-        return cc.preview(scenario, state, action)
+            return views.test_preview(state, parts, int(target), "rally")
+        return views.preview(scenario, state, action)
 
     def view_extra(self, scenario: Scenario, state: State) -> dict[str, Any]:
         """What the screen shows beside the state: the prompt, who decides, the combat, the CRT."""
         return {
-            "prompt": cc.prompt(scenario, state),
-            "combat": cc.combat_view(scenario, state),
+            "prompt": views.prompt(scenario, state),
+            "combat": views.combat_view(scenario, state),
             "crt": state["crt"],
             "previewable": list(PREVIEWABLE),
         }
