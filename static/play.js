@@ -236,6 +236,7 @@ export class Play {
       this.legal("toggle_target").forEach((a) => (marks[a.hex] = "reach stop"));
       this.legal("retreat_before").forEach((a) => (marks[a.to] = "reach"));
       this.legal("advance").forEach((a) => (marks[a.to] = "reach"));
+      if (view.combat) view.combat.targets.forEach((t) => (marks[t] = marks[t] || "path"));
       if (Object.keys(marks).length) this.map.highlight(marks);
     }
     this.render();

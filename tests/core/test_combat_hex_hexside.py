@@ -337,7 +337,7 @@ def test_the_chosen_pair_gives_the_drm(pair, expected):
     g = multi_at_terrain_step()
     g.apply({"type": "terrain", "from": pair[0], "into": pair[1]})
     chance = g.state["chance"]
-    assert chance["purpose"] == "combat" and chance["column"] == "1:1"
+    assert chance["purpose"] == "close_combat" and chance["column"] == "1:1"
     assert chance["drm"] == expected
     assert g.state["combat"]["pair"] == list(pair)
 

@@ -202,7 +202,7 @@ def test_a_full_combat_sequence_step_by_step():
     ]
     g.apply({"type": "terrain", "from": "0304", "into": "0403"})
     # clear, no hexside: 0; morale 4 - 4: none; shock of formed cavalry +2.
-    assert g.state["chance"] == {"die": "d6", "purpose": "combat", "column": "3:1", "drm": 2}
+    assert g.state["chance"] == {"die": "d6", "purpose": "close_combat", "column": "3:1", "drm": 2}
     # 6 die 4 + 2 = 6 on 3:1: D2. 8 two loss points to d1 (2 steps): eliminated.
     g.apply({"type": "roll", "value": 4})
     assert g.state["units"]["d1"]["out"]
@@ -569,6 +569,7 @@ def test_random_playouts_of_the_demo_end_cleanly(seed, fight_bias):
         fights = [a for a in legal if a["type"] in FIGHTS]
         g.apply(rng.choice(fights) if fights and rng.random() < fight_bias else rng.choice(legal))
         assert json.loads(json.dumps(g.state)) == g.state
+        json.dumps(RULES.view_extra(g.scenario, g.state))  # what the screen gets is JSON too
     assert g.state["result"] is not None, "the game should end"
     if fight_bias:
         assert any(e["key"] == "log.hh_result" for e in g.log)

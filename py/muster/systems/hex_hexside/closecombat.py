@@ -418,7 +418,7 @@ def _roll_step(rules: Any, scenario: Scenario, state: State) -> list[Event]:
     c["step"] = "resolve"
     state["chance"] = {
         "die": "d6",
-        "purpose": "combat",
+        "purpose": "close_combat",
         "column": c["odds"]["column"],
         "drm": c["drm"],
     }
@@ -445,7 +445,7 @@ def bombard(rules: Any, scenario: Scenario, state: State, action: Action) -> lis
     state["combat"] = c
     state["chance"] = {
         "die": "d6",
-        "purpose": "combat",
+        "purpose": "close_combat",
         "column": c["odds"]["column"],
         "drm": c["drm"],
     }
@@ -467,7 +467,7 @@ def _bombard_terrain(scenario: Scenario, state: State, uid: str, target: str) ->
 def roll(rules: Any, scenario: Scenario, state: State, action: Action) -> list[Event]:
     """A die for the combat, a leader loss check or a deep charge."""
     purpose = action["chance"]["purpose"]
-    if purpose == "combat":
+    if purpose == "close_combat":
         return _resolve(rules, scenario, state, action["value"])
     if purpose == "leader_loss":
         return _leader_result(rules, scenario, state, action)

@@ -88,7 +88,7 @@ def _answer(
         "odds": odds,
         "outcomes": _outcomes(state, odds["column"], total),
         "provisional": provisional,
-        "bombard": cc.bombard,
+        "bombard": bombard,
         "crt": state["crt"],
     }
 
