@@ -278,15 +278,16 @@ export class Play {
             hex: units[u.id].hex,
             facing: units[u.id].facing,
             status: units[u.id].status,
-            marks: this.marks(units[u.id]),
+            marks: this.marks(units[u.id], (this.view.locked || []).indexOf(u.id) >= 0),
           }),
         ),
     );
   }
 
-  // Markers of a unit's hex-hexside states: step losses, column, Engaged, Winning Combat.
-  marks(u) {
+  // Markers of a unit's hex-hexside states: Locked, step losses, column, Engaged, Winning Combat.
+  marks(u, locked) {
     const marks = [];
+    if (locked) marks.push("L");
     if (u.lost) marks.push("-" + u.lost);
     if (u.formation === "column") marks.push("C");
     if (u.engaged) marks.push("E");

@@ -396,6 +396,32 @@ def _parse_overrides(overrides: Any, system: str) -> None:
             extra = set(value) - set(defaults[key])
             if extra:
                 raise ScenarioError(place, f"unknown key {json.dumps(sorted(extra)[0])}")
+    if "sequence" in overrides:
+        _like(_sequence_data(system), overrides["sequence"], "overrides.sequence")
+
+
+def _sequence_data(system: str) -> dict[str, Any]:
+    path = Path(__file__).parent / "systems" / system.replace("-", "_") / "sequence.json"
+    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+
+
+def _like(default: Any, value: Any, place: str) -> None:
+    """Check an override against the default it replaces: known keys, the same kinds."""
+    if isinstance(default, dict):
+        _expect(isinstance(value, dict), place, "expected a JSON object")
+        for key, v in value.items():
+            _expect(key in default, f"{place}.{key}", "no such setting")
+            _like(default[key], v, f"{place}.{key}")
+        return
+    number = (int, float)
+    same = (
+        isinstance(value, bool) == isinstance(default, bool)
+        and (
+            isinstance(value, type(default))
+            or (isinstance(default, number) and isinstance(value, number))
+        )
+    ) or default is None
+    _expect(same, place, "not the type of the setting")
 
 
 def builtin_scenarios() -> list[dict[str, Any]]:

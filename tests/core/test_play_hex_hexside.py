@@ -574,3 +574,30 @@ def test_random_playouts_of_the_demo_end_cleanly(seed, fight_bias):
     if fight_bias:
         assert any(e["key"] == "log.hh_result" for e in g.log)
     assert Game.load(g.save(), game_rules).state == g.state
+
+
+def test_locked_units_are_those_the_zoc_exit_table_keeps_in_place():
+    # p alone next to the enemy: no listed exit cost; s1 and s2 stacked are in support (+1).
+    g = start(
+        [
+            U("p", "0303"),
+            U("s1", "0305"),
+            U("s2", "0305"),
+            U("e", "0403", side="austria"),
+            U("f", "0405", side="austria"),
+        ]
+    )
+    assert RULES.view_extra(g.scenario, g.state)["locked"] == ["e", "f", "p"]
+    assert not any(a.get("unit") == "p" and a["type"] == "move" for a in g.legal_actions())
+    assert any(a.get("unit") == "s1" and a["type"] == "move" for a in g.legal_actions())
+
+
+def test_a_scenario_overrides_a_sequence_default_key_by_key():
+    units = [U("a", "0303"), U("pl", "0303", kind="leader"), U("d", "0403", side="austria")]
+    g = start(units, overrides={"sequence": {"drm": {"leader_with_lead": 2}}})
+    to_combat(g)
+    g.apply({"type": "attack", "target": "0403"})
+    g.apply({"type": "confirm"})
+    # clear, equal morale; the leader with the lead unit: +2 instead of the default +1.
+    assert g.state["chance"]["drm"] == 2
+    assert RULES.legal_actions(g.scenario, g.state) == []  # at the die: only the roll

@@ -166,6 +166,17 @@ BAD = [
         'overrides.movement.stacking: unknown key "max_unit"',
     ),
     ({"overrides": {"movement": {"stacking": 3}}}, "not the type of the setting"),
+    ({"overrides": {"sequence": {"speed": 2}}}, "overrides.sequence.speed: no such setting"),
+    (
+        {"overrides": {"sequence": {"drm": {"shock": 2}}}},
+        "overrides.sequence.drm.shock: not the type of the setting",
+    ),
+    ({"overrides": {"sequence": {"turns": "many"}}}, "overrides.sequence.turns: not the type"),
+    (
+        {"sides__1__army_morale": {"points": 5, "demoralized": 5, "broken": 1}},
+        "side b army_morale: expected points > demoralized > broken",
+    ),
+    ({"sides__1__army_morale": {"points": 5}}, "side b army_morale demoralized: expected"),
 ]
 
 

@@ -40,7 +40,9 @@ def sequence_data() -> dict[str, Any]:
 def settings(scenario: Scenario) -> dict[str, Any]:
     """The sequence defaults with the scenario's overrides and its own turn count."""
     data = dict(sequence_data())
-    data.update(scenario.data.get("overrides", {}).get("sequence", {}))
+    for key, value in scenario.data.get("overrides", {}).get("sequence", {}).items():
+        default = data.get(key)
+        data[key] = {**default, **value} if isinstance(default, dict) else value
     if "turns" in scenario.data:
         data["turns"] = scenario.data["turns"]
     return data

@@ -45,7 +45,7 @@ class HexHexsideMovement(SteppedRules):
 
         return collect_zoc(board, side, zone)
 
-    def _exit_cost(self, board: Board, unit: Unit, zoc_units: tuple[str, ...]) -> Part | None:
+    def exit_cost(self, board: Board, unit: Unit, zoc_units: tuple[str, ...]) -> Part | None:
         """The cost of leaving an enemy ZOC, or None when the unit may not leave it."""
         rule = board.data["zoc_exit"]
         rows = {row.id: row for row in board.chart.leaving_enemy_zoc}
@@ -144,7 +144,7 @@ class HexHexsideMovement(SteppedRules):
 
             if frm in zoc:
                 if frm not in exits:
-                    exits[frm] = self._exit_cost(board, unit, zoc[frm])
+                    exits[frm] = self.exit_cost(board, unit, zoc[frm])
                 exit_part = exits[frm]
                 if exit_part is None:
                     return prohibited_step(frm, to, parts, "move.prohibited.leave_zoc", ZOC_TABLE)

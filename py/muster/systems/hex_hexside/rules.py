@@ -476,7 +476,21 @@ class HexHexsideRules:
             "combat": views.combat_view(scenario, state),
             "crt": state["crt"],
             "previewable": list(PREVIEWABLE),
+            "locked": locked_units(scenario, state),
         }
+
+
+def locked_units(scenario: Scenario, state: State) -> list[str]:
+    """Units Locked in an enemy zone of control: the ZOC exit table lets them no way out."""
+    board = board_for(scenario, state)
+    out = []
+    for uid, unit in board.units.items():
+        if unit.type == "leader":
+            continue
+        zoc = board.enemy_zoc(unit.side, MOVEMENT)
+        if unit.hex in zoc and MOVEMENT.exit_cost(board, unit, zoc[unit.hex]) is None:
+            out.append(uid)
+    return sorted(out)
 
 
 def crt_info(options: dict[str, Any]) -> dict[str, Any]:
