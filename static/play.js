@@ -497,7 +497,9 @@ export class Play {
         }),
       );
     }
-    if (c.odds) nodes.push(el("p", { class: "combat-odds", text: this.t("ui.odds", c.odds) }));
+    if (c.odds && !c.preview) {
+      nodes.push(el("p", { class: "combat-odds", text: this.t("ui.odds", c.odds) }));
+    }
     if (c.codes) {
       nodes.push(
         el("p", {
