@@ -163,7 +163,12 @@ def copy_scenarios(dist: Path) -> None:
     target = dist / "scenarios"
     target.mkdir(parents=True, exist_ok=True)
     index = []
-    for path in sorted((PY / PACKAGE / "scenarios").glob("*.json")):
+    # The default demo first, as muster.scenario.builtin_scenarios lists them: the app opens it.
+    paths = sorted(
+        (PY / PACKAGE / "scenarios").glob("*.json"),
+        key=lambda p: (p.stem != "demo-hohenbrueck", p.name),
+    )
+    for path in paths:
         data = json.loads(path.read_text(encoding="utf-8"))
         shutil.copyfile(path, target / path.name)
         index.append(
