@@ -6,6 +6,8 @@ import { I18n } from "./i18n.js";
 import * as panels from "./panels.js";
 import { el } from "./panels.js";
 import { Play } from "./play.js";
+import { AreaMap } from "./render/area.js";
+import { AreaPlay } from "./area_play.js";
 
 const html = document.documentElement;
 const timing = { start: performance.now(), mapPainted: null, rulesReady: null };
@@ -26,6 +28,8 @@ const els = {
   saveFile: document.getElementById("save-file"),
   gotoInput: document.getElementById("goto-input"),
   file: document.getElementById("scenario-file"),
+  hexMap: document.getElementById("map"),
+  areaMap: document.getElementById("area-map"),
   lang: document.getElementById("lang"),
 };
 
@@ -44,8 +48,9 @@ const state = {
   view: null,
 };
 const map = new HexMap(document.getElementById("map"), { onHexTap: onTap });
+const areaMap = new AreaMap(document.getElementById("area-map"), { onTap: onAreaTap });
 const engine = new Engine();
-const play = new Play({
+const playOptions = {
   engine: engine,
   map: map,
   i18n: i18n,
@@ -60,7 +65,40 @@ const play = new Play({
   onResume: function (save) {
     return loadSave(save);
   },
-});
+};
+const play = new Play(playOptions);
+const areaPlay = new AreaPlay(Object.assign({}, playOptions, { map: areaMap }));
+
+// The play of the scenario shown: hex maps or area maps.
+function current() {
+  return state.area ? areaPlay : play;
+}
+
+// A new scenario in the core: both plays start afresh, the shown one says if it can play.
+function setPlayable(playable) {
+  play.reset();
+  areaPlay.reset();
+  current().playable = playable;
+  current().render();
+}
+
+// A tap on an area map: play's, when it uses it; else what the map says of the locale.
+function onAreaTap(target) {
+  if (state.ready && areaPlay.onTap(target)) {
+    showMessage("");
+    return;
+  }
+  if (target && target.kind === "locale") showLocale(target.id);
+}
+
+function showLocale(id) {
+  const locale = ((state.scenario && state.scenario.map.locales) || []).find((l) => l.id === id);
+  if (!locale) return;
+  const approaches = state.scenario.map.approaches.filter((a) => a.from === id);
+  show(function () {
+    return panels.localeInfo(i18n, locale, approaches, state.scenario.map.locales);
+  });
+}
 
 function setStatus(kind) {
   els.status.dataset.state = kind;
@@ -111,7 +149,7 @@ function clearBoardMarks() {
 function onTap(label, info) {
   if (!state.ready) return showHex(label);
   if (state.mode === "los") return losTap(label);
-  if (play.onTap(label, info)) {
+  if (current().onTap(label, info)) {
     showMessage("");
     return Promise.resolve();
   }
@@ -252,13 +290,56 @@ function drawScenario(scenario) {
     els.scenarioSelect.appendChild(el("option", { value: scenario.id, text: scenario.title }));
   }
   els.scenarioSelect.value = scenario.id;
-  map.setScenario(scenario);
+  state.area = scenario.system === "area-locale";
+  els.hexMap.hidden = state.area;
+  els.areaMap.hidden = !state.area;
+  els.gotoForm.hidden = state.area;
+  els.losTool.hidden = state.area;
+  if (state.area) {
+    areaMap.setMap(areaMapOf(scenario), sidesOf(scenario));
+    // Before play, every block is a bare block of its side's colour: nothing is revealed.
+    areaMap.setPieces(
+      (scenario.units || []).map(function (u, i) {
+        return {
+          id: "setup-" + i,
+          side: u.side,
+          locale: u.locale,
+          approach: u.approach || null,
+          hidden: true,
+        };
+      }),
+    );
+    requestAnimationFrame(function () {
+      areaMap.fit();
+    });
+  } else {
+    map.setScenario(scenario);
+  }
   if (timing.mapPainted === null) {
     requestAnimationFrame(function () {
       timing.mapPainted = performance.now();
       html.dataset.mapPainted = "1";
     });
   }
+}
+
+// An area scenario's map as the renderer takes it: approaches with their "A/B" ids.
+function areaMapOf(scenario) {
+  const m = scenario.map;
+  return Object.assign({}, m, {
+    approaches: m.approaches.map(function (a) {
+      return Object.assign({ id: a.from + "/" + a.facing, flags: [], effect: 0 }, a);
+    }),
+    roads: m.roads || [],
+  });
+}
+
+function sidesOf(scenario) {
+  const out = {};
+  (scenario.sides || []).forEach(function (s) {
+    out[s.id] = { name: s.name, color: s.color, text: s.text };
+  });
+  return out;
 }
 
 function loadScenarioFile(file) {
@@ -279,9 +360,8 @@ function loadScenarioFile(file) {
       function (summary) {
         clearBoardMarks();
         setMode("inspect");
-        play.playable = summary.playable;
-        play.reset();
         drawScenario(scenario);
+        setPlayable(summary.playable);
         state.scenarioId = summary.id;
         showMessage(i18n.t("ui.scenario_loaded", { title: summary.title }), "info");
       },
@@ -298,14 +378,15 @@ function loadScenarioFile(file) {
 
 // Put a saved game in play: the core replays it (or refuses it, and the game is kept).
 function loadSave(save) {
-  return play.load(save).then(
+  const target = save && save.system === "area-locale" ? areaPlay : play;
+  return target.load(save).then(
     function (scenario) {
       clearBoardMarks();
       setMode("inspect");
       state.scenarioId = scenario.id;
-      play.playable = true;
+      target.playable = true;
       drawScenario(scenario);
-      play.drawUnits();
+      target.drawUnits();
       showMessage(i18n.t("ui.game_loaded", { title: scenario.title }), "info");
     },
     function (error) {
@@ -353,13 +434,13 @@ function start() {
       return engine.call("load_scenario", { id: state.scenarioId });
     })
     .then(function (summary) {
-      play.playable = summary.playable;
+      current().playable = summary.playable;
       state.ready = true;
       timing.rulesReady = performance.now();
       setStatus("ready");
       html.dataset.ready = "1";
       if (state.selected) showHex(state.selected);
-      play.render();
+      current().render();
       registerServiceWorker();
     })
     .catch(function (error) {
@@ -399,10 +480,9 @@ function start() {
         return engine.call("load_scenario", { id: entry.id }).then(function (summary) {
           clearBoardMarks();
           setMode("inspect");
-          play.playable = summary.playable;
-          play.reset();
           state.scenarioId = entry.id;
           drawScenario(scenario);
+          setPlayable(summary.playable);
           show(function () {
             return [el("p", { class: "hint", text: i18n.t("ui.tap_hint") })];
           });
@@ -449,7 +529,7 @@ function refreshText() {
   i18n.apply(document);
   setStatus(els.status.dataset.state);
   if (state.view) show(state.view);
-  if (state.ready) play.render();
+  if (state.ready) current().render();
 }
 
 i18n

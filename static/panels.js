@@ -175,3 +175,32 @@ export function lineOfSight(i18n, answer) {
   }
   return nodes;
 }
+
+// What an area map says of one locale: capacity, objective, and its approaches.
+export function localeInfo(i18n, locale, approaches, locales) {
+  const t = i18n.t.bind(i18n);
+  const nameOf = function (id) {
+    const found = locales.find(function (l) {
+      return l.id === id;
+    });
+    return found ? found.name : id;
+  };
+  const items = approaches.map(function (a) {
+    let text = t("ui.al_approach", {
+      to: nameOf(a.facing),
+      width: t("ui.al_" + a.width),
+      effect: a.effect || 0,
+    });
+    (a.flags || []).forEach(function (f) {
+      text += ", " + t("ui.al_" + f);
+    });
+    return el("li", { text: text });
+  });
+  const facts = [t("ui.al_capacity", { capacity: locale.capacity })];
+  if (locale.objective) facts.push(t("ui.al_objective", { points: locale.objective }));
+  return [
+    el("h2", { class: "locale-name", "data-locale": locale.id, text: locale.name }),
+    el("p", { text: facts.join(" · ") }),
+    el("ul", { class: "approaches" }, items),
+  ];
+}

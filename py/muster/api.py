@@ -125,7 +125,8 @@ class Session:
             "id": scenario.id,
             "system": scenario.system,
             "title": scenario.data["title"],
-            "hexes": len(scenario.hexes),
+            "hexes": len(getattr(scenario, "hexes", ())),
+            "locales": len(getattr(scenario, "locales", ())),
             "units": len(scenario.units),
             "playable": playable(scenario.system),
         }
@@ -133,6 +134,8 @@ class Session:
     def _scenario(self) -> Scenario:
         if self.scenario is None:
             raise RulesError("error.no_scenario", "no scenario is loaded")
+        if not isinstance(self.scenario, Scenario):
+            raise RulesError("error.not_hex_map", "this scenario's map has no hexes")
         return self.scenario
 
     def hex_info(self, params: Params) -> dict[str, Any]:
@@ -266,9 +269,14 @@ class Session:
             raise RulesError("error.no_game", "no game is in progress")
         return self.game
 
+    def _loaded(self) -> Any:
+        if self.scenario is None:
+            raise RulesError("error.no_scenario", "no scenario is loaded")
+        return self.scenario
+
     def new_game(self, params: Params) -> dict[str, Any]:
         """Start play of the loaded scenario with a seed (the UI draws one) and options."""
-        sc = self._scenario()
+        sc = self._loaded()
         seed = params.get("seed", 1)
         options = params.get("options", {})
         if not isinstance(seed, int) or isinstance(seed, bool) or not isinstance(options, dict):
@@ -276,11 +284,18 @@ class Session:
                 "error.bad_params", "parameters of {method} must be an object", method="new_game"
             )
         self.game = Game.start(sc, game_rules(sc.system), seed, options)
-        return self.game_view({})
+        return self.game_view({"viewer": params.get("viewer")})
 
     def game_view(self, params: Params) -> dict[str, Any]:
-        """The game as the UI shows it: state, prompt, legal actions, chance point, log."""
+        """The game as the UI shows it: state, prompt, legal actions, chance point, log.
+
+        In a game of hidden blocks the view is one side's (``viewer``, by default the side to
+        act): that side's blocks, the other's as bare blocks, its own log lines, and the
+        legal actions only when it is the side to act.
+        """
         game = self._game()
+        if getattr(game.rules, "hidden_information", False):
+            return self._side_view(game, params.get("viewer"))
         state = game.state
         legal = game.legal_actions()
         view: dict[str, Any] = {
@@ -300,10 +315,41 @@ class Session:
             view.update(extra(game.scenario, state))
         return view
 
+    def _side_view(self, game: Game, viewer: Any) -> dict[str, Any]:
+        rules, sc, state = game.rules, game.scenario, game.state
+        sides = [s["id"] for s in sc.data["sides"]]
+        decider = rules.decider(sc, state)
+        if viewer is None:
+            viewer = decider
+        if viewer not in sides:
+            raise InvalidActionError("error.bad_viewer", "no side {side}", side=str(viewer))
+        view = rules.view_for(sc, state, viewer)
+        mine = viewer == decider and not state.get("result")
+        return {
+            "state": view,
+            "viewer": viewer,
+            "legal": game.legal_actions() if mine else [],
+            "chance": None,
+            "log": [e for e in game.log if e.get("to", viewer) == viewer][-200:],
+            "moves": len(game.actions),
+            "can_undo": mine and self._own_undo(game),
+            "can_redo": mine and bool(game.redo_stack),
+            "result": state.get("result"),
+            "prompt": rules.prompt(sc, state),
+        }
+
+    def _own_undo(self, game: Game) -> bool:
+        """With hidden blocks, a side takes back only its own last action (same side to act
+        before and after it), so undo never shows one side what the other decided."""
+        if not game.can_undo() or len(game.states) < 2:
+            return False
+        rules, sc = game.rules, game.scenario
+        return rules.decider(sc, game.states[-2]) == rules.decider(sc, game.states[-1])
+
     def act(self, params: Params) -> dict[str, Any]:
         """Take an action; an illegal one is refused with the rule and changes nothing."""
         self._game().apply(params.get("action"))
-        return self.game_view({})
+        return self.game_view({"viewer": params.get("viewer")})
 
     def preview(self, params: Params) -> dict[str, Any]:
         """The modifiers and exact odds of a legal fire or melee, before it is taken."""
@@ -319,13 +365,16 @@ class Session:
 
     def undo(self, params: Params) -> dict[str, Any]:
         """Take back the last action."""
-        self._game().undo()
-        return self.game_view({})
+        game = self._game()
+        if getattr(game.rules, "hidden_information", False) and not self._own_undo(game):
+            raise IllegalActionError("error.cannot_undo", "there is nothing to undo")
+        game.undo()
+        return self.game_view({"viewer": params.get("viewer")})
 
     def redo(self, params: Params) -> dict[str, Any]:
         """Play again the last action taken back."""
         self._game().redo()
-        return self.game_view({})
+        return self.game_view({"viewer": params.get("viewer")})
 
     def save(self, params: Params) -> dict[str, Any]:
         """The save of the game in progress (JSON a player can keep in a file)."""

@@ -16,13 +16,14 @@ from .hexgrid import Hex, Hexside, Numbering, hex_distance, hex_neighbors
 from .terrain import TerrainDataError, chart_with_overrides, load_chart
 
 FORMAT = "muster-scenario/1"
-SYSTEMS = ("hex-facing", "hex-hexside")
+SYSTEMS = ("hex-facing", "hex-hexside", "area-locale")
 LEVELS = ("points", "demoralized", "broken")  # a side's army morale (hex-hexside)
 UNIT_TYPES = ("infantry", "cavalry", "artillery", "leader")
 # Hexside features that have an up side; the scenario names it with "up".
 DIRECTIONAL_FEATURES = frozenset({"slope", "crest", "steep_slope"})
 ROAD_KINDS = frozenset({"road", "trail"})
 SCENARIO_DIR = Path(__file__).parent / "scenarios"
+DEFAULT_SCENARIO = "demo-hohenbrueck"
 
 
 def hex_terrains(system: str) -> frozenset[str]:
@@ -157,6 +158,10 @@ def parse_scenario(data: Any) -> Scenario:
     _str(data.get("title"), "title")
     system = data.get("system")
     _expect(system in SYSTEMS, "system", f"unknown system {json.dumps(system)}")
+    if system == "area-locale":
+        from .areamap import parse_area_scenario
+
+        return parse_area_scenario(data)  # type: ignore[return-value]
     m = data.get("map")
     _expect(isinstance(m, dict), "map", "expected a JSON object")
     numbering, hexes = _parse_grid(m, system)
@@ -427,7 +432,9 @@ def _like(default: Any, value: Any, place: str) -> None:
 def builtin_scenarios() -> list[dict[str, Any]]:
     """The scenarios shipped with the core: id, system, title, file name."""
     out = []
-    for path in sorted(SCENARIO_DIR.glob("*.json")):
+    # The default demo first (the app opens the first); the others by file name.
+    paths = sorted(SCENARIO_DIR.glob("*.json"), key=lambda p: (p.stem != DEFAULT_SCENARIO, p.name))
+    for path in paths:
         data = json.loads(path.read_text(encoding="utf-8"))
         out.append(
             {"id": data["id"], "system": data["system"], "title": data["title"], "file": path.name}

@@ -5,7 +5,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import Any
 
-FOLDERS = {"hex-facing": "hex_facing", "hex-hexside": "hex_hexside"}
+FOLDERS = {"hex-facing": "hex_facing", "hex-hexside": "hex_hexside", "area-locale": "area_locale"}
 
 
 def movement_rules(system: str) -> Any:

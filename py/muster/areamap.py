@@ -1,0 +1,299 @@
+"""Area maps: locales and the approaches between them (format in docs/scenario-format.md).
+
+A locale is an area with a reserve (its interior) and one approach per neighbouring locale:
+the approach ``"A/B"`` is the border of A that faces B. Approaches are directed (A/B and B/A
+are the two sides of one border), narrow or wide, with a terrain effect and flags. Roads
+join locales. Every problem raises :class:`ScenarioError` naming the place.
+
+>>> sc = parse_area_scenario(EXAMPLE)
+>>> sc.neighbors["a"], sc.approach("a", "b").width, sc.road_kind("a", "b")
+(('b',), 'narrow', 'primary')
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import ScenarioError
+
+WIDTHS = ("narrow", "wide")
+APPROACH_FLAGS = frozenset({"cavalry_obstructed", "impassable"})
+ROAD_KINDS = ("primary", "secondary")
+PIECE_TYPES = {"infantry": 3, "cavalry": 2, "artillery": 1}  # type: most steps (the notes)
+TERRAINS = ("open", "town", "woods", "farm", "river_bank", "hills")
+
+
+@dataclass(frozen=True, slots=True)
+class Locale:
+    """An area of the map: its name, outline (for drawing), capacity and objective points."""
+
+    id: str
+    name: str
+    polygon: tuple[tuple[float, float], ...]
+    capacity: int
+    objective: int = 0
+    terrain: str = "open"
+
+
+@dataclass(frozen=True, slots=True)
+class Approach:
+    """The border of ``locale`` facing ``facing``: width, terrain effect and flags."""
+
+    locale: str
+    facing: str
+    width: str
+    effect: int
+    flags: frozenset[str] = frozenset()
+
+    @property
+    def id(self) -> str:
+        """``"locale/facing"``."""
+        return f"{self.locale}/{self.facing}"
+
+    @property
+    def leaders(self) -> int:
+        """How many leading pieces an assault may have here: 1 narrow, 2 wide."""
+        return 1 if self.width == "narrow" else 2
+
+
+@dataclass(slots=True)
+class AreaScenario:
+    """A validated area-map scenario: the raw JSON plus its locales, approaches and roads."""
+
+    data: dict[str, Any]
+    locales: dict[str, Locale]
+    approaches: dict[str, Approach]
+    roads: list[tuple[str, tuple[str, ...]]]
+    units: dict[str, dict[str, Any]] = field(default_factory=dict)
+    neighbors: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    links: dict[tuple[str, str], str] = field(default_factory=dict)
+    memo: dict[Any, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        found: dict[str, list[str]] = {k: [] for k in self.locales}
+        for a in self.approaches.values():
+            found[a.locale].append(a.facing)
+        self.neighbors = {k: tuple(sorted(v)) for k, v in found.items()}
+        for kind, chain in self.roads:
+            for a, b in zip(chain, chain[1:], strict=False):
+                for pair in ((a, b), (b, a)):
+                    if self.links.get(pair) != "primary":
+                        self.links[pair] = kind
+
+    @property
+    def id(self) -> str:
+        """The scenario id."""
+        return str(self.data["id"])
+
+    @property
+    def system(self) -> str:
+        """The rule system id."""
+        return str(self.data["system"])
+
+    def approach(self, locale: str, facing: str) -> Approach:
+        """The approach of ``locale`` facing ``facing``.
+
+        Raises:
+            ScenarioError: the two locales are not neighbours.
+        """
+        found = self.approaches.get(f"{locale}/{facing}")
+        if found is None:
+            raise ScenarioError(f"approach {locale}/{facing}", "no such approach")
+        return found
+
+    def passable(self, a: str, b: str) -> bool:
+        """True if pieces may cross between ``a`` and ``b`` (neither side is impassable)."""
+        there, back = self.approaches.get(f"{a}/{b}"), self.approaches.get(f"{b}/{a}")
+        return bool(there and back) and "impassable" not in (there.flags | back.flags)
+
+    def road_kind(self, a: str, b: str) -> str | None:
+        """The best road joining two neighbouring locales, or None."""
+        return self.links.get((a, b))
+
+
+def _expect(cond: bool, place: str, problem: str) -> None:
+    if not cond:
+        raise ScenarioError(place, problem)
+
+
+def _text(value: Any, place: str) -> str:
+    _expect(isinstance(value, str) and value != "", place, "expected a non-empty text")
+    return str(value)
+
+
+def _whole(value: Any, place: str, lo: int, hi: int) -> int:
+    ok = isinstance(value, int) and not isinstance(value, bool) and lo <= value <= hi
+    _expect(ok, place, f"expected a whole number from {lo} to {hi}, got {json.dumps(value)}")
+    return int(value)
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def parse_area_scenario(data: dict[str, Any]) -> AreaScenario:
+    """Validate an area-map scenario (``map.kind`` "areas") and index it.
+
+    Raises:
+        ScenarioError: naming the first place that is wrong.
+    """
+    m = data.get("map")
+    _expect(isinstance(m, dict), "map", "expected a JSON object")
+    _expect(m.get("kind") == "areas", "map.kind", 'expected "areas"')
+    for key in ("width", "height"):
+        _expect(_number(m.get(key)) and m[key] > 0, f"map.{key}", "expected a positive number")
+    locales = _locales(m.get("locales"))
+    approaches = _approaches(m.get("approaches"), locales)
+    roads = _roads(m.get("roads", []), locales, approaches)
+    sides = _sides(data.get("sides"))
+    units = _units(data.get("units", []), sides, locales, approaches)
+    if "turns" in data:
+        _whole(data["turns"], "turns", 1, 99)
+    return AreaScenario(data, locales, approaches, roads, units)
+
+
+def _locales(items: Any) -> dict[str, Locale]:
+    _expect(isinstance(items, list) and items, "map.locales", "expected a non-empty list")
+    out: dict[str, Locale] = {}
+    for i, spec in enumerate(items):
+        place = f"map.locales[{i}]"
+        _expect(isinstance(spec, dict), place, "expected a JSON object")
+        lid = _text(spec.get("id"), place + " id")
+        place = f"locale {lid}"
+        _expect(lid not in out and "/" not in lid, place, "id used twice or holding a /")
+        poly = spec.get("polygon")
+        ok = isinstance(poly, list) and len(poly) >= 3
+        ok = ok and all(isinstance(p, list) and len(p) == 2 and all(map(_number, p)) for p in poly)
+        _expect(ok, place + " polygon", "expected three or more [x, y] points")
+        terrain = spec.get("terrain", "open")
+        _expect(terrain in TERRAINS, place + " terrain", f"expected one of {', '.join(TERRAINS)}")
+        out[lid] = Locale(
+            lid,
+            _text(spec.get("name"), place + " name"),
+            tuple((float(x), float(y)) for x, y in poly),
+            _whole(spec.get("capacity"), place + " capacity", 1, 99),
+            _whole(spec.get("objective", 0), place + " objective", 0, 99),
+            terrain,
+        )
+    return out
+
+
+def _approaches(items: Any, locales: dict[str, Locale]) -> dict[str, Approach]:
+    _expect(isinstance(items, list), "map.approaches", "expected a list")
+    out: dict[str, Approach] = {}
+    for i, spec in enumerate(items):
+        place = f"map.approaches[{i}]"
+        _expect(isinstance(spec, dict), place, "expected a JSON object")
+        a, b = spec.get("from"), spec.get("facing")
+        _expect(a in locales and b in locales and a != b, place, "from and facing: two locales")
+        place = f"approach {a}/{b}"
+        _expect(f"{a}/{b}" not in out, place, "listed twice")
+        _expect(spec.get("width") in WIDTHS, place + " width", 'expected "narrow" or "wide"')
+        flags = spec.get("flags", [])
+        ok = isinstance(flags, list) and set(flags) <= APPROACH_FLAGS
+        _expect(ok, place + " flags", f"expected some of {', '.join(sorted(APPROACH_FLAGS))}")
+        effect = _whole(spec.get("effect", 0), place + " effect", 0, 9)
+        out[f"{a}/{b}"] = Approach(a, b, spec["width"], effect, frozenset(flags))
+    for key, ap in out.items():
+        back = f"{ap.facing}/{ap.locale}"
+        _expect(back in out, f"approach {key}", f"the other side, {back}, is missing")
+    return out
+
+
+def _roads(items: Any, locales: dict[str, Locale], approaches: dict[str, Approach]) -> list:
+    _expect(isinstance(items, list), "map.roads", "expected a list")
+    out = []
+    for i, spec in enumerate(items):
+        place = f"map.roads[{i}]"
+        _expect(isinstance(spec, dict), place, "expected a JSON object")
+        _expect(
+            spec.get("kind") in ROAD_KINDS, place + " kind", 'expected "primary" or "secondary"'
+        )
+        chain = spec.get("locales")
+        ok = isinstance(chain, list) and len(chain) >= 2 and all(c in locales for c in chain)
+        _expect(ok, place + " locales", "expected two or more known locales")
+        for a, b in zip(chain, chain[1:], strict=False):
+            _expect(f"{a}/{b}" in approaches, place, f"{a} and {b} are not neighbours")
+        out.append((spec["kind"], tuple(chain)))
+    return out
+
+
+def _sides(items: Any) -> set[str]:
+    _expect(isinstance(items, list) and len(items) == 2, "sides", "expected two sides")
+    ids: set[str] = set()
+    for i, spec in enumerate(items):
+        place = f"sides[{i}]"
+        _expect(isinstance(spec, dict), place, "expected a JSON object")
+        sid = _text(spec.get("id"), place + " id")
+        _expect(sid not in ids, place, f"side {json.dumps(sid)} listed twice")
+        _text(spec.get("name"), place + " name")
+        if "army_morale" in spec:
+            _whole(spec["army_morale"], f"side {sid} army_morale", 0, 999)
+        ids.add(sid)
+    return ids
+
+
+def _units(items: Any, sides: set[str], locales: dict, approaches: dict) -> dict[str, dict]:
+    _expect(isinstance(items, list), "units", "expected a list")
+    out: dict[str, dict[str, Any]] = {}
+    held: dict[str, str] = {}
+    count: dict[tuple[str, str], int] = {}
+    for i, spec in enumerate(items):
+        place = f"units[{i}]"
+        _expect(isinstance(spec, dict), place, "expected a JSON object")
+        uid = _text(spec.get("id"), place + " id")
+        place = f"unit {uid}"
+        _expect(uid not in out, place, "id used twice")
+        side = spec.get("side")
+        _expect(side in sides, place, f"unknown side {json.dumps(side)}")
+        kind = spec.get("type")
+        _expect(kind in PIECE_TYPES, place, f"expected type {', '.join(PIECE_TYPES)}")
+        _text(spec.get("name"), place + " name")
+        _whole(spec.get("steps"), place + " steps", 1, PIECE_TYPES[kind])
+        where = spec.get("locale")
+        _expect(where in locales, place, f"unknown locale {json.dumps(where)}")
+        facing = spec.get("approach")
+        ok = facing is None or f"{where}/{facing}" in approaches
+        _expect(ok, place, f"no approach {where}/{facing}")
+        _expect(held.setdefault(where, side) == side, place, f"locale {where} holds both sides")
+        count[(side, where)] = count.get((side, where), 0) + 1
+        cap = locales[where].capacity
+        _expect(count[(side, where)] <= cap, place, f"locale {where} is over its capacity {cap}")
+        out[uid] = spec
+    return out
+
+
+EXAMPLE: dict[str, Any] = {
+    "format": "muster-scenario/1",
+    "id": "ex",
+    "system": "area-locale",
+    "title": "ex",
+    "map": {
+        "kind": "areas",
+        "width": 20,
+        "height": 10,
+        "locales": [
+            {
+                "id": "a",
+                "name": "A",
+                "polygon": [[0, 0], [10, 0], [10, 10], [0, 10]],
+                "capacity": 3,
+            },
+            {
+                "id": "b",
+                "name": "B",
+                "polygon": [[10, 0], [20, 0], [20, 10], [10, 10]],
+                "capacity": 3,
+            },
+        ],
+        "approaches": [
+            {"from": "a", "facing": "b", "width": "narrow", "effect": 1},
+            {"from": "b", "facing": "a", "width": "wide"},
+        ],
+        "roads": [{"kind": "primary", "locales": ["a", "b"]}],
+    },
+    "sides": [{"id": "x", "name": "X"}, {"id": "y", "name": "Y"}],
+    "units": [],
+}

@@ -1,0 +1,1 @@
+"""Area-locale system (seed 004): locales and approaches, commands, assaults, hidden blocks."""

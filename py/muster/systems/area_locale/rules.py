@@ -1,0 +1,561 @@
+"""area-locale play: the player turn (``sequence.json``), one handler per action, and the
+view of one side, which never holds the other side's hidden blocks.
+
+Player turn (the notes' order):
+  bombardment  artillery that declared last turn may fire, by target priority
+  assault      from an approach against the enemy approach blocking it (1 command)
+  movement     groups for commands (reserve / approach cases), roads, maneuver attacks
+  declaration  artillery reveals itself and declares a bombardment for next turn
+Two player turns a game turn, the first side first; 16 turns; no dice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ...areamap import AreaScenario
+from ...errors import IllegalActionError
+from . import assault as A
+from . import pieces as P
+
+State = dict[str, Any]
+Action = dict[str, Any]
+Event = dict[str, Any]
+PHASES = ("bombardment", "assault", "movement", "declaration")
+
+
+class AreaLocaleRules:
+    """The area-locale ruleset."""
+
+    system = "area-locale"
+    previewable = ()
+    hidden_information = True
+
+    def board(self, scenario: AreaScenario, state: State) -> None:
+        """No hex board: area maps have their own queries."""
+        return None
+
+    def initial_state(self, scenario: AreaScenario, options: dict[str, Any]) -> State:
+        """Blocks where the scenario sets them; the first side's turn."""
+        pieces = {
+            pid: {
+                "locale": spec["locale"],
+                "approach": spec.get("approach"),
+                "steps": int(spec["steps"]),
+                "out": False,
+                "revealed": False,
+                "moved": False,
+                "assaulted": False,
+                "bombarded": -9,
+                "declared": False,
+                "road": False,
+            }
+            for pid, spec in scenario.units.items()
+        }
+        state: State = {
+            "turn": 1,
+            "turns": P.settings(scenario)["turns"],
+            "side": scenario.data["sides"][0]["id"],
+            "phase": "bombardment",
+            "commands": 0,
+            "pieces": pieces,
+            "selection": [],
+            "roads_used": 0,
+            "road_steps": [],
+            "won": [],
+            "army": P.army_start(scenario),
+            "held": {},
+            "pending": None,
+            "assault": None,
+            "queue": [],
+            "chance": None,
+            "result": None,
+        }
+        P.update_held(scenario, state)
+        self._start_player_turn(scenario, state)
+        return state
+
+    # -- sequence -------------------------------------------------------------------------------
+
+    def _start_player_turn(self, scenario: AreaScenario, state: State) -> list[Event]:
+        state["commands"] = P.settings(scenario)["commands"]["per_turn"]
+        state.update(selection=[], roads_used=0, road_steps=[], won=[])
+        for pid, p in state["pieces"].items():
+            if P.side_of(scenario, pid) == state["side"]:
+                p.update(moved=False, assaulted=False, road=False)
+        return self._enter(scenario, state, "bombardment")
+
+    def _enter(self, scenario: AreaScenario, state: State, phase: str) -> list[Event]:
+        """Begin ``phase``; one with nothing to do passes by itself."""
+        if state["phase"] == "bombardment" and phase != "bombardment":
+            for pid in self._own(scenario, state):  # a declaration not fired lapses
+                state["pieces"][pid]["declared"] = False
+        state["phase"] = phase
+        events = [{"key": "log.al_phase", "params": {"phase": phase, "side": state["side"]}}]
+        empty = {
+            "bombardment": not self._bombard_actions(scenario, state),
+            "assault": not self._assault_actions(scenario, state),
+            "declaration": not self._declare_actions(scenario, state),
+        }
+        if empty.get(phase):
+            if phase == "declaration":
+                return events + self._end_player_turn(scenario, state)
+            return events + self._enter(scenario, state, PHASES[PHASES.index(phase) + 1])
+        return events
+
+    def _end_player_turn(self, scenario: AreaScenario, state: State) -> list[Event]:
+        P.update_held(scenario, state)
+        order = [s["id"] for s in scenario.data["sides"]]
+        events: list[Event] = []
+        if state["side"] == order[0]:
+            state["side"] = order[1]
+        else:
+            events.append({"key": "log.turn_end", "params": {"turn": state["turn"]}})
+            for p in state["pieces"].values():
+                p["revealed"] = p["declared"] and not p["out"]
+            if state["turn"] >= state["turns"]:
+                return events + self._game_over(scenario, state)
+            state["turn"] += 1
+            state["side"] = order[0]
+            events.append({"key": "log.turn_start", "params": {"turn": state["turn"]}})
+        return events + self._start_player_turn(scenario, state)
+
+    def _game_over(self, scenario: AreaScenario, state: State) -> list[Event]:
+        points = A.score(scenario, state)
+        best = max(points.values())
+        leaders = [s for s, v in points.items() if v == best]
+        winner = leaders[0] if len(leaders) == 1 else None
+        state.update(phase="over", pending=None, queue=[])
+        state["result"] = {"winner": winner, "points": points}
+        return [{"key": "log.game_over", "params": {"winner": winner, "points": points}}]
+
+    # -- legal actions ----------------------------------------------------------------------------
+
+    def decider(self, scenario: AreaScenario, state: State) -> str:
+        """The side that acts now: the phasing side, or the other at an interrupt."""
+        pending = state["pending"]
+        return pending["side"] if pending else state["side"]
+
+    def legal_actions(self, scenario: AreaScenario, state: State) -> list[Action]:
+        """Every action the deciding side may take now."""
+        if state["phase"] == "over":
+            return []
+        pending = state["pending"]
+        if pending:
+            return _decision_actions(pending)
+        phase = state["phase"]
+        if phase == "bombardment":
+            return self._bombard_actions(scenario, state) + [{"type": "end_phase"}]
+        if phase == "assault":
+            return self._assault_actions(scenario, state) + [{"type": "end_phase"}]
+        if phase == "declaration":
+            return self._declare_actions(scenario, state) + [{"type": "end_turn"}]
+        actions = self._movement_actions(scenario, state)
+        if not self._compulsory(scenario, state):
+            actions.append({"type": "end_phase"})
+        return actions
+
+    def _own(self, scenario: AreaScenario, state: State) -> list[str]:
+        return sorted(pid for pid in P.live(state) if P.side_of(scenario, pid) == state["side"])
+
+    def _bombard_actions(self, scenario: AreaScenario, state: State) -> list[Action]:
+        return [
+            {"type": "bombard", "unit": pid}
+            for pid in self._own(scenario, state)
+            if state["pieces"][pid]["declared"] and self._target(scenario, state, pid)
+        ]
+
+    def _assault_actions(self, scenario: AreaScenario, state: State) -> list[Action]:
+        places = {
+            P.position(state["pieces"][pid])
+            for pid in self._own(scenario, state)
+            if state["pieces"][pid]["approach"] is not None
+        }
+        return [
+            {"type": "assault", "approach": ap}
+            for ap in sorted(places)
+            if A.can_assault(scenario, state, ap)
+        ]
+
+    def _declare_actions(self, scenario: AreaScenario, state: State) -> list[Action]:
+        return [
+            {"type": "declare", "unit": pid}
+            for pid in self._own(scenario, state)
+            if P.kind(scenario, pid) == "artillery"
+            and not state["pieces"][pid]["declared"]
+            and state["pieces"][pid]["bombarded"] != state["turn"]
+            and self._target(scenario, state, pid)
+        ]
+
+    def _target(self, scenario: AreaScenario, state: State, gun: str) -> list[str] | None:
+        """A bombardment's target by the notes' priority: the approach the gun faces, else that
+        locale's reserve, else another of its approaches; None if nothing is there."""
+        p = state["pieces"][gun]
+        a, n = p["locale"], p["approach"]
+        if n is None:
+            return None
+        enemy = P.other(scenario, state["side"])
+        order = [(n, a), (n, None)] + [(n, m) for m in scenario.neighbors[n] if m != a]
+        for where in order:
+            found = P.at(state, where[0], where[1], enemy, scenario)
+            if found:
+                return found
+        return None
+
+    def _compulsory(self, scenario: AreaScenario, state: State) -> list[str]:
+        """Pieces on an approach with no enemy beyond, that must still move this turn."""
+        return [
+            pid
+            for pid in self._own(scenario, state)
+            if not state["pieces"][pid]["moved"]
+            and state["pieces"][pid]["approach"] is not None
+            and not P.enemy_in(scenario, state, state["pieces"][pid]["approach"], state["side"])
+        ]
+
+    def _movement_actions(self, scenario: AreaScenario, state: State) -> list[Action]:
+        selection = state["selection"]
+        actions: list[Action] = []
+        where = P.position(state["pieces"][selection[0]]) if selection else None
+        for pid in self._own(scenario, state):
+            p = state["pieces"][pid]
+            if p["moved"] or p["bombarded"] == state["turn"]:
+                continue
+            if where is None or P.position(p) == where or pid in selection:
+                actions.append({"type": "select", "unit": pid})
+        if selection:
+            actions += [
+                {"type": "move", "to": to, **({"attack": True} if attack else {})}
+                for to, cost, attack in self.destinations(scenario, state, selection)
+                if cost <= state["commands"]
+            ]
+        if len(selection) == 1:
+            actions += [
+                {"type": "road", "unit": selection[0], "path": path}
+                for path in self.road_paths(scenario, state, selection[0])
+            ]
+        return actions
+
+    def destinations(
+        self, scenario: AreaScenario, state: State, group: list[str]
+    ) -> list[tuple[str, int, bool]]:
+        """Where a group may move, what it costs in commands, and whether it is a maneuver
+        attack: every case of the notes from a reserve and from an approach."""
+        side = state["side"]
+        first = state["pieces"][group[0]]
+        a, facing = first["locale"], first["approach"]
+        enemy = P.other(scenario, side)
+        out: list[tuple[str, int, bool]] = []
+        if facing is None:
+            for n in scenario.neighbors[a]:
+                if not scenario.passable(a, n):
+                    continue
+                if P.enemy_in(scenario, state, n, side):
+                    out.append((f"{a}/{n}", 1, False))  # to the approach facing the enemy
+                    blocked = P.at(state, n, a, enemy, scenario)  # then: assault it instead
+                    if not blocked and P.room(scenario, state, n, side) >= len(group):
+                        out.append((n, 1, True))  # a maneuver attack
+                elif n not in state["won"] and P.room(scenario, state, n, side) >= len(group):
+                    out.append((n, 1, False))
+            return out
+        n = facing
+        if P.at(state, n, a, enemy, scenario):  # the enemy blocks it: back to the reserve
+            out.append((a, 1, False))
+        elif P.enemy_in(scenario, state, n, side):  # not blocked: into the locale, an attack
+            if P.room(scenario, state, n, side) >= len(group):
+                out.append((n, 1, True))
+        else:  # no enemy beyond: it must move, to the reserve for free, or on
+            out.append((a, 0, False))
+            if n not in state["won"] and P.room(scenario, state, n, side) >= len(group):
+                out.append((n, 1, False))
+        return out
+
+    def road_paths(self, scenario: AreaScenario, state: State, pid: str) -> list[list[str]]:
+        """Road moves of one piece from its reserve: up to 3 areas, never into the enemy, not
+        where another piece entered at the same step count, 3 pieces a turn."""
+        rule = P.settings(scenario)["road"]
+        p = state["pieces"][pid]
+        side = state["side"]
+        if p["approach"] is not None or state["roads_used"] >= rule["pieces_per_turn"]:
+            return []
+        taken = {(loc, k) for loc, k in state["road_steps"]}
+        paths: list[list[str]] = []
+
+        def walk(path: list[str]) -> None:
+            here = path[-1]
+            for n in scenario.neighbors[here]:
+                if n in path or scenario.road_kind(here, n) is None:
+                    continue
+                if not scenario.passable(here, n) or P.enemy_in(scenario, state, n, side):
+                    continue
+                if n in state["won"] or (n, len(path)) in taken:
+                    continue
+                step = path + [n]
+                if P.room(scenario, state, n, side) >= 1:
+                    paths.append(step[1:])
+                if len(step) - 1 < rule["areas"]:
+                    walk(step)
+
+        walk([p["locale"]])
+        return [
+            path
+            for path in paths
+            if self._road_cost(scenario, p["locale"], path) <= state["commands"]
+        ]
+
+    def _road_cost(self, scenario: AreaScenario, start: str, path: list[str]) -> int:
+        rule = P.settings(scenario)["road"]
+        chain = [start] + path
+        primary = all(
+            scenario.road_kind(a, b) == "primary" for a, b in zip(chain, chain[1:], strict=False)
+        )
+        return rule["primary_cost"] if primary else rule["secondary_cost"]
+
+    # -- handlers ---------------------------------------------------------------------------------
+
+    def apply(self, scenario: AreaScenario, state: State, action: Action) -> list[Event]:
+        """Carry out a legal action on ``state``."""
+        handler = HANDLERS.get(action["type"])
+        if handler is None:
+            raise IllegalActionError(
+                "error.illegal_action", "not allowed now: {action}", action=action["type"]
+            )
+        events = handler(self, scenario, state, action)
+        if state["phase"] != "over" and not state["result"]:
+            P.update_held(scenario, state)
+        return events
+
+    def end_phase(self, scenario: AreaScenario, state: State, action: Action) -> list[Event]:
+        """The phasing player ends the present phase."""
+        state["selection"] = []
+        return self._enter(scenario, state, PHASES[PHASES.index(state["phase"]) + 1])
+
+    def end_turn(self, scenario: AreaScenario, state: State, action: Action) -> list[Event]:
+        """Declarations done: the other side plays."""
+        return self._end_player_turn(scenario, state)
+
+    def select(self, scenario: AreaScenario, state: State, action: Action) -> list[Event]:
+        """Add a piece to the group about to move, or take it out."""
+        sel = state["selection"]
+        if action["unit"] in sel:
+            sel.remove(action["unit"])
+        else:
+            sel.append(action["unit"])
+        return []
+
+    def move(self, scenario: AreaScenario, state: State, action: Action) -> list[Event]:
+        """The selected group moves for its cost; into the enemy it is a maneuver attack."""
+        group = list(state["selection"])
+        state["selection"] = []
+        first = state["pieces"][group[0]]
+        frm, from_reserve = first["locale"], first["approach"] is None
+        cost = next(
+            c for to, c, _ in self.destinations(scenario, state, group) if to == action["to"]
+        )
+        state["commands"] -= cost
+        for pid in group:
+            state["pieces"][pid]["moved"] = True
+        side = state["side"]
+        private = {
+            "key": "log.al_move_own",
+            "params": {"units": group, "to": action["to"]},
+            "to": side,
+        }
+        if action.get("attack"):
+            return [private] + A.maneuver(scenario, state, group, frm, action["to"], from_reserve)
+        to = action["to"]
+        locale, facing = (to.split("/") + [None])[:2]
+        for pid in group:
+            state["pieces"][pid].update(locale=locale, approach=facing)
+        events = [
+            {
+                "key": "log.al_move",
+                "params": {"side": side, "frm": frm, "to": to, "count": len(group), "cost": cost},
+            },
+            private,
+        ]
+        if (
+            facing is None
+            and locale != frm
+            and all(P.kind(scenario, p) == "cavalry" for p in group)
+        ):
+            events += A.offer_follow(scenario, state, group, locale)
+        return events
+
+    def road(self, scenario: AreaScenario, state: State, action: Action) -> list[Event]:
+        """One piece moves along a road (free on a primary road)."""
+        pid, path = action["unit"], action["path"]
+        p = state["pieces"][pid]
+        cost = self._road_cost(scenario, p["locale"], path)
+        state["commands"] -= cost
+        state["roads_used"] += 1
+        state["road_steps"] += [[loc, k + 1] for k, loc in enumerate(path)]
+        state["selection"] = []
+        frm = p["locale"]
+        p.update(locale=path[-1], approach=None, moved=True, road=True)
+        return [
+            {
+                "key": "log.al_road",
+                "params": {"side": state["side"], "frm": frm, "to": path[-1], "cost": cost},
+            },
+            {
+                "key": "log.al_move_own",
+                "params": {"units": [pid], "to": path[-1]},
+                "to": state["side"],
+            },
+        ]
+
+    def assault(self, scenario: AreaScenario, state: State, action: Action) -> list[Event]:
+        """Assault the enemy approach facing ``approach``."""
+        return A.start_assault(scenario, state, action["approach"])
+
+    def declare(self, scenario: AreaScenario, state: State, action: Action) -> list[Event]:
+        """Artillery reveals itself and declares a bombardment for next turn."""
+        p = state["pieces"][action["unit"]]
+        p.update(declared=True, revealed=True)
+        own = {"key": "log.al_declare_own", "params": {"unit": action["unit"]}}
+        return [
+            {"key": "log.al_declare", "params": {"side": state["side"], "locale": p["locale"]}},
+            {**own, "to": state["side"]},
+        ]
+
+    def bombard(self, scenario: AreaScenario, state: State, action: Action) -> list[Event]:
+        """Declared artillery fires: its steps less the target's terrain effect, in steps."""
+        gun = action["unit"]
+        p = state["pieces"][gun]
+        targets = self._target(scenario, state, gun) or []
+        t = state["pieces"][targets[0]]
+        effect = (
+            scenario.approach(t["locale"], t["approach"]).effect
+            if t["approach"] is not None
+            else P.settings(scenario)["reserve_effect"]["value"]
+        )
+        loss = max(0, p["steps"] - effect)
+        p.update(declared=False, bombarded=state["turn"], moved=True)
+        owner = P.other(scenario, state["side"])
+        state["queue"][0:0] = [
+            {
+                "do": "loss",
+                "n": loss,
+                "lead": [],
+                "rest": targets,
+                "owner": owner,
+                "enemy": state["side"],
+                "why": "bombardment",
+            }
+        ]
+        event = {
+            "key": "log.al_bombard",
+            "params": {"side": state["side"], "at": P.position(t), "loss": loss, "effect": effect},
+        }
+        return [event] + A.drain(scenario, state)
+
+    # decisions
+
+    def lead(self, scenario: AreaScenario, state: State, action: Action) -> list[Event]:
+        """A side's leading pieces in the assault (step 1 or 3)."""
+        state["pending"] = None
+        return A.choose_lead(scenario, state, action["units"])
+
+    def artillery(self, scenario: AreaScenario, state: State, action: Action) -> list[Event]:
+        """The defender's artillery fires in defence (step 2), or holds its fire."""
+        state["pending"] = None
+        return A.artillery_fire(scenario, state, action["fire"])
+
+    def take_step(self, scenario: AreaScenario, state: State, action: Action) -> list[Event]:
+        """The chooser names the piece that loses the next step."""
+        kind = state["pending"]["kind"]
+        if kind == "group_loss":
+            return A.group_loss(scenario, state, action["unit"])
+        return A.take_loss(scenario, state, action["unit"]) + A.drain(scenario, state)
+
+    def retreat(self, scenario: AreaScenario, state: State, action: Action) -> list[Event]:
+        """The owner chooses where a retreating group goes."""
+        return A.retreat_to(scenario, state, action["to"])
+
+    def pursue(self, scenario: AreaScenario, state: State, action: Action) -> list[Event]:
+        """The winner's cavalry pursues, or not."""
+        if action["units"]:
+            return A.pursue(scenario, state, action["units"])
+        return A.no_pursuit(scenario, state)
+
+    def block(self, scenario: AreaScenario, state: State, action: Action) -> list[Event]:
+        """The defender blocks the maneuver attack with a reserve piece, or does not."""
+        return A.block(scenario, state, action.get("unit"))
+
+    def follow(self, scenario: AreaScenario, state: State, action: Action) -> list[Event]:
+        """Cavalry moves on to an approach, or stays; then what was queued goes on."""
+        return A.follow(scenario, state, action.get("to")) + A.drain(scenario, state)
+
+    # -- views ------------------------------------------------------------------------------------
+
+    def prompt(self, scenario: AreaScenario, state: State) -> dict[str, Any] | None:
+        """What the screen asks now, and of which side (nothing hidden in it)."""
+        if state["result"]:
+            return None
+        pending = state["pending"]
+        side = self.decider(scenario, state)
+        if pending:
+            kind = pending["kind"]
+            params: dict[str, Any] = {"side": side}
+            if kind == "lead":
+                kind = "lead_attacker" if state["assault"]["lead"] is None else "lead_defender"
+            if kind == "block":
+                params.update(frm=pending["frm"], to=pending["to"])
+            if kind == "retreat":
+                params["frm"] = state["queue"][0]["frm"]
+            if kind == "follow":
+                params["locale"] = pending["locale"]
+            return {"key": f"prompt.al_{kind}", "params": params, "side": side}
+        params = {"side": side, "commands": state["commands"]}
+        return {"key": f"prompt.al_{state['phase']}", "params": params, "side": side}
+
+    def view_for(self, scenario: AreaScenario, state: State, viewer: str) -> dict[str, Any]:
+        """What ``viewer`` may see: its own blocks whole, the enemy's revealed ones whole, the
+        rest as bare blocks of a colour on the map. Never the hidden steps, types or names."""
+        from .view import side_view
+
+        return side_view(self, scenario, state, viewer)
+
+
+def _decision_actions(pending: dict[str, Any]) -> list[Action]:
+    kind = pending["kind"]
+    if kind == "lead":
+        return [{"type": "lead", "units": o} for o in pending["options"]]
+    if kind == "artillery":
+        return [{"type": "artillery", "fire": True}, {"type": "artillery", "fire": False}]
+    if kind in ("loss", "group_loss"):
+        return [{"type": "take_step", "unit": u} for u in pending["options"]]
+    if kind == "retreat":
+        return [{"type": "retreat", "to": t} for t in pending["options"]]
+    if kind == "pursuit":
+        return [{"type": "pursue", "units": o} for o in pending["options"]] + [
+            {"type": "pursue", "units": []}
+        ]
+    if kind == "block":
+        return [{"type": "block", "unit": u} for u in pending["options"]] + [{"type": "block"}]
+    return [{"type": "follow", "to": t} for t in pending["options"]] + [{"type": "follow"}]
+
+
+HANDLERS: dict[str, Callable[..., list[Event]]] = {
+    name: getattr(AreaLocaleRules, name)
+    for name in (
+        "end_phase",
+        "end_turn",
+        "select",
+        "move",
+        "road",
+        "assault",
+        "declare",
+        "bombard",
+        "lead",
+        "artillery",
+        "take_step",
+        "retreat",
+        "pursue",
+        "block",
+        "follow",
+    )
+}
+
+RULES = AreaLocaleRules()
