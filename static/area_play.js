@@ -187,15 +187,7 @@ export class AreaPlay extends Play {
     }
     const view = this.view;
     const s = view.state;
-    const bar = el("div", { class: "play-bar" }, [
-      this.button(this.i18n.t("ui.new_game"), () => this.start(), { id: "new-game" }),
-      this.button(
-        this.i18n.t("ui.undo"),
-        () => this.call("undo"),
-        view.can_undo ? { id: "undo" } : { id: "undo", disabled: "disabled" },
-      ),
-      this.button(this.i18n.t("ui.save_game"), () => this.download(), { id: "save-game" }),
-    ]);
+    const bar = this.playBar(view);
     const army = Object.keys(s.army)
       .map((side) => this.words({ side: side }).side + " " + s.army[side])
       .join(" · ");

@@ -410,20 +410,7 @@ export class Play {
     }
     const view = this.view;
     const state = view.state;
-    const bar = el("div", { class: "play-bar" }, [
-      this.button(this.i18n.t("ui.new_game"), () => this.start(), { id: "new-game" }),
-      this.button(
-        this.i18n.t("ui.undo"),
-        () => this.call("undo"),
-        view.can_undo ? { id: "undo" } : { id: "undo", disabled: "disabled" },
-      ),
-      this.button(
-        this.i18n.t("ui.redo"),
-        () => this.call("redo"),
-        view.can_redo ? { id: "redo" } : { id: "redo", disabled: "disabled" },
-      ),
-      this.button(this.i18n.t("ui.save_game"), () => this.download(), { id: "save-game" }),
-    ]);
+    const bar = this.playBar(view);
     const nodes = [
       bar,
       el("p", {
@@ -449,6 +436,24 @@ export class Play {
     if (view.crt) nodes.push(this.crtLabel(view.crt), this.crtTools());
     root.replaceChildren.apply(root, nodes);
     this.renderLog();
+  }
+
+  // New game, undo, redo and save, for the game in view.
+  playBar(view) {
+    return el("div", { class: "play-bar" }, [
+      this.button(this.i18n.t("ui.new_game"), () => this.start(), { id: "new-game" }),
+      this.button(
+        this.i18n.t("ui.undo"),
+        () => this.call("undo"),
+        view.can_undo ? { id: "undo" } : { id: "undo", disabled: "disabled" },
+      ),
+      this.button(
+        this.i18n.t("ui.redo"),
+        () => this.call("redo"),
+        view.can_redo ? { id: "redo" } : { id: "redo", disabled: "disabled" },
+      ),
+      this.button(this.i18n.t("ui.save_game"), () => this.download(), { id: "save-game" }),
+    ]);
   }
 
   armyLine(army) {

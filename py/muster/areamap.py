@@ -17,6 +17,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import ScenarioError
+from .scenario import ScenarioFacts, _expect
+from .scenario import _int as _whole
+from .scenario import _str as _text
 
 WIDTHS = ("narrow", "wide")
 APPROACH_FLAGS = frozenset({"cavalry_obstructed", "impassable"})
@@ -59,7 +62,7 @@ class Approach:
 
 
 @dataclass(slots=True)
-class AreaScenario:
+class AreaScenario(ScenarioFacts):
     """A validated area-map scenario: the raw JSON plus its locales, approaches and roads."""
 
     data: dict[str, Any]
@@ -82,16 +85,6 @@ class AreaScenario:
                     if self.links.get(pair) != "primary":
                         self.links[pair] = kind
 
-    @property
-    def id(self) -> str:
-        """The scenario id."""
-        return str(self.data["id"])
-
-    @property
-    def system(self) -> str:
-        """The rule system id."""
-        return str(self.data["system"])
-
     def approach(self, locale: str, facing: str) -> Approach:
         """The approach of ``locale`` facing ``facing``.
 
@@ -111,22 +104,6 @@ class AreaScenario:
     def road_kind(self, a: str, b: str) -> str | None:
         """The best road joining two neighbouring locales, or None."""
         return self.links.get((a, b))
-
-
-def _expect(cond: bool, place: str, problem: str) -> None:
-    if not cond:
-        raise ScenarioError(place, problem)
-
-
-def _text(value: Any, place: str) -> str:
-    _expect(isinstance(value, str) and value != "", place, "expected a non-empty text")
-    return str(value)
-
-
-def _whole(value: Any, place: str, lo: int, hi: int) -> int:
-    ok = isinstance(value, int) and not isinstance(value, bool) and lo <= value <= hi
-    _expect(ok, place, f"expected a whole number from {lo} to {hi}, got {json.dumps(value)}")
-    return int(value)
 
 
 def _number(value: Any) -> bool:

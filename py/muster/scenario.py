@@ -67,8 +67,25 @@ class HexsideData:
     up: Hex | None = None
 
 
+class ScenarioFacts:
+    """What every scenario answers, whatever its map: its id and its rule system."""
+
+    __slots__ = ()
+    data: dict[str, Any]
+
+    @property
+    def id(self) -> str:
+        """The scenario id."""
+        return str(self.data["id"])
+
+    @property
+    def system(self) -> str:
+        """The rule system id."""
+        return str(self.data["system"])
+
+
 @dataclass(slots=True)
-class Scenario:
+class Scenario(ScenarioFacts):
     """A validated scenario: the raw JSON plus its board indexed by cube hex."""
 
     data: dict[str, Any]
@@ -95,16 +112,6 @@ class Scenario:
         for side, kinds in self.roads.items():
             self.side_roads[(side.a, side.b)] = kinds
             self.side_roads[(side.b, side.a)] = kinds
-
-    @property
-    def id(self) -> str:
-        """The scenario id."""
-        return str(self.data["id"])
-
-    @property
-    def system(self) -> str:
-        """The rule system id."""
-        return str(self.data["system"])
 
     def hex_at(self, label: str) -> Hex:
         """The on-map hex printed as ``label``.

@@ -1,15 +1,15 @@
 // Hex map renderer: draws a muster scenario map as SVG and reports taps.
 // It only draws and reports; every rule lives in the Python core.
-// Plain ES2020 so it parses on older iPad Safari.
+// Plain ES2020 so it parses on older iPad Safari. Pan, zoom and taps: PanZoomMap.
+
+import { PanZoomMap } from "./panzoom.js";
+import { r1, esc, clamp } from "./svg.js";
 
 const SIZE = 50; // hex radius in SVG user units
 const SQRT3 = Math.sqrt(3);
-const TAP_SLOP = 8; // CSS px a tap may wander before it becomes a drag
-const MAX_ZOOM = 6; // CSS px per map unit (a hex about 600 px wide)
 const FAR_ZOOM = 0.55; // below this the hex numbers are hidden
 const TINY_ZOOM = 0.38; // below this the counter texts are hidden
 const COUNTER = 50; // counter side in map units
-const SVGNS = "http://www.w3.org/2000/svg";
 
 // Axial neighbour directions, the same order as the Python core (hexgrid.HEX_DIRECTIONS).
 const DIRECTIONS = [
@@ -191,23 +191,6 @@ const WATER_EDGES = {
 };
 
 let instances = 0;
-
-function r1(v) {
-  return Math.round(v * 10) / 10;
-}
-
-function esc(text) {
-  return String(text)
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;")
-    .replace(/'/g, "&#39;");
-}
-
-function clamp(v, lo, hi) {
-  return v < lo ? lo : v > hi ? hi : v;
-}
 
 function line(ax, ay, bx, by, attrs) {
   return `<line x1="${r1(ax)}" y1="${r1(ay)}" x2="${r1(bx)}" y2="${r1(by)}" ${attrs}/>`;
@@ -515,10 +498,10 @@ function typeSymbol(type, c, cy) {
   return box;
 }
 
-export class HexMap {
+export class HexMap extends PanZoomMap {
   constructor(container, options) {
+    super(container, { prefix: "hm", farZoom: FAR_ZOOM });
     const opts = options || {};
-    this.container = container;
     this.onHexTap = opts.onHexTap || null;
     this.unitLabel = opts.unitLabel || null;
     this.unitRatings = opts.unitRatings || null;
@@ -530,70 +513,15 @@ export class HexMap {
     this._selected = null;
     this._selectedUnit = null;
     this._bounds = { minX: -100, minY: -100, maxX: 100, maxY: 100 };
-    this._k = 1;
-    this._cx = 0;
-    this._cy = 0;
-    this._fitted = false; // true while the view is the untouched fit
-    this._raf = 0;
-    this._pointers = new Map();
-    this._gesture = null;
-    this._zoomClass = "";
-    this._size = null;
     this._lines = [];
     this._numsSvg = "";
     this._numsBuilt = false;
     this._numsLayer = null;
     this._bridgesSvg = "";
 
-    const svg = document.createElementNS(SVGNS, "svg");
-    svg.setAttribute("class", "hm-svg");
-    svg.setAttribute("width", "100%");
-    svg.setAttribute("height", "100%");
-    svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
-    svg.setAttribute("role", "img");
-    svg.setAttribute("aria-label", "map");
-    svg.style.touchAction = "none";
-    svg.style.display = "block";
+    // Only the counters take pointer events; a tap elsewhere resolves by position.
     const names = ["terrain", "hexsides", "roads", "highlights", "labels", "units", "overlays"];
-    this.layers = {};
-    this._defs = document.createElementNS(SVGNS, "defs");
-    svg.appendChild(this._defs);
-    for (const name of names) {
-      const g = document.createElementNS(SVGNS, "g");
-      g.setAttribute("class", "hm-layer hm-" + name);
-      if (name !== "units") g.setAttribute("pointer-events", "none");
-      svg.appendChild(g);
-      this.layers[name] = g;
-    }
-    this._svg = svg;
-    this.svg = svg;
-    container.appendChild(svg);
-
-    this._h = {
-      down: (e) => this._onPointerDown(e),
-      move: (e) => this._onPointerMove(e),
-      up: (e) => this._onPointerUp(e, false),
-      cancel: (e) => this._onPointerUp(e, true),
-      wheel: (e) => this._onWheel(e),
-      prevent: (e) => e.preventDefault(),
-      resize: () => this._onResize(),
-    };
-    svg.addEventListener("pointerdown", this._h.down);
-    svg.addEventListener("pointermove", this._h.move);
-    svg.addEventListener("pointerup", this._h.up);
-    svg.addEventListener("pointercancel", this._h.cancel);
-    svg.addEventListener("wheel", this._h.wheel, { passive: false });
-    // Older iOS Safari: keep the page from scrolling or zooming under the map.
-    svg.addEventListener("touchmove", this._h.prevent, { passive: false });
-    svg.addEventListener("gesturestart", this._h.prevent);
-    svg.addEventListener("contextmenu", this._h.prevent);
-    if (typeof ResizeObserver !== "undefined") {
-      this._ro = new ResizeObserver(this._h.resize);
-      this._ro.observe(container);
-    } else {
-      this._ro = null;
-      window.addEventListener("resize", this._h.resize);
-    }
+    for (const name of names) this._addLayer(name, "hm-layer hm-" + name, name === "units");
   }
 
   // ---- drawing -------------------------------------------------------------------
@@ -1196,14 +1124,6 @@ export class HexMap {
     return this._grid.labelAt(p.x, p.y);
   }
 
-  clientToMap(x, y) {
-    const rect = this._svg.getBoundingClientRect();
-    return {
-      x: this._cx + (x - rect.left - rect.width / 2) / this._k,
-      y: this._cy + (y - rect.top - rect.height / 2) / this._k,
-    };
-  }
-
   // Client (CSS pixel) coordinates of a hex centre, or null.
   hexToClient(label) {
     const p = this._grid && this._grid.center(label);
@@ -1231,46 +1151,7 @@ export class HexMap {
     };
   }
 
-  // ---- view: pan and zoom -----------------------------------------------------------
-
-  // Live size and position of the svg (forces layout; use during input).
-  _viewSize() {
-    const rect = this._svg.getBoundingClientRect();
-    return { w: rect.width, h: rect.height, left: rect.left, top: rect.top };
-  }
-
-  // Cached size of the svg, so drawing and fitting never force a layout of a fresh map.
-  _dims() {
-    if (!this._size || !(this._size.w > 0 && this._size.h > 0)) {
-      const rect = this._svg.getBoundingClientRect();
-      this._size = { w: rect.width, h: rect.height };
-    }
-    return this._size;
-  }
-
-  _fitZoom(v) {
-    const b = this._bounds;
-    const pad = 12;
-    const kx = (v.w - 2 * pad) / (b.maxX - b.minX);
-    const ky = (v.h - 2 * pad) / (b.maxY - b.minY);
-    return Math.max(0.01, Math.min(kx, ky));
-  }
-
-  _limits(v) {
-    const kf = this._fitZoom(v || this._dims());
-    return { min: Math.min(kf * 0.6, 1), max: Math.max(MAX_ZOOM, kf) };
-  }
-
-  // Zoom and centre so the whole map shows.
-  fit() {
-    const v = this._dims();
-    const b = this._bounds;
-    this._cx = (b.minX + b.maxX) / 2;
-    this._cy = (b.minY + b.maxY) / 2;
-    if (v.w > 0 && v.h > 0) this._k = this._fitZoom(v);
-    this._fitted = true;
-    this._applyView();
-  }
+  // ---- view and taps: hooks of PanZoomMap ------------------------------------------
 
   // Centre the view on a hex; opts.zoom sets the zoom (CSS px per map unit).
   centerOn(label, opts) {
@@ -1283,221 +1164,41 @@ export class HexMap {
     this._applyView();
   }
 
-  // Zoom by `factor` around a client point (default: the view centre).
-  zoomBy(factor, clientX, clientY) {
-    const v = this._viewSize();
-    const lim = this._limits(v);
-    const k = clamp(this._k * factor, lim.min, lim.max);
-    const ax = clientX == null ? v.w / 2 : clientX - v.left;
-    const ay = clientY == null ? v.h / 2 : clientY - v.top;
-    const mx = this._cx + (ax - v.w / 2) / this._k;
-    const my = this._cy + (ay - v.h / 2) / this._k;
-    this._k = k;
-    this._cx = mx - (ax - v.w / 2) / k;
-    this._cy = my - (ay - v.h / 2) / k;
-    this._fitted = false;
-    this._requestView();
+  // Tiny is also far: "hm-far hm-tiny" hides the hex numbers and the counter texts.
+  _zoomClassOf(k) {
+    return k < TINY_ZOOM ? "hm-far hm-tiny" : super._zoomClassOf(k);
   }
 
-  // Pan by a client-pixel offset (the map moves with the finger).
-  panBy(dx, dy) {
-    this._cx -= dx / this._k;
-    this._cy -= dy / this._k;
-    this._fitted = false;
-    this._requestView();
-  }
-
-  get zoom() {
-    return this._k;
-  }
-
-  _requestView() {
-    if (this._raf) return;
-    this._raf = requestAnimationFrame(() => {
-      this._raf = 0;
-      this._applyView();
-    });
-  }
-
-  _applyView() {
-    if (this._raf) {
-      cancelAnimationFrame(this._raf);
-      this._raf = 0;
-    }
-    const v = this._dims();
-    if (!(v.w > 0 && v.h > 0)) return;
-    const lim = this._limits(v);
-    this._k = clamp(this._k, lim.min, lim.max);
-    const b = this._bounds;
-    this._cx = clamp(this._cx, b.minX, b.maxX);
-    this._cy = clamp(this._cy, b.minY, b.maxY);
-    const w = v.w / this._k;
-    const h = v.h / this._k;
-    this._svg.setAttribute(
-      "viewBox",
-      `${r1(this._cx - w / 2)} ${r1(this._cy - h / 2)} ${r1(w)} ${r1(h)}`,
-    );
-    const zc = this._k < TINY_ZOOM ? "hm-tiny" : this._k < FAR_ZOOM ? "hm-far" : "hm-near";
+  // The hex numbers are built the first time the view is near enough to read them.
+  _viewApplied(zc) {
     if (zc === "hm-near" && !this._numsBuilt && this._numsLayer) {
       this._numsLayer.innerHTML = this._numsSvg;
       this._numsBuilt = true;
     }
-    if (zc !== this._zoomClass) {
-      if (this._zoomClass) this._svg.classList.remove(this._zoomClass);
-      if (zc === "hm-tiny") this._svg.classList.add("hm-far");
-      else this._svg.classList.remove("hm-far");
-      this._svg.classList.add(zc);
-      this._zoomClass = zc;
-    }
   }
 
-  _onResize() {
-    this._size = null;
-    if (this._fitted) this.fit();
-    else this._applyView();
+  // A pointerdown on a counter records its unit id and hex.
+  _tapTarget(el) {
+    const counter = el && el.closest ? el.closest("[data-unit]") : null;
+    if (!counter) return null;
+    return { unit: counter.getAttribute("data-unit"), hex: counter.getAttribute("data-at") };
   }
 
-  // ---- input ----------------------------------------------------------------------
-
-  _onPointerDown(e) {
-    if (e.pointerType === "mouse" && e.button !== 0) return;
-    if (e.pointerType === "mouse") e.preventDefault();
-    try {
-      this._svg.setPointerCapture(e.pointerId);
-    } catch (err) {
-      // capture is a nicety
-    }
-    this._pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
-    if (this._pointers.size === 1) {
-      const target = e.target && e.target.closest ? e.target.closest("[data-unit]") : null;
-      this._gesture = {
-        x0: e.clientX,
-        y0: e.clientY,
-        lastX: e.clientX,
-        lastY: e.clientY,
-        moved: false,
-        multi: false,
-        pinch: null,
-        unit: target ? target.getAttribute("data-unit") : null,
-        unitHex: target ? target.getAttribute("data-at") : null,
-        pointerType: e.pointerType,
-      };
-    } else if (this._gesture) {
-      this._gesture.multi = true;
-      this._gesture.moved = true;
-      this._startPinch();
-    }
-  }
-
-  _startPinch() {
-    const pts = Array.from(this._pointers.values());
-    if (pts.length < 2) return;
-    const a = pts[0];
-    const b = pts[1];
-    const mx = (a.x + b.x) / 2;
-    const my = (a.y + b.y) / 2;
-    this._gesture.pinch = {
-      dist: Math.max(1, Math.hypot(a.x - b.x, a.y - b.y)),
-      k: this._k,
-      anchor: this.clientToMap(mx, my),
-      view: this._viewSize(),
-    };
-  }
-
-  _onPointerMove(e) {
-    const p = this._pointers.get(e.pointerId);
-    const g = this._gesture;
-    if (!p || !g) return;
-    p.x = e.clientX;
-    p.y = e.clientY;
-    if (this._pointers.size >= 2 && g.pinch) {
-      const pts = Array.from(this._pointers.values());
-      const a = pts[0];
-      const b = pts[1];
-      const pin = g.pinch;
-      const v = pin.view;
-      const lim = this._limits(v);
-      const d = Math.max(1, Math.hypot(a.x - b.x, a.y - b.y));
-      const k = clamp((pin.k * d) / pin.dist, lim.min, lim.max);
-      const mx = (a.x + b.x) / 2 - v.left;
-      const my = (a.y + b.y) / 2 - v.top;
-      this._k = k;
-      this._cx = pin.anchor.x - (mx - v.w / 2) / k;
-      this._cy = pin.anchor.y - (my - v.h / 2) / k;
-      this._fitted = false;
-      this._requestView();
-      return;
-    }
-    if (this._pointers.size !== 1) return;
-    if (!g.moved) {
-      if (Math.hypot(e.clientX - g.x0, e.clientY - g.y0) < TAP_SLOP) return;
-      g.moved = true;
-      this._svg.classList.add("hm-dragging");
-    }
-    this.panBy(e.clientX - g.lastX, e.clientY - g.lastY);
-    g.lastX = e.clientX;
-    g.lastY = e.clientY;
-  }
-
-  _onPointerUp(e, cancelled) {
-    if (!this._pointers.has(e.pointerId)) return;
-    this._pointers.delete(e.pointerId);
-    const g = this._gesture;
-    if (!g) return;
-    if (cancelled) g.moved = true;
-    if (this._pointers.size === 1) {
-      // A pinch became a one-finger pan: restart the pan from the remaining finger.
-      const rest = Array.from(this._pointers.values())[0];
-      g.lastX = rest.x;
-      g.lastY = rest.y;
-      g.pinch = null;
-      return;
-    }
-    if (this._pointers.size > 1) {
-      this._startPinch();
-      return;
-    }
-    this._gesture = null;
-    this._svg.classList.remove("hm-dragging");
-    if (g.moved || g.multi) return;
+  _reportTap(g) {
+    const counter = g.target;
     // A tap on a counter is a tap on its hex, even where the counter overhangs a neighbour.
-    const label = g.unitHex || this.hexAtClientPoint(g.x0, g.y0);
+    const label = (counter && counter.hex) || this.hexAtClientPoint(g.x0, g.y0);
     if (!label || !this.onHexTap) return;
     const info = this.hexInfo(label);
-    info.unit = g.unit;
+    info.unit = counter ? counter.unit : null;
     info.pointerType = g.pointerType;
     info.clientX = g.x0;
     info.clientY = g.y0;
     this.onHexTap(label, info);
   }
 
-  _onWheel(e) {
-    e.preventDefault();
-    let dy = e.deltaY;
-    if (e.deltaMode === 1) dy *= 16;
-    else if (e.deltaMode === 2) dy *= 400;
-    dy = clamp(dy, -300, 300);
-    const factor = Math.exp(-dy * (e.ctrlKey ? 0.01 : 0.0016));
-    this.zoomBy(factor, e.clientX, e.clientY);
-  }
-
   destroy() {
-    const svg = this._svg;
-    svg.removeEventListener("pointerdown", this._h.down);
-    svg.removeEventListener("pointermove", this._h.move);
-    svg.removeEventListener("pointerup", this._h.up);
-    svg.removeEventListener("pointercancel", this._h.cancel);
-    svg.removeEventListener("wheel", this._h.wheel);
-    svg.removeEventListener("touchmove", this._h.prevent);
-    svg.removeEventListener("gesturestart", this._h.prevent);
-    svg.removeEventListener("contextmenu", this._h.prevent);
-    if (this._ro) this._ro.disconnect();
-    else window.removeEventListener("resize", this._h.resize);
-    if (this._raf) cancelAnimationFrame(this._raf);
-    this._raf = 0;
-    this._pointers.clear();
-    this._gesture = null;
-    if (svg.parentNode) svg.parentNode.removeChild(svg);
+    super.destroy();
     this.onHexTap = null;
   }
 }

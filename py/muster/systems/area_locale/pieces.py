@@ -7,32 +7,24 @@ A piece stands in the reserve of its locale (``approach`` None) or on one of its
 
 from __future__ import annotations
 
-import json
-from functools import cache
-from pathlib import Path
 from typing import Any
 
 from ...areamap import AreaScenario
+from .. import common
 
+FOLDER = "area_locale"
 State = dict[str, Any]
 Event = dict[str, Any]
 
 
-@cache
 def sequence_data() -> dict[str, Any]:
-    """The turn and its defaults (``sequence.json``)."""
-    return json.loads((Path(__file__).parent / "sequence.json").read_text(encoding="utf-8"))
+    """The turn sequence defaults (``sequence.json``)."""
+    return common.sequence_data(FOLDER)
 
 
 def settings(scenario: AreaScenario) -> dict[str, Any]:
-    """The defaults with the scenario's overrides (merged key by key) and its turn count."""
-    data = dict(sequence_data())
-    for key, value in scenario.data.get("overrides", {}).get("sequence", {}).items():
-        default = data.get(key)
-        data[key] = {**default, **value} if isinstance(default, dict) else value
-    if "turns" in scenario.data:
-        data["turns"] = scenario.data["turns"]
-    return data
+    """The sequence defaults with the scenario's overrides and its own turn count."""
+    return common.settings(scenario, FOLDER)
 
 
 def side_of(scenario: AreaScenario, pid: str) -> str:

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ...areamap import AreaScenario
-from ...errors import IllegalActionError
+from .. import common
 from . import assault as A
 from . import pieces as P
 
@@ -315,12 +315,7 @@ class AreaLocaleRules:
 
     def apply(self, scenario: AreaScenario, state: State, action: Action) -> list[Event]:
         """Carry out a legal action on ``state``."""
-        handler = HANDLERS.get(action["type"])
-        if handler is None:
-            raise IllegalActionError(
-                "error.illegal_action", "not allowed now: {action}", action=action["type"]
-            )
-        events = handler(self, scenario, state, action)
+        events = common.handler_for(action, HANDLERS)(self, scenario, state, action)
         if state["phase"] != "over" and not state["result"]:
             P.update_held(scenario, state)
         return events

@@ -11,19 +11,18 @@ Sequence (``sequence.json``, documented defaults; the aid names the parts, not t
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
-from functools import cache
-from pathlib import Path
 from typing import Any
 
 from ...errors import IllegalActionError
 from ...hexgrid import hex_distance
 from ...movement import Board, reachable
 from ...scenario import Scenario
+from .. import common
 from . import combat, fighting
 from .movement import RULES as MOVEMENT
 
+FOLDER = "hex_facing"
 State = dict[str, Any]
 Action = dict[str, Any]
 Event = dict[str, Any]
@@ -31,21 +30,14 @@ FACINGS = range(12)
 PROCEDURES = ("breakthrough", "pursuit", "counterattack")
 
 
-@cache
 def sequence_data() -> dict[str, Any]:
     """The turn sequence defaults (``sequence.json``)."""
-    return json.loads((Path(__file__).parent / "sequence.json").read_text(encoding="utf-8"))
+    return common.sequence_data(FOLDER)
 
 
-def settings(scenario: Scenario) -> dict[str, Any]:
+def settings(scenario: Any) -> dict[str, Any]:
     """The sequence defaults with the scenario's overrides and its own turn count."""
-    data = dict(sequence_data())
-    for key, value in scenario.data.get("overrides", {}).get("sequence", {}).items():
-        default = data.get(key)
-        data[key] = {**default, **value} if isinstance(default, dict) else value
-    if "turns" in scenario.data:
-        data["turns"] = scenario.data["turns"]
-    return data
+    return common.settings(scenario, FOLDER)
 
 
 def formations(scenario: Scenario) -> dict[str, dict[str, Any]]:
@@ -290,12 +282,7 @@ class HexFacingRules:
 
     def apply(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
         """Carry out a legal action on ``state``."""
-        handler = HANDLERS.get(action["type"])
-        if handler is None:
-            raise IllegalActionError(
-                "error.illegal_action", "not allowed now: {action}", action=action["type"]
-            )
-        return handler(self, scenario, state, action)
+        return common.handler_for(action, HANDLERS)(self, scenario, state, action)
 
     def roll(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
         """A chance point settled: go on with what it was rolled for."""

@@ -414,18 +414,21 @@ def close_parts(scenario: Scenario, state: State, c: dict[str, Any]) -> list[Par
 def _roll_step(rules: Any, scenario: Scenario, state: State) -> list[Event]:
     c = state["combat"]
     parts = close_parts(scenario, state, c)
-    c["drm"] = int(sum(p.value for p in parts))
+    return _die(state, c, parts, _log("hh_drm", total=_total(parts), column=c["odds"]["column"]))
+
+
+def _total(parts: list[Part]) -> int:
+    return int(sum(p.value for p in parts))
+
+
+def _die(state: State, c: dict[str, Any], parts: list[Part], head: Event) -> list[Event]:
+    """Step 6 is due: the d6 of the combat as a chance point, its DRM fixed now and logged."""
+    c["drm"] = _total(parts)
     c["step"] = "resolve"
-    state["chance"] = {
-        "die": "d6",
-        "purpose": "close_combat",
-        "column": c["odds"]["column"],
-        "drm": c["drm"],
-    }
-    return [
-        _log("hh_drm", total=c["drm"], column=c["odds"]["column"]),
-        *({"key": "log.modifier", "params": p.to_json()} for p in parts),
-    ]
+    state["combat"] = c
+    column = c["odds"]["column"]
+    state["chance"] = {"die": "d6", "purpose": "close_combat", "column": column, "drm": c["drm"]}
+    return [head, *({"key": "log.modifier", "params": p.to_json()} for p in parts)]
 
 
 # -- bombardment --------------------------------------------------------------------------------
@@ -436,23 +439,12 @@ def bombard(rules: Any, scenario: Scenario, state: State, action: Action) -> lis
     uid, target = action["unit"], action["target"]
     state["units"][uid]["bombarded"] = True
     c = _new_combat(state, [uid], [target], pool=None)
-    c.update(bombard=True, step="resolve", pair=[state["units"][uid]["hex"], target])
+    c.update(bombard=True, pair=[state["units"][uid]["hex"], target])
     c["defenders"] = fighters_in(scenario, state, target)
     c["lead"]["attacker"] = uid
     c["odds"] = combat.odds(scenario, state, [uid], c["defenders"])
     parts = list(_bombard_terrain(scenario, state, uid, target).parts)
-    c["drm"] = int(sum(p.value for p in parts))
-    state["combat"] = c
-    state["chance"] = {
-        "die": "d6",
-        "purpose": "close_combat",
-        "column": c["odds"]["column"],
-        "drm": c["drm"],
-    }
-    return [
-        _log("hh_bombard", unit=uid, target=target, **c["odds"]),
-        *({"key": "log.modifier", "params": p.to_json()} for p in parts),
-    ]
+    return _die(state, c, parts, _log("hh_bombard", unit=uid, target=target, **c["odds"]))
 
 
 def _bombard_terrain(scenario: Scenario, state: State, uid: str, target: str) -> combat.TerrainDrm:

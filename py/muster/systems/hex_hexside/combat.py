@@ -12,16 +12,16 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
 from math import ceil
-from pathlib import Path
 from typing import Any
 
 from ...hexgrid import Hex, Hexside
 from ...movement import Board, Part
 from ...scenario import Scenario
+from .. import common
 from . import tables as T
 
+FOLDER = "hex_hexside"
 State = dict[str, Any]
 TEC = "terrain effects chart"
 INTO = ("into", "from_or_into")
@@ -29,21 +29,14 @@ FROM = ("from", "from_or_into")
 MARK = {"into": "", "from_or_into": " ( )", "from": " [ ]"}
 
 
-@cache
 def sequence_data() -> dict[str, Any]:
-    """The player turn and its defaults (``sequence.json``)."""
-    return json.loads((Path(__file__).parent / "sequence.json").read_text(encoding="utf-8"))
+    """The turn sequence defaults (``sequence.json``)."""
+    return common.sequence_data(FOLDER)
 
 
 def settings(scenario: Scenario) -> dict[str, Any]:
     """The sequence defaults with the scenario's overrides and its own turn count."""
-    data = dict(sequence_data())
-    for key, value in scenario.data.get("overrides", {}).get("sequence", {}).items():
-        default = data.get(key)
-        data[key] = {**default, **value} if isinstance(default, dict) else value
-    if "turns" in scenario.data:
-        data["turns"] = scenario.data["turns"]
-    return data
+    return common.settings(scenario, FOLDER)
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,11 +13,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ...errors import IllegalActionError, ScenarioError
+from ...errors import ScenarioError
 from ...hexgrid import hex_distance
 from ...los import line_of_sight
 from ...movement import Board, reachable
 from ...scenario import Scenario
+from .. import common
 from . import closecombat as cc
 from . import combat, views
 from . import tables as T
@@ -367,12 +368,7 @@ class HexHexsideRules:
 
     def apply(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
         """Carry out a legal action on ``state``."""
-        handler = HANDLERS.get(action["type"]) or cc.HANDLERS.get(action["type"])
-        if handler is None:
-            raise IllegalActionError(
-                "error.illegal_action", "not allowed now: {action}", action=action["type"]
-            )
-        return handler(self, scenario, state, action)
+        return common.handler_for(action, HANDLERS, cc.HANDLERS)(self, scenario, state, action)
 
     def roll(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
         """A chance point settled: go on with what it was rolled for."""

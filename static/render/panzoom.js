@@ -1,0 +1,346 @@
+// Pan, zoom and tap handling shared by the map renderers (HexMap in hex.js, AreaMap in
+// area.js): an SVG in a container whose viewBox follows a centre and a zoom, moved by
+// one-finger drags, two-finger pinches, the mouse wheel and the public fit/zoomBy/panBy.
+// Plain ES2020 so it parses on older iPad Safari.
+import { r1, clamp } from "./svg.js";
+
+const SVGNS = "http://www.w3.org/2000/svg";
+const TAP_SLOP = 8; // CSS px a tap may wander before it becomes a drag
+const MAX_ZOOM = 6; // CSS px per map unit at the closest zoom (a hex.js hex about 600 px wide)
+
+// A subclass adds its layers (_addLayer), draws into them, sets this._bounds, the map's
+// extent in map units; then calls fit(). Its hooks:
+//   _zoomClassOf(k)   the svg class(es) for zoom k (default "<prefix>-far"/"<prefix>-near");
+//   _viewApplied(zc)  after each view change, with that zoom class;
+//   _tapTarget(el)    what a pointerdown on element el may become a tap on;
+//   _reportTap(g)     a finished tap: g.target (from _tapTarget), g.x0, g.y0, g.pointerType.
+// options: prefix ("hm", "am": the svg gets class "<prefix>-svg", "<prefix>-dragging" while
+// dragged) and farZoom (below this zoom the map is "far").
+export class PanZoomMap {
+  constructor(container, options) {
+    this.container = container;
+    this._prefix = options.prefix;
+    this._farZoom = options.farZoom;
+    this._bounds = { minX: 0, minY: 0, maxX: 100, maxY: 100 };
+    this._k = 1;
+    this._cx = 0;
+    this._cy = 0;
+    this._fitted = false; // true while the view is the untouched fit
+    this._raf = 0;
+    this._pointers = new Map();
+    this._gesture = null;
+    this._zoomClass = "";
+    this._size = null;
+
+    const svg = document.createElementNS(SVGNS, "svg");
+    svg.setAttribute("class", this._prefix + "-svg");
+    svg.setAttribute("width", "100%");
+    svg.setAttribute("height", "100%");
+    svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
+    svg.setAttribute("role", "img");
+    svg.setAttribute("aria-label", "map");
+    svg.style.touchAction = "none";
+    svg.style.display = "block";
+    this._defs = document.createElementNS(SVGNS, "defs");
+    svg.appendChild(this._defs);
+    this.layers = {}; // name -> <g>, see _addLayer
+    this._svg = svg;
+    this.svg = svg;
+    container.appendChild(svg);
+
+    const prevent = (e) => e.preventDefault();
+    const active = { passive: false };
+    // [event, handler, options]; touchmove and gesturestart keep older iOS Safari from
+    // scrolling or zooming the page under the map.
+    this._listeners = [
+      ["pointerdown", (e) => this._onPointerDown(e)],
+      ["pointermove", (e) => this._onPointerMove(e)],
+      ["pointerup", (e) => this._onPointerUp(e, false)],
+      ["pointercancel", (e) => this._onPointerUp(e, true)],
+      ["wheel", (e) => this._onWheel(e), active],
+      ["touchmove", prevent, active],
+      ["gesturestart", prevent],
+      ["contextmenu", prevent],
+    ];
+    for (const l of this._listeners) svg.addEventListener(l[0], l[1], l[2]);
+    this._onResizeBound = () => this._onResize();
+    if (typeof ResizeObserver !== "undefined") {
+      this._ro = new ResizeObserver(this._onResizeBound);
+      this._ro.observe(container);
+    } else {
+      this._ro = null;
+      window.addEventListener("resize", this._onResizeBound);
+    }
+  }
+
+  // Append a <g class=className> to the svg as this.layers[name]; only a tappable layer
+  // takes pointer events.
+  _addLayer(name, className, tappable) {
+    const g = document.createElementNS(SVGNS, "g");
+    g.setAttribute("class", className);
+    if (!tappable) g.setAttribute("pointer-events", "none");
+    this._svg.appendChild(g);
+    this.layers[name] = g;
+  }
+
+  // ---- hooks (see the class comment) ----------------------------------------------
+
+  _zoomClassOf(k) {
+    return this._prefix + (k < this._farZoom ? "-far" : "-near");
+  }
+
+  _viewApplied(zc) {}
+
+  _tapTarget(el) {
+    return null;
+  }
+
+  _reportTap(g) {}
+
+  // ---- view -----------------------------------------------------------------------
+
+  // The map point under a client (CSS pixel) point.
+  clientToMap(x, y) {
+    const rect = this._svg.getBoundingClientRect();
+    return {
+      x: this._cx + (x - rect.left - rect.width / 2) / this._k,
+      y: this._cy + (y - rect.top - rect.height / 2) / this._k,
+    };
+  }
+
+  // Live size and position of the svg (forces layout; use during input).
+  _viewSize() {
+    const rect = this._svg.getBoundingClientRect();
+    return { w: rect.width, h: rect.height, left: rect.left, top: rect.top };
+  }
+
+  // Cached size of the svg, so drawing and fitting never force a layout of a fresh map.
+  _dims() {
+    if (!this._size || !(this._size.w > 0 && this._size.h > 0)) {
+      const rect = this._svg.getBoundingClientRect();
+      this._size = { w: rect.width, h: rect.height };
+    }
+    return this._size;
+  }
+
+  _fitZoom(v) {
+    const b = this._bounds;
+    const pad = 12;
+    const kx = (v.w - 2 * pad) / (b.maxX - b.minX);
+    const ky = (v.h - 2 * pad) / (b.maxY - b.minY);
+    return Math.max(0.01, Math.min(kx, ky));
+  }
+
+  _limits(v) {
+    const kf = this._fitZoom(v || this._dims());
+    return { min: Math.min(kf * 0.6, 1), max: Math.max(MAX_ZOOM, kf) };
+  }
+
+  // Zoom and centre so the whole map shows.
+  fit() {
+    const v = this._dims();
+    const b = this._bounds;
+    this._cx = (b.minX + b.maxX) / 2;
+    this._cy = (b.minY + b.maxY) / 2;
+    if (v.w > 0 && v.h > 0) this._k = this._fitZoom(v);
+    this._fitted = true;
+    this._applyView();
+  }
+
+  // Zoom by `factor` around a client point (default: the view centre).
+  zoomBy(factor, clientX, clientY) {
+    const v = this._viewSize();
+    const lim = this._limits(v);
+    const k = clamp(this._k * factor, lim.min, lim.max);
+    const ax = clientX == null ? v.w / 2 : clientX - v.left;
+    const ay = clientY == null ? v.h / 2 : clientY - v.top;
+    const mx = this._cx + (ax - v.w / 2) / this._k;
+    const my = this._cy + (ay - v.h / 2) / this._k;
+    this._k = k;
+    this._cx = mx - (ax - v.w / 2) / k;
+    this._cy = my - (ay - v.h / 2) / k;
+    this._fitted = false;
+    this._requestView();
+  }
+
+  // Pan by a client-pixel offset (the map moves with the finger).
+  panBy(dx, dy) {
+    this._cx -= dx / this._k;
+    this._cy -= dy / this._k;
+    this._fitted = false;
+    this._requestView();
+  }
+
+  // CSS px per map unit.
+  get zoom() {
+    return this._k;
+  }
+
+  _requestView() {
+    if (this._raf) return;
+    this._raf = requestAnimationFrame(() => {
+      this._raf = 0;
+      this._applyView();
+    });
+  }
+
+  _applyView() {
+    if (this._raf) {
+      cancelAnimationFrame(this._raf);
+      this._raf = 0;
+    }
+    const v = this._dims();
+    if (!(v.w > 0 && v.h > 0)) return;
+    const lim = this._limits(v);
+    this._k = clamp(this._k, lim.min, lim.max);
+    const b = this._bounds;
+    this._cx = clamp(this._cx, b.minX, b.maxX);
+    this._cy = clamp(this._cy, b.minY, b.maxY);
+    const w = v.w / this._k;
+    const h = v.h / this._k;
+    this._svg.setAttribute(
+      "viewBox",
+      `${r1(this._cx - w / 2)} ${r1(this._cy - h / 2)} ${r1(w)} ${r1(h)}`,
+    );
+    // The zoom class may be several space-separated classes; swapped only on change.
+    const zc = this._zoomClassOf(this._k);
+    this._viewApplied(zc);
+    if (zc !== this._zoomClass) {
+      const list = this._svg.classList;
+      if (this._zoomClass) list.remove(...this._zoomClass.split(" "));
+      list.add(...zc.split(" "));
+      this._zoomClass = zc;
+    }
+  }
+
+  _onResize() {
+    this._size = null;
+    if (this._fitted) this.fit();
+    else this._applyView();
+  }
+
+  // ---- input: tap, one-finger pan, two-finger pinch, wheel ------------------------
+
+  _onPointerDown(e) {
+    if (e.pointerType === "mouse" && e.button !== 0) return;
+    if (e.pointerType === "mouse") e.preventDefault();
+    try {
+      this._svg.setPointerCapture(e.pointerId);
+    } catch (err) {
+      // capture is a nicety
+    }
+    this._pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
+    if (this._pointers.size === 1) {
+      this._gesture = {
+        x0: e.clientX,
+        y0: e.clientY,
+        lastX: e.clientX,
+        lastY: e.clientY,
+        moved: false,
+        multi: false,
+        pinch: null,
+        target: this._tapTarget(e.target), // resolved now: capture retargets later events
+        pointerType: e.pointerType,
+      };
+    } else if (this._gesture) {
+      this._gesture.multi = true;
+      this._gesture.moved = true;
+      this._startPinch();
+    }
+  }
+
+  _startPinch() {
+    const pts = Array.from(this._pointers.values());
+    if (pts.length < 2) return;
+    const a = pts[0];
+    const b = pts[1];
+    this._gesture.pinch = {
+      dist: Math.max(1, Math.hypot(a.x - b.x, a.y - b.y)),
+      k: this._k,
+      anchor: this.clientToMap((a.x + b.x) / 2, (a.y + b.y) / 2),
+      view: this._viewSize(),
+    };
+  }
+
+  _onPointerMove(e) {
+    const p = this._pointers.get(e.pointerId);
+    const g = this._gesture;
+    if (!p || !g) return;
+    p.x = e.clientX;
+    p.y = e.clientY;
+    if (this._pointers.size >= 2 && g.pinch) {
+      // Two fingers: zoom about the map point first under their midpoint.
+      const pts = Array.from(this._pointers.values());
+      const a = pts[0];
+      const b = pts[1];
+      const pin = g.pinch;
+      const v = pin.view;
+      const lim = this._limits(v);
+      const d = Math.max(1, Math.hypot(a.x - b.x, a.y - b.y));
+      const k = clamp((pin.k * d) / pin.dist, lim.min, lim.max);
+      const mx = (a.x + b.x) / 2 - v.left;
+      const my = (a.y + b.y) / 2 - v.top;
+      this._k = k;
+      this._cx = pin.anchor.x - (mx - v.w / 2) / k;
+      this._cy = pin.anchor.y - (my - v.h / 2) / k;
+      this._fitted = false;
+      this._requestView();
+      return;
+    }
+    if (this._pointers.size !== 1) return;
+    if (!g.moved) {
+      if (Math.hypot(e.clientX - g.x0, e.clientY - g.y0) < TAP_SLOP) return;
+      g.moved = true;
+      this._svg.classList.add(this._prefix + "-dragging");
+    }
+    this.panBy(e.clientX - g.lastX, e.clientY - g.lastY);
+    g.lastX = e.clientX;
+    g.lastY = e.clientY;
+  }
+
+  _onPointerUp(e, cancelled) {
+    if (!this._pointers.has(e.pointerId)) return;
+    this._pointers.delete(e.pointerId);
+    const g = this._gesture;
+    if (!g) return;
+    if (cancelled) g.moved = true;
+    if (this._pointers.size === 1) {
+      // A pinch became a one-finger pan: restart the pan from the remaining finger.
+      const rest = Array.from(this._pointers.values())[0];
+      g.lastX = rest.x;
+      g.lastY = rest.y;
+      g.pinch = null;
+      return;
+    }
+    if (this._pointers.size > 1) {
+      this._startPinch();
+      return;
+    }
+    this._gesture = null;
+    this._svg.classList.remove(this._prefix + "-dragging");
+    if (g.moved || g.multi) return;
+    this._reportTap(g);
+  }
+
+  _onWheel(e) {
+    e.preventDefault();
+    let dy = e.deltaY;
+    if (e.deltaMode === 1) dy *= 16;
+    else if (e.deltaMode === 2) dy *= 400;
+    dy = clamp(dy, -300, 300);
+    this.zoomBy(Math.exp(-dy * (e.ctrlKey ? 0.01 : 0.0016)), e.clientX, e.clientY);
+  }
+
+  // Remove the svg and stop listening; a subclass also drops its tap callback.
+  destroy() {
+    const svg = this._svg;
+    for (const l of this._listeners) svg.removeEventListener(l[0], l[1], l[2]);
+    if (this._ro) this._ro.disconnect();
+    else window.removeEventListener("resize", this._onResizeBound);
+    if (this._raf) cancelAnimationFrame(this._raf);
+    this._raf = 0;
+    this._pointers.clear();
+    this._gesture = null;
+    if (svg.parentNode) svg.parentNode.removeChild(svg);
+  }
+}
