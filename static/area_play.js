@@ -217,16 +217,30 @@ export class AreaPlay extends Play {
     return el("p", { class: "assault", text: parts.join(" ") });
   }
 
+  // The actions as buttons; the blocks a group may be made of fold away (taps on the map do
+  // the same), once a group is chosen or when there are many of them.
   actionButtons() {
-    const buttons = this.view.legal.map((a) =>
+    const button = (a) =>
       this.button(this.actionText(a), () => this.act(a), {
         class: "action",
         "data-action": a.type,
         "data-target": a.to || a.approach || a.unit || "",
-      }),
-    );
-    const hint = el("p", { class: "hint", text: this.i18n.t("ui.al_hint") });
-    return el("div", { class: "play-actions" }, [hint, el("div", { class: "actions" }, buttons)]);
+      });
+    const selects = this.view.legal.filter((a) => a.type === "select");
+    const others = this.view.legal.filter((a) => a.type !== "select");
+    const nodes = [
+      el("p", { class: "hint", text: this.i18n.t("ui.al_hint") }),
+      el("div", { class: "actions" }, others.map(button)),
+    ];
+    if (selects.length) {
+      const folded = el("details", { class: "blocks" }, [
+        el("summary", { text: this.i18n.t("ui.al_blocks", { count: selects.length }) }),
+        el("div", { class: "actions" }, selects.map(button)),
+      ]);
+      if (selects.length <= 4 && !this.view.state.selection.length) folded.open = true;
+      nodes.splice(1, 0, folded);
+    }
+    return el("div", { class: "play-actions" }, nodes);
   }
 
   actionText(a) {
