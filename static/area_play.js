@@ -122,6 +122,7 @@ export class AreaPlay extends Play {
 
   drawUnits() {
     if (!this.view) return;
+    this.map.setHolders(this.view.state.held);
     this.map.setPieces(this.view.state.blocks);
     this.map.select(this.view.state.selection);
   }

@@ -231,6 +231,14 @@ export class AreaMap extends PanZoomMap {
     this.layers.labels.innerHTML = labels.join("");
   }
 
+  // Who holds each locale now ({locale id: side id}): objective stars take the holder's colour.
+  setHolders(held) {
+    this._locales.forEach((L, id) => {
+      L.data = Object.assign({}, L.data, { holder: (held && held[id]) || null });
+    });
+    this._drawLocales();
+  }
+
   // An objective: a five-point star (the holder's colour, else white) and its points.
   _starSvg(x, y, points, holder) {
     const side = holder != null ? this._sides[holder] : null;

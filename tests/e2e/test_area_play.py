@@ -134,6 +134,8 @@ def test_an_assault_and_a_blocked_maneuver_attack_passed_between_the_players(bro
     assert page.locator("[data-piece='a1'][data-hidden='false']").count() == 1
     assert page.locator("[data-side='france'][data-hidden='true']").count() == 2
     assert "Legere" not in page.content() and "40e Ligne" not in page.content()
+    # The objective East is France's: its star takes France's colour.
+    assert page.locator("[data-holder='france']").count() == 1
     # Assault from West's approach facing East (1 command): Kinsky leads.
     wait_prompt(page, "Austria: assaults")
     tap(page, ".am-lit[data-approach='w/e'], [data-approach='w/e']")
