@@ -33,7 +33,7 @@ export class PanZoomMap {
     this._size = null;
 
     const svg = document.createElementNS(SVGNS, "svg");
-    svg.setAttribute("class", this._prefix + "-svg");
+    svg.setAttribute("class", "pz-svg " + this._prefix + "-svg");
     svg.setAttribute("width", "100%");
     svg.setAttribute("height", "100%");
     svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
@@ -291,7 +291,7 @@ export class PanZoomMap {
     if (!g.moved) {
       if (Math.hypot(e.clientX - g.x0, e.clientY - g.y0) < TAP_SLOP) return;
       g.moved = true;
-      this._svg.classList.add(this._prefix + "-dragging");
+      this._svg.classList.add("pz-dragging", this._prefix + "-dragging");
     }
     this.panBy(e.clientX - g.lastX, e.clientY - g.lastY);
     g.lastX = e.clientX;
@@ -317,7 +317,7 @@ export class PanZoomMap {
       return;
     }
     this._gesture = null;
-    this._svg.classList.remove(this._prefix + "-dragging");
+    this._svg.classList.remove("pz-dragging", this._prefix + "-dragging");
     if (g.moved || g.multi) return;
     this._reportTap(g);
   }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -45,3 +46,15 @@ def click_hex(page: Any, label: str) -> None:
     """Click the centre of hex ``label`` as a player would (the map takes the pointer)."""
     x, y = hex_center(page, label)
     page.mouse.click(x, y)
+
+
+def open_file(page: Any, name: str, content: str) -> None:
+    """Give **Open scenario…** a file, as a player picks one (any text: tests send bad ones)."""
+    file = {"name": name, "mimeType": "application/json", "buffer": content.encode()}
+    page.set_input_files("#scenario-file", files=[file])
+
+
+def open_scenario(page: Any, scenario: dict[str, Any]) -> None:
+    """Open a scenario as a player does with **Open scenario…**, and wait until it is loaded."""
+    open_file(page, f"{scenario['id']}.json", json.dumps(scenario))
+    page.wait_for_function("document.querySelector('#message').textContent.includes('loaded')")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from apppage import click_hex
+from apppage import click_hex, open_file
 
 pytestmark = pytest.mark.e2e
 
@@ -69,22 +69,15 @@ def test_goto_a_printed_hex_number(app):
     assert "Batterie Feuerstein (Artillery)" in page.locator("#hex-panel").inner_text()
 
 
-def _open_file(page, name: str, content: str) -> None:
-    page.set_input_files(
-        "#scenario-file",
-        files=[{"name": name, "mimeType": "application/json", "buffer": content.encode()}],
-    )
-
-
 def test_malformed_scenario_files_are_refused_and_the_game_kept(app):
     page = app.page
-    _open_file(page, "broken.json", "{not json")
+    open_file(page, "broken.json", "{not json")
     page.wait_for_function("document.querySelector('#message').textContent.includes('JSON')")
     assert "The game in progress is unchanged." in page.locator("#message").inner_text()
 
     bad = json.loads(app.page.evaluate("JSON.stringify(window.muster.state.scenario)"))
     bad["map"]["hexes"]["0302"] = {"terrain": ["wods"]}
-    _open_file(page, "typo.json", json.dumps(bad))
+    open_file(page, "typo.json", json.dumps(bad))
     page.wait_for_function("document.querySelector('#message').textContent.includes('wods')")
     assert page.locator("#message").inner_text() == (
         'Scenario rejected, hex 0302: unknown terrain "wods". The game in progress is unchanged.'
@@ -101,7 +94,7 @@ def test_a_valid_scenario_file_replaces_the_battle(app):
     good["id"] = "variant"
     good["title"] = "Variant"
     good["map"]["hexes"]["0101"] = {"terrain": ["marsh"]}
-    _open_file(page, "variant.json", json.dumps(good))
+    open_file(page, "variant.json", json.dumps(good))
     page.wait_for_function("document.querySelector('#scenario-title').textContent === 'Variant'")
     click_hex(page, "0101")
     page.wait_for_selector("#hex-panel .hex-number[data-hex='0101']")
@@ -129,7 +122,7 @@ def test_a_pointy_map_draws_and_answers(app):
     pointy["map"]["stagger"] = "odd"
     pointy["map"]["hexsides"] = []
     pointy["map"]["roads"] = []
-    _open_file(page, "pointy.json", json.dumps(pointy))
+    open_file(page, "pointy.json", json.dumps(pointy))
     page.wait_for_function("document.querySelector('#scenario-title').textContent === 'Pointy'")
     assert page.get_attribute("#map svg", "data-orientation") == "pointy"
     click_hex(page, "0302")

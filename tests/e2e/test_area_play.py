@@ -4,10 +4,8 @@ hidden from the other."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
-from apppage import open_app
+from apppage import open_app, open_scenario
 
 pytestmark = pytest.mark.e2e
 
@@ -117,17 +115,7 @@ def tap(page, selector: str) -> None:
 def test_an_assault_and_a_blocked_maneuver_attack_passed_between_the_players(browser, site_url):
     app = open_app(browser, site_url + "?scenario=demo-fontanella")
     page = app.page
-    page.set_input_files(
-        "#scenario-file",
-        files=[
-            {
-                "name": "t.json",
-                "mimeType": "application/json",
-                "buffer": json.dumps(SCENARIO).encode(),
-            }
-        ],
-    )
-    page.wait_for_function("document.querySelector('#message').textContent.includes('loaded')")
+    open_scenario(page, SCENARIO)
     page.click("#new-game")
     hand_over(page, "austria")
     # Austria sees its own blocks, the French ones as bare blocks: no name, no steps.

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from apppage import click_hex, open_app
+from apppage import click_hex, open_app, open_scenario
 
 pytestmark = pytest.mark.e2e
 
@@ -27,16 +27,13 @@ PLACES = {
 }
 
 
-def scenario_file() -> dict:
+def contact_scenario() -> dict:
+    """The demo with the units of PLACES moved into contact."""
     data = json.loads(DEMO.read_text(encoding="utf-8"))
     data["id"] = "hohenbrueck-contact"
     for unit in data["units"]:
         unit["hex"] = PLACES.get(unit["id"], unit["hex"])
-    return {
-        "name": "contact.json",
-        "mimeType": "application/json",
-        "buffer": json.dumps(data).encode(),
-    }
+    return data
 
 
 def text_of(page, selector: str) -> str:
@@ -84,8 +81,7 @@ def play_until_the_die(page) -> None:
 def test_a_full_close_combat_in_twelve_steps(browser, site_url):
     app = open_app(browser, site_url + "?scenario=demo-hohenbrueck")
     page = app.page
-    page.set_input_files("#scenario-file", files=[scenario_file()])
-    wait_text(page, "#message", "loaded")
+    open_scenario(page, contact_scenario())
     page.click("#new-game")
     page.wait_for_selector("#play-panel .crt-label")
     label = page.locator("#play-panel .crt-label").first
@@ -140,8 +136,7 @@ def test_a_full_close_combat_in_twelve_steps(browser, site_url):
 def test_an_owner_crt_imported_from_a_file_changes_the_result(browser, site_url, tmp_path):
     app = open_app(browser, site_url + "?scenario=demo-hohenbrueck")
     page = app.page
-    page.set_input_files("#scenario-file", files=[scenario_file()])
-    wait_text(page, "#message", "loaded")
+    open_scenario(page, contact_scenario())
     crt = json.loads((ROOT / "py/muster/systems/hex_hexside/combat.json").read_text())["crt"]
     crt.update(stand_in=False, name="Club table")
     for row in crt["rows"]:

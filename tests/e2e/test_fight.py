@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from apppage import hex_center, open_app
+from apppage import hex_center, open_app, open_scenario
 
 pytestmark = pytest.mark.e2e
 
@@ -19,17 +19,7 @@ def battle(browser, site_url):
     for unit in scenario["units"]:
         if unit["id"] == "fr-c-1":
             unit["hex"], unit["facing"] = "0604", 2
-    page.set_input_files(
-        "#scenario-file",
-        files=[
-            {
-                "name": "v.json",
-                "mimeType": "application/json",
-                "buffer": json.dumps(scenario).encode(),
-            }
-        ],
-    )
-    page.wait_for_function("document.querySelector('#message').textContent.includes('loaded')")
+    open_scenario(page, scenario)
     page.click("#new-game")
     page.wait_for_selector("#roll")
     yield app

@@ -22,13 +22,17 @@ def sequence_data(folder: str) -> dict[str, Any]:
 
 def settings(scenario: Any, folder: str) -> dict[str, Any]:
     """The sequence defaults with the scenario's overrides (objects merged key by key) and its
-    own turn count."""
+    own turn count; worked out once per scenario (the rules ask often; do not change it)."""
+    memo = scenario.memo.get(("settings", folder))
+    if memo is not None:
+        return memo
     data = dict(sequence_data(folder))
     for key, value in scenario.data.get("overrides", {}).get("sequence", {}).items():
         default = data.get(key)
         data[key] = {**default, **value} if isinstance(default, dict) else value
     if "turns" in scenario.data:
         data["turns"] = scenario.data["turns"]
+    scenario.memo[("settings", folder)] = data
     return data
 
 

@@ -133,9 +133,8 @@ def combat_view(scenario: Scenario, state: State) -> dict[str, Any] | None:
         roll=c["roll"],
         number=STEP_NUMBER.get(c["step"], {"resolve": 6, "results": 8}.get(c["step"])),
     )
-    if c["step"] == "designate" and any(
-        a.get("type") == "confirm" for a in cc.combat_actions(scenario, state)
-    ):
+    designating = c["step"] == "designate"
+    if designating and cc.designation_valid(scenario, state, cc._board(scenario, state), c):
         view["preview"] = preview(scenario, state, {"type": "confirm"})
     elif c["step"] == "resolve":
         parts = (
