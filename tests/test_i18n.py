@@ -57,3 +57,24 @@ def test_combat_and_terrain_keys_have_words():
                 if row["kind"] == "connection" and name not in ("road", "trail"):
                     group = "feature."
                 assert group + name in WORDS["en"], (system, name)
+
+
+def test_every_part_of_a_save_the_core_refuses_has_words():
+    game = (ROOT / "py" / "muster" / "game.py").read_text()
+    # Named in calls, and the three of the loop over kinds ("actions", "options", "hash").
+    parts = set(re.findall(r'_bad_save\("(\w+)"\)', game)) | {"actions", "options", "hash"}
+    assert len(parts) == 7
+    for part in parts:
+        assert "save_part." + part in WORDS["en"], part
+
+
+def test_every_count_a_limit_names_has_words():
+    """``error.too_large`` names what it counted ("units"): the UI words it as ``what.units``."""
+    found = set()
+    for path in (ROOT / "py" / "muster").rglob("*.py"):
+        text = path.read_text()
+        found |= set(re.findall(r'too_large\([^,]+, "(\w+)"', text))
+        found |= set(re.findall(r'check_count\([^,]+, [^,]+, "(\w+)"', text))
+    assert {"characters", "units", "hexes", "locales", "actions"} <= found
+    missing = sorted(w for w in found if "what." + w not in WORDS["en"])
+    assert missing == []

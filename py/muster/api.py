@@ -1,19 +1,20 @@
 """The JSON facade the UI calls: ``call(method, params) -> dict``, the same in CPython and Pyodide.
 
 Every answer is ``{"ok": true, "result": ...}`` or ``{"ok": false, "error": {"key", "params",
-"message"}}``; no exception crosses the bridge, and a failed call leaves the game untouched.
+"message"}}``; no exception crosses the bridge, whatever the request. Every method checks its
+parameters before it changes anything, and a call that fails for any reason leaves the session
+as it was (scenario, game, history, redo stack): ``call`` restores it.
 """
 
 from __future__ import annotations
 
 import gc
-import json
 from collections.abc import Callable
 from typing import Any
 
-from . import __version__
+from . import __version__, limits
 from .errors import IllegalActionError, InvalidActionError, RulesError
-from .game import Game, canonical, chance_view, state_hash
+from .game import Game, canonical, chance_view, echo, state_hash
 from .hexgrid import HEX_DIRECTIONS, Hex, Hexside, hex_add
 from .los import line_of_sight
 from .movement import Board, Reach, path_to, step_json
@@ -22,6 +23,7 @@ from .scenario import Scenario, builtin_scenarios, load_builtin, parse_scenario
 from .systems import game_rules, movement_rules, playable
 
 Params = dict[str, Any]
+LOG_LINES = 200  # log lines a view holds unless it asks for another count
 
 
 class Session:
@@ -52,12 +54,14 @@ class Session:
         }
 
     def call(self, method: str, params: Params | None = None) -> dict[str, Any]:
-        """Run ``method`` with ``params``; errors come back as data, never raised."""
+        """Run ``method`` with ``params``; errors come back as data, never raised, and a call
+        that fails leaves the session exactly as it was."""
+        kept = self._keep()
         try:
             handler = self.methods.get(method) if isinstance(method, str) else None
             if handler is None:
                 raise InvalidActionError(
-                    "error.unknown_method", "unknown method {method}", method=str(method)
+                    "error.unknown_method", "unknown method {method}", method=echo(method)
                 )
             if params is None:
                 params = {}
@@ -65,37 +69,75 @@ class Session:
                 raise InvalidActionError(
                     "error.bad_params", "parameters of {method} must be an object", method=method
                 )
+            limits.check_plain(params, "params")
             return {"ok": True, "result": handler(params)}
         except RulesError as exc:
+            self._restore(kept)
             return {"ok": False, "error": exc.to_json()}
         except Exception as exc:  # a bug in the core: report it, keep the table alive
-            return {
-                "ok": False,
-                "error": {
-                    "key": "error.internal",
-                    "params": {"kind": type(exc).__name__, "detail": str(exc)},
-                    "message": f"internal error: {type(exc).__name__}: {exc}",
-                },
-            }
+            self._restore(kept)
+            return _internal(exc)
 
-    def call_json(self, request: str) -> str:
-        """The bridge entry: a JSON request ``{"method", "params"}`` in, a JSON answer out."""
+    def call_json(self, request: Any) -> str:
+        """The bridge entry: a JSON request ``{"method", "params"}`` in, a JSON answer out.
+
+        Never raises, whatever the text: too long, too deep, not JSON, numbers that are not
+        finite all come back as refusals.
+        """
         try:
-            req = json.loads(request)
-        except (TypeError, ValueError) as exc:
-            err = InvalidActionError(
-                "error.bad_json", "request is not JSON: {detail}", detail=str(exc)
+            try:
+                req = limits.loads(request)
+            except RulesError as exc:
+                return limits.dumps({"ok": False, "error": exc.to_json()})
+            if not isinstance(req, dict):
+                req = {"method": None}
+            return limits.dumps(self.call(req.get("method"), req.get("params")))
+        except Exception as exc:  # an answer that is not JSON: a bug, said as such
+            return limits.dumps(_internal(exc))
+
+    def _keep(self) -> tuple[Any, ...]:
+        """What a failed call puts back: the scenario, the game and the game's history."""
+        game = self.game
+        history = None
+        if game is not None:
+            history = (
+                list(game.states),
+                list(game.actions),
+                list(game.redo_stack),
+                list(game.log),
+                list(game.log_marks),
+                game.revision,
+                dict(game.options),
             )
-            return json.dumps({"ok": False, "error": err.to_json()})
-        if not isinstance(req, dict):
-            req = {"method": None}
-        return json.dumps(self.call(req.get("method"), req.get("params")))
+        return self.scenario, game, history
+
+    def _restore(self, kept: tuple[Any, ...]) -> None:
+        scenario, game, history = kept
+        changed = scenario is not self.scenario or game is not self.game
+        self.scenario, self.game = scenario, game
+        if game is not None and history is not None:
+            states, actions, redo, log, marks, revision, options = history
+            if len(game.states) != len(states) or game.revision != revision:
+                changed = True
+            game.states, game.actions, game.redo_stack = states, actions, redo
+            game.log, game.log_marks, game.options = log, marks, options
+            game.revision = revision
+            game._legal = None
+        if changed:
+            self._board = None
 
     # -- methods ---------------------------------------------------------------------------
 
     def version(self, params: Params) -> dict[str, Any]:
-        """The core's version."""
-        return {"version": __version__}
+        """The core's version, and the limits of the files the UI reads for it (characters)."""
+        return {
+            "version": __version__,
+            "limits": {
+                "scenario": limits.MAX_SCENARIO_CHARS,
+                "save": limits.MAX_SAVE_CHARS,
+                "crt": limits.MAX_CRT_CHARS,
+            },
+        }
 
     def scenario_list(self, params: Params) -> list[dict[str, Any]]:
         """The shipped scenarios."""
@@ -277,104 +319,146 @@ class Session:
     def new_game(self, params: Params) -> dict[str, Any]:
         """Start play of the loaded scenario with a seed (the UI draws one) and options."""
         sc = self._loaded()
-        seed = params.get("seed", 1)
+        seed = _seed(params.get("seed", 1), "seed")
         options = params.get("options", {})
-        if not isinstance(seed, int) or isinstance(seed, bool) or not isinstance(options, dict):
-            raise InvalidActionError(
-                "error.bad_params", "parameters of {method} must be an object", method="new_game"
-            )
-        self.game = Game.start(sc, game_rules(sc.system), seed, options)
-        return self.game_view({"viewer": params.get("viewer")})
+        rules = game_rules(sc.system)
+        viewer = self._viewer_param(params, sc)
+        game = Game.start(sc, rules, seed, options)
+        view = self._view(game, viewer, _log_count(params))
+        self.game = game
+        return view
 
     def game_view(self, params: Params) -> dict[str, Any]:
         """The game as the UI shows it: state, prompt, legal actions, chance point, log.
 
         In a game of hidden blocks the view is one side's (``viewer``, by default the side to
         act): that side's blocks, the other's as bare blocks, its own log lines, and the
-        legal actions only when it is the side to act.
+        legal actions only when it is the side to act. ``log`` is how many of the newest log
+        lines to hold (200 unless asked).
         """
         game = self._game()
-        if getattr(game.rules, "hidden_information", False):
-            return self._side_view(game, params.get("viewer"))
+        return self._view(game, self._viewer_param(params, game.scenario), _log_count(params))
+
+    def _viewer_param(self, params: Params, scenario: Any) -> Any:
+        """The ``viewer`` parameter: none, or one of the scenario's sides.
+
+        Raises:
+            InvalidActionError: no such side.
+        """
+        viewer = params.get("viewer")
+        sides = [s["id"] for s in scenario.data["sides"]]
+        if viewer is not None and viewer not in sides:
+            raise InvalidActionError("error.bad_viewer", "no side {side}", side=echo(viewer))
+        return viewer
+
+    def _view(self, game: Game, viewer: Any, log: int) -> dict[str, Any]:
+        if game.rules.hidden_information:
+            return self._side_view(game, viewer, log)
         state = game.state
         legal = game.legal_actions()
         view: dict[str, Any] = {
             "state": {k: v for k, v in state.items() if k not in ("rng", "chance")},
             "legal": legal,
             "chance": chance_view(state["chance"]) if state.get("chance") else None,
-            "log": game.log[-int(params.get("log", 200)) :],
+            "log": game.log[len(game.log) - log :] if log else [],
             "log_size": len(game.log),
             "moves": len(game.actions),
             "can_undo": game.can_undo(),
             "can_redo": bool(game.redo_stack),
             "result": state.get("result"),
             "hash": state_hash(state),
+            "summary": self._summary(game),
         }
         extra = getattr(game.rules, "view_extra", None)
         if extra is not None:
             view.update(extra(game.scenario, state))
         return view
 
-    def _side_view(self, game: Game, viewer: Any) -> dict[str, Any]:
+    def _side_view(self, game: Game, viewer: Any, log: int) -> dict[str, Any]:
         rules, sc, state = game.rules, game.scenario, game.state
-        sides = [s["id"] for s in sc.data["sides"]]
         decider = rules.decider(sc, state)
         if viewer is None:
             viewer = decider
-        if viewer not in sides:
-            raise InvalidActionError("error.bad_viewer", "no side {side}", side=str(viewer))
         view = rules.view_for(sc, state, viewer)
         mine = viewer == decider and not state.get("result")
+        own_log = [e for e in game.log if e.get("to", viewer) == viewer]
         return {
             "state": view,
             "viewer": viewer,
             "legal": game.legal_actions() if mine else [],
             "chance": None,
-            "log": [e for e in game.log if e.get("to", viewer) == viewer][-200:],
-            "moves": len(game.actions),
+            "log": own_log[len(own_log) - log :] if log else [],
             "can_undo": mine and self._own_undo(game),
             "can_redo": mine and bool(game.redo_stack),
             "result": state.get("result"),
             "prompt": rules.prompt(sc, state),
+            "summary": self._summary(game),
+        }
+
+    def _summary(self, game: Game) -> dict[str, Any]:
+        """What a list of saved games shows of this one: turn, side to act, moves, result."""
+        rules, sc, state = game.rules, game.scenario, game.state
+        return {
+            "scenario": sc.id,
+            "title": sc.data["title"],
+            "turn": state.get("turn"),
+            "turns": state.get("turns"),
+            "side": None if state.get("result") else rules.decider(sc, state),
+            # With hidden blocks the count of actions would tell one side how often the other
+            # decided, and phases pass by themselves only for some hidden blocks: not shown.
+            "moves": None if rules.hidden_information else len(game.actions),
+            "over": bool(state.get("result")),
         }
 
     def _own_undo(self, game: Game) -> bool:
         """With hidden blocks, a side takes back only its own last action (same side to act
         before and after it), so undo never shows one side what the other decided."""
-        if not game.can_undo() or len(game.states) < 2:
+        before = game.previous_state()
+        if not game.can_undo() or before is None:
             return False
         rules, sc = game.rules, game.scenario
-        return rules.decider(sc, game.states[-2]) == rules.decider(sc, game.states[-1])
+        return rules.decider(sc, before) == rules.decider(sc, game.state)
 
     def act(self, params: Params) -> dict[str, Any]:
         """Take an action; an illegal one is refused with the rule and changes nothing."""
-        self._game().apply(params.get("action"))
-        return self.game_view({"viewer": params.get("viewer")})
+        game = self._game()
+        viewer = self._viewer_param(params, game.scenario)
+        game.apply(params.get("action"))
+        return self._view(game, viewer, _log_count(params))
 
     def preview(self, params: Params) -> dict[str, Any]:
         """The modifiers and exact odds of a legal fire or melee, before it is taken."""
         game = self._game()
         action = params.get("action")
         legal = {canonical(a) for a in game.legal_actions()}
-        fights = getattr(game.rules, "previewable", ("fire", "melee", "reaction_fire"))
-        if canonical(action) not in legal or action.get("type") not in fights:
+        fights = game.rules.previewable
+        if (
+            not isinstance(action, dict)
+            or canonical(action) not in legal
+            or action.get("type") not in fights
+        ):
             raise IllegalActionError(
-                "error.illegal_action", "not allowed now: {action}", action=canonical(action)
+                "error.illegal_action", "not allowed now: {action}", action=echo(action)
             )
         return game.rules.preview(game.scenario, game.state, action)
 
     def undo(self, params: Params) -> dict[str, Any]:
         """Take back the last action."""
         game = self._game()
-        if getattr(game.rules, "hidden_information", False) and not self._own_undo(game):
+        viewer = self._viewer_param(params, game.scenario)
+        log = _log_count(params)
+        if game.rules.hidden_information and not self._own_undo(game):
             raise IllegalActionError("error.cannot_undo", "there is nothing to undo")
         game.undo()
-        return self.game_view({"viewer": params.get("viewer")})
+        return self._view(game, viewer, log)
 
     def redo(self, params: Params) -> dict[str, Any]:
         """Play again the last action taken back."""
-        self._game().redo()
-        return self.game_view({"viewer": params.get("viewer")})
+        game = self._game()
+        viewer = self._viewer_param(params, game.scenario)
+        log = _log_count(params)
+        game.redo()
+        return self._view(game, viewer, log)
 
     def save(self, params: Params) -> dict[str, Any]:
         """The save of the game in progress (JSON a player can keep in a file)."""
@@ -387,12 +471,61 @@ class Session:
         return crt_info({"crt": params.get("crt")})
 
     def load_save(self, params: Params) -> dict[str, Any]:
-        """Replace the game with a saved one, if it replays to its saved state."""
+        """Replace the game with a saved one, once the whole save is checked and replays to
+        its saved state; a refused save leaves the game in progress as it was."""
         game = Game.load(params.get("save"), game_rules)
+        viewer = self._viewer_param(params, game.scenario)
+        view = self._view(game, viewer, _log_count(params))
         self.scenario = game.scenario
         self.game = game
         self._board = None
-        return {"scenario": game.scenario.data, "view": self.game_view({})}
+        return {"scenario": game.scenario.data, "view": view}
+
+
+def _internal(exc: BaseException) -> dict[str, Any]:
+    """The answer for a bug in the core: what went wrong, for a report."""
+    detail = echo(str(exc))
+    return {
+        "ok": False,
+        "error": {
+            "key": "error.internal",
+            "params": {"kind": type(exc).__name__, "detail": detail},
+            "message": f"internal error: {type(exc).__name__}: {detail}",
+        },
+    }
+
+
+def _seed(value: Any, name: str) -> int:
+    """A seed: a whole number from 0 to ``limits.MAX_INT``.
+
+    Raises:
+        InvalidActionError: anything else.
+    """
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= limits.MAX_INT:
+        raise InvalidActionError(
+            "error.bad_seed",
+            "{name} must be a whole number from 0 to {limit}",
+            name=name,
+            limit=limits.MAX_INT,
+        )
+    return value
+
+
+def _log_count(params: Params) -> int:
+    """The ``log`` parameter: how many log lines a view holds (0 to ``limits.MAX_LOG``).
+
+    Raises:
+        InvalidActionError: not a whole number in that range.
+    """
+    log = params.get("log", LOG_LINES)
+    if isinstance(log, bool) or not isinstance(log, int) or not 0 <= log <= limits.MAX_LOG:
+        raise InvalidActionError(
+            "error.bad_count",
+            "{name} must be a whole number from 0 to {limit}",
+            name="log",
+            limit=limits.MAX_LOG,
+        )
+    return log
 
 
 _default = Session()

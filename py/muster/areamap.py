@@ -12,12 +12,28 @@ join locales. Every problem raises :class:`ScenarioError` naming the place.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import ScenarioError
-from .scenario import ScenarioFacts, _expect
+from .limits import (
+    MAX_APPROACHES,
+    MAX_LOCALES,
+    MAX_POLYGON_POINTS,
+    MAX_UNITS,
+    check_count,
+    too_large,
+)
+from .scenario import (
+    ScenarioFacts,
+    _brief,
+    _chain,
+    _expect,
+    _known,
+    _optional_text,
+    _parse_overrides,
+    _show,
+)
 from .scenario import _int as _whole
 from .scenario import _str as _text
 
@@ -111,10 +127,13 @@ def _number(value: Any) -> bool:
 
 
 def parse_area_scenario(data: dict[str, Any]) -> AreaScenario:
-    """Validate an area-map scenario (``map.kind`` "areas") and index it.
+    """Validate an area-map scenario (``map.kind`` "areas") and index it: the part of
+    ``parse_scenario`` after the checks every scenario has (plain JSON within the limits, its
+    format, id, title and system); call that one.
 
     Raises:
         ScenarioError: naming the first place that is wrong.
+        InvalidActionError: a count over its limit (``error.too_large``).
     """
     m = data.get("map")
     _expect(isinstance(m, dict), "map", "expected a JSON object")
@@ -128,24 +147,28 @@ def parse_area_scenario(data: dict[str, Any]) -> AreaScenario:
     units = _units(data.get("units", []), sides, locales, approaches)
     if "turns" in data:
         _whole(data["turns"], "turns", 1, 99)
+    _parse_overrides(data.get("overrides", {}), str(data["system"]))
     return AreaScenario(data, locales, approaches, roads, units)
 
 
 def _locales(items: Any) -> dict[str, Locale]:
     _expect(isinstance(items, list) and items, "map.locales", "expected a non-empty list")
+    check_count(items, "map.locales", "locales", MAX_LOCALES)
     out: dict[str, Locale] = {}
     for i, spec in enumerate(items):
         place = f"map.locales[{i}]"
         _expect(isinstance(spec, dict), place, "expected a JSON object")
         lid = _text(spec.get("id"), place + " id")
-        place = f"locale {lid}"
+        place = f"locale {_brief(lid)}"
         _expect(lid not in out and "/" not in lid, place, "id used twice or holding a /")
         poly = spec.get("polygon")
+        check_count(poly, place + " polygon", "points", MAX_POLYGON_POINTS)
         ok = isinstance(poly, list) and len(poly) >= 3
         ok = ok and all(isinstance(p, list) and len(p) == 2 and all(map(_number, p)) for p in poly)
         _expect(ok, place + " polygon", "expected three or more [x, y] points")
         terrain = spec.get("terrain", "open")
-        _expect(terrain in TERRAINS, place + " terrain", f"expected one of {', '.join(TERRAINS)}")
+        ok = isinstance(terrain, str) and terrain in TERRAINS
+        _expect(ok, place + " terrain", f"expected one of {', '.join(TERRAINS)}")
         out[lid] = Locale(
             lid,
             _text(spec.get("name"), place + " name"),
@@ -159,17 +182,22 @@ def _locales(items: Any) -> dict[str, Locale]:
 
 def _approaches(items: Any, locales: dict[str, Locale]) -> dict[str, Approach]:
     _expect(isinstance(items, list), "map.approaches", "expected a list")
+    check_count(items, "map.approaches", "approaches", MAX_APPROACHES)
     out: dict[str, Approach] = {}
     for i, spec in enumerate(items):
         place = f"map.approaches[{i}]"
         _expect(isinstance(spec, dict), place, "expected a JSON object")
         a, b = spec.get("from"), spec.get("facing")
-        _expect(a in locales and b in locales and a != b, place, "from and facing: two locales")
-        place = f"approach {a}/{b}"
+        ok = isinstance(a, str) and isinstance(b, str) and a in locales and b in locales
+        _expect(ok and a != b, place, "from and facing: two locales")
+        place = f"approach {_brief(a)}/{_brief(b)}"
         _expect(f"{a}/{b}" not in out, place, "listed twice")
-        _expect(spec.get("width") in WIDTHS, place + " width", 'expected "narrow" or "wide"')
+        width = spec.get("width")
+        ok = isinstance(width, str) and width in WIDTHS
+        _expect(ok, place + " width", 'expected "narrow" or "wide"')
         flags = spec.get("flags", [])
-        ok = isinstance(flags, list) and set(flags) <= APPROACH_FLAGS
+        ok = isinstance(flags, list) and all(isinstance(f, str) for f in flags)
+        ok = ok and set(flags) <= APPROACH_FLAGS
         _expect(ok, place + " flags", f"expected some of {', '.join(sorted(APPROACH_FLAGS))}")
         effect = _whole(spec.get("effect", 0), place + " effect", 0, 9)
         out[f"{a}/{b}"] = Approach(a, b, spec["width"], effect, frozenset(flags))
@@ -181,15 +209,20 @@ def _approaches(items: Any, locales: dict[str, Locale]) -> dict[str, Approach]:
 
 def _roads(items: Any, locales: dict[str, Locale], approaches: dict[str, Approach]) -> list:
     _expect(isinstance(items, list), "map.roads", "expected a list")
+    check_count(items, "map.roads", "roads", MAX_APPROACHES)
+    chains = [s["locales"] for s in items if isinstance(s, dict) and _chain(s, "locales")]
+    steps = sum(len(chain) - 1 for chain in chains)
+    if steps > MAX_APPROACHES:
+        raise too_large("map.roads", "road_steps", steps, MAX_APPROACHES)
     out = []
     for i, spec in enumerate(items):
         place = f"map.roads[{i}]"
         _expect(isinstance(spec, dict), place, "expected a JSON object")
-        _expect(
-            spec.get("kind") in ROAD_KINDS, place + " kind", 'expected "primary" or "secondary"'
-        )
+        kind = spec.get("kind")
+        ok = isinstance(kind, str) and kind in ROAD_KINDS
+        _expect(ok, place + " kind", 'expected "primary" or "secondary"')
         chain = spec.get("locales")
-        ok = isinstance(chain, list) and len(chain) >= 2 and all(c in locales for c in chain)
+        ok = _chain(spec, "locales") and all(isinstance(c, str) and c in locales for c in chain)
         _expect(ok, place + " locales", "expected two or more known locales")
         for a, b in zip(chain, chain[1:], strict=False):
             _expect(f"{a}/{b}" in approaches, place, f"{a} and {b} are not neighbours")
@@ -204,16 +237,19 @@ def _sides(items: Any) -> set[str]:
         place = f"sides[{i}]"
         _expect(isinstance(spec, dict), place, "expected a JSON object")
         sid = _text(spec.get("id"), place + " id")
-        _expect(sid not in ids, place, f"side {json.dumps(sid)} listed twice")
+        _expect(sid not in ids, place, f"side {_show(sid)} listed twice")
         _text(spec.get("name"), place + " name")
+        _optional_text(spec, "color", place)
+        _optional_text(spec, "text", place)
         if "army_morale" in spec:
-            _whole(spec["army_morale"], f"side {sid} army_morale", 0, 999)
+            _whole(spec["army_morale"], f"side {_brief(sid)} army_morale", 0, 999)
         ids.add(sid)
     return ids
 
 
 def _units(items: Any, sides: set[str], locales: dict, approaches: dict) -> dict[str, dict]:
     _expect(isinstance(items, list), "units", "expected a list")
+    check_count(items, "units", "units", MAX_UNITS)
     out: dict[str, dict[str, Any]] = {}
     held: dict[str, str] = {}
     count: dict[tuple[str, str], int] = {}
@@ -221,19 +257,20 @@ def _units(items: Any, sides: set[str], locales: dict, approaches: dict) -> dict
         place = f"units[{i}]"
         _expect(isinstance(spec, dict), place, "expected a JSON object")
         uid = _text(spec.get("id"), place + " id")
-        place = f"unit {uid}"
+        place = f"unit {_brief(uid)}"
         _expect(uid not in out, place, "id used twice")
-        side = spec.get("side")
-        _expect(side in sides, place, f"unknown side {json.dumps(side)}")
+        side = _known(spec.get("side"), sides, place, "side")
         kind = spec.get("type")
-        _expect(kind in PIECE_TYPES, place, f"expected type {', '.join(PIECE_TYPES)}")
+        ok = isinstance(kind, str) and kind in PIECE_TYPES
+        _expect(ok, place, f"expected type {', '.join(PIECE_TYPES)}")
         _text(spec.get("name"), place + " name")
         _whole(spec.get("steps"), place + " steps", 1, PIECE_TYPES[kind])
-        where = spec.get("locale")
-        _expect(where in locales, place, f"unknown locale {json.dumps(where)}")
+        where = _known(spec.get("locale"), locales, place, "locale")
         facing = spec.get("approach")
-        ok = facing is None or f"{where}/{facing}" in approaches
-        _expect(ok, place, f"no approach {where}/{facing}")
+        ok = facing is None or (isinstance(facing, str) and f"{where}/{facing}" in approaches)
+        if not ok:
+            shown = _brief(facing) if isinstance(facing, str) else _show(facing)
+            raise ScenarioError(place, f"no approach {_brief(where)}/{shown}")
         _expect(held.setdefault(where, side) == side, place, f"locale {where} holds both sides")
         count[(side, where)] = count.get((side, where), 0) + 1
         cap = locales[where].capacity

@@ -14,21 +14,36 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from . import limits
 from .dice import Die, roll
 from .errors import IllegalActionError, InvalidActionError, RulesError
-from .scenario import Scenario, parse_scenario
+from .scenario import SYSTEMS, Scenario, parse_scenario
 
 SAVE_FORMAT = "muster-save/1"
 State = dict[str, Any]
 Action = dict[str, Any]
 Event = dict[str, Any]
 DICE = {"d10": Die(10, 0), "d6": Die(6, 1)}
+SAVE_KEYS = ("format", "system", "scenario", "seed", "options", "actions", "hash")
+GAME_OPTIONS = frozenset({"strict_undo"})  # options of every system; a ruleset adds its own
+ECHO_CHARS = 200  # how much of a refused input an error message repeats
+# A long game keeps its newest states for undo, and one state in CHECKPOINT before them; the
+# states between are dropped and rebuilt by replay when undo reaches them. A game of N actions
+# holds about KEEP_RECENT + N / CHECKPOINT states, whatever the size of the map.
+KEEP_RECENT = 64
+CHECKPOINT = 64
 
 
 class Ruleset(Protocol):
     """What a rule system gives the game."""
 
     system: str
+    # Action types whose modifiers and odds ``preview`` shows before they are taken.
+    previewable: tuple[str, ...]
+    # True if a side may not see all of the state (the API then sends per-side views).
+    hidden_information: bool
+    # The game options the system reads beyond ``GAME_OPTIONS`` (checked by initial_state).
+    options: frozenset[str]
 
     def initial_state(self, scenario: Scenario, options: dict[str, Any]) -> State:
         """The state at the start of play."""
@@ -42,11 +57,25 @@ class Ruleset(Protocol):
         """Carry out a legal action on ``state`` (a private copy) and return the log events."""
         ...
 
+    def decider(self, scenario: Scenario, state: State) -> str | None:
+        """The side that decides now (none while a die or a cup decides, or at the end)."""
+        ...
+
 
 def state_hash(state: State) -> str:
     """A short fingerprint of a state: equal states, equal hashes."""
     text = json.dumps(state, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def echo(value: Any) -> str:
+    """A refused input as an error message repeats it: JSON text, cut short if long.
+
+    >>> echo({"type": "move"}), len(echo("x" * 300))
+    ('{"type":"move"}', 201)
+    """
+    text = value if isinstance(value, str) else canonical(value)
+    return text if len(text) <= ECHO_CHARS else text[:ECHO_CHARS] + "…"
 
 
 def canonical(action: Any) -> str:
@@ -82,7 +111,7 @@ class Game:
     options: dict[str, Any] = field(default_factory=dict)
     actions: list[Action] = field(default_factory=list)
     redo_stack: list[Action] = field(default_factory=list)
-    states: list[State] = field(default_factory=list)
+    states: list[State | None] = field(default_factory=list)  # None: dropped, see KEEP_RECENT
     log: list[Event] = field(default_factory=list)
     log_marks: list[int] = field(default_factory=list)
     revision: int = 0  # bumped by every change of state, so views of it can be cached
@@ -92,8 +121,12 @@ class Game:
     def start(
         cls, scenario: Scenario, rules: Ruleset, seed: int, options: dict[str, Any] | None = None
     ) -> Game:
-        """A new game at the scenario's start."""
-        options = dict(options or {})
+        """A new game at the scenario's start.
+
+        Raises:
+            InvalidActionError: an option no rule reads, or one of the wrong kind.
+        """
+        options = check_options({} if options is None else options, rules)
         first = rules.initial_state(scenario, options)
         first["rng"] = {"seed": seed, "counter": 0}
         return cls(scenario, rules, seed, options, states=[first])
@@ -101,7 +134,15 @@ class Game:
     @property
     def state(self) -> State:
         """The current state (do not change it: every action makes a new one)."""
-        return self.states[-1]
+        return self.states[-1]  # type: ignore[return-value]  # the newest is always kept
+
+    def previous_state(self) -> State | None:
+        """The state before the last action, if there was one."""
+        if len(self.states) < 2:
+            return None
+        if self.states[-2] is None:
+            self._rebuild(len(self.states) - 2)
+        return self.states[-2]
 
     def legal_actions(self) -> list[Action]:
         """Every action that may be taken now (worked out once per position)."""
@@ -128,29 +169,46 @@ class Game:
             raise InvalidActionError(
                 "error.bad_action",
                 "an action is an object with a type: {action}",
-                action=canonical(action),
+                action=echo(action),
             )
         legal = {canonical(a) for a in self.legal_actions()}
         if canonical(action) not in legal:
             raise IllegalActionError(
-                "error.illegal_action", "not allowed now: {action}", action=canonical(action)
+                "error.illegal_action", "not allowed now: {action}", action=echo(action)
             )
         events = self._apply(action)
         self.redo_stack.clear()
         return events
 
     def _apply(self, action: Action) -> list[Event]:
-        state = copy.deepcopy(self.state)
-        if action["type"] == "roll":
-            action, events = self._roll(state, action)
-        else:
-            events = self.rules.apply(self.scenario, state, action)
+        state, action, events = self._next(self.state, action)
         self.states.append(state)
+        old = len(self.states) - 1 - KEEP_RECENT
+        if old > 0 and old % CHECKPOINT:
+            self.states[old] = None
         self.revision += 1
         self.actions.append(action)
         self.log_marks.append(len(self.log))
         self.log.extend(events)
         return events
+
+    def _next(self, before: State, action: Action) -> tuple[State, Action, list[Event]]:
+        """The state after ``action`` (a private copy of ``before``), the action as recorded,
+        and the log events."""
+        state = copy.deepcopy(before)
+        if action["type"] == "roll":
+            action, events = self._roll(state, action)
+        else:
+            events = self.rules.apply(self.scenario, state, action)
+        return state, action, events
+
+    def _rebuild(self, index: int) -> None:
+        """Replay from the last state kept before ``index`` to fill the dropped ones up to it."""
+        start = index
+        while self.states[start] is None:
+            start -= 1
+        for i in range(start, index):
+            self.states[i + 1] = self._next(self.states[i], _replayable(self.actions[i]))[0]  # type: ignore[arg-type]
 
     def _roll(self, state: State, action: Action) -> tuple[Action, list[Event]]:
         """Settle the chance point with a digital or a typed-in die, then let the rules go on."""
@@ -192,6 +250,8 @@ class Game:
         if not self.can_undo():
             raise IllegalActionError("error.cannot_undo", "there is nothing to undo")
         self.states.pop()
+        if self.states[-1] is None:
+            self._rebuild(len(self.states) - 1)
         self.revision += 1
         action = self.actions.pop()
         del self.log[self.log_marks.pop() :]
@@ -222,40 +282,98 @@ class Game:
 
     @classmethod
     def load(cls, data: Any, rules_for: Any) -> Game:
-        """Replay a save into a game, checking that it ends in the saved state.
+        """Replay a save into a game, checking the whole save first and then that it ends in
+        the saved state.
 
         ``rules_for(system)`` gives the ruleset.
 
         Raises:
-            RulesError: the save is malformed, an action in it is not legal, or the
-                replayed state differs from the saved one.
+            RulesError: the save is malformed, over a limit, of another system than its
+                scenario, an action in it is not legal, or the replayed state differs from
+                the saved one.
         """
-        if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
-            raise RulesError("error.bad_save", "not a save file ({detail})", detail="format")
-        for key, kind in (("seed", int), ("actions", list), ("options", dict), ("hash", str)):
-            if not isinstance(data.get(key), kind):
-                raise RulesError("error.bad_save", "not a save file ({detail})", detail=key)
-        scenario = parse_scenario(data.get("scenario"))
+        _check_save(data)
+        scenario = parse_scenario(data["scenario"])
+        if scenario.system != data["system"]:
+            raise _bad_save("system")
         game = cls.start(scenario, rules_for(scenario.system), data["seed"], data["options"])
         for index, action in enumerate(data["actions"]):
             try:
                 game.apply(_replayable(action))
                 if game.actions[-1] != action:
-                    raise RulesError(
-                        "error.bad_save",
-                        "not a save file ({detail})",
-                        detail="a roll differs from the seed's",
-                    )
+                    raise _bad_save("roll")
             except RulesError as exc:
                 raise RulesError(
                     "error.bad_save_action",
                     "action {index} of the save: {detail}",
                     index=index + 1,
-                    detail=str(exc),
+                    why={"key": exc.key, "params": exc.params},  # worded by the UI
+                    detail=echo(str(exc)),
                 ) from None
         if state_hash(game.state) != data["hash"]:
             raise RulesError("error.bad_save_hash", "the save does not replay to its saved state")
         return game
+
+
+def check_options(options: Any, rules: Ruleset) -> dict[str, Any]:
+    """A game's options: an object of the options the rules read, each of its kind.
+
+    Raises:
+        InvalidActionError: not an object, an option nothing reads, or a wrong kind.
+    """
+    if not isinstance(options, dict):
+        raise _bad_option("error.bad_option", "options")
+    known = GAME_OPTIONS | rules.options
+    for key in options:
+        if key not in known:
+            raise _bad_option("error.unknown_option", key)
+    if not isinstance(options.get("strict_undo", False), bool):
+        raise _bad_option("error.bad_option", "strict_undo")
+    return dict(options)
+
+
+def _check_save(data: Any) -> None:
+    """Check a save's shape and limits before anything is replayed."""
+    if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
+        raise _bad_save("format")
+    limits.check_plain(data, "save")
+    limits.check_size(data, "save", limits.MAX_SAVE_CHARS)
+    for key in data:
+        if key not in SAVE_KEYS:
+            raise RulesError(
+                "error.bad_save_key", "not a save file (unknown entry {name})", name=echo(key)
+            )
+    if data.get("system") not in SYSTEMS:
+        raise _bad_save("system")
+    seed = data.get("seed")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= limits.MAX_INT:
+        raise _bad_save("seed")
+    for key, kind in (("actions", list), ("options", dict), ("hash", str)):
+        if not isinstance(data.get(key), kind):
+            raise _bad_save(key)
+    actions = data["actions"]
+    limits.check_count(actions, "save.actions", "actions", limits.MAX_SAVE_ACTIONS)
+    for index, action in enumerate(actions):
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            raise RulesError(
+                "error.bad_save_entry",
+                "not a save file (action {index} is not an action)",
+                index=index + 1,
+            )
+
+
+def _bad_save(part: str) -> RulesError:
+    """A save refused for one of its parts (format, system, seed, actions, options, hash, or a
+    roll the seed does not give): the UI words the part."""
+    return RulesError("error.bad_save", "not a save file ({part})", part=part)
+
+
+def _bad_option(key: str, name: str) -> InvalidActionError:
+    template = {
+        "error.bad_option": "game option {name}: not a value it takes",
+        "error.unknown_option": "game option {name}: no rule of this game reads it",
+    }[key]
+    return InvalidActionError(key, template, name=echo(name))
 
 
 def _replayable(action: Any) -> Any:

@@ -139,12 +139,18 @@ def parse_los_data(data: Any) -> dict[str, Any]:
     }
 
 
+def _shown(value: Any, limit: int = 60) -> str:
+    """``value`` as JSON for a message, cut short (an override may hold anything)."""
+    text = json.dumps(value[:limit] if isinstance(value, str) else value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def _whole(value: Any, place: str, allow_none: bool = False) -> int | None:
     """A whole number (or None where allowed)."""
     if value is None and allow_none:
         return None
     if not isinstance(value, int) or isinstance(value, bool):
-        raise LosDataError(f"{place}: expected a whole number, got {json.dumps(value)}")
+        raise LosDataError(f"{place}: expected a whole number, got {_shown(value)}")
     return value
 
 
@@ -152,14 +158,14 @@ def _build(system: str, plain: Mapping[str, Any]) -> LosConfig:
     """Check plain values against the system's chart and build the config."""
     vertex = plain["vertex"]
     if vertex not in VERTEX_RULES:
-        raise LosDataError(f'vertex: expected "both" or "either", got {json.dumps(vertex)}')
+        raise LosDataError(f'vertex: expected "both" or "either", got {_shown(vertex)}')
     eye = _whole(plain["eye_height"], "eye_height")
     terrains = load_chart(system).names("hex")
     obstacles = {}
     for name, height in plain["hex_obstacles"].items():
         place = f"hex_obstacles.{name}"
         if name not in terrains:
-            raise LosDataError(f"{place}: unknown terrain {json.dumps(name)}")
+            raise LosDataError(f"{place}: unknown terrain {_shown(name)}")
         h = _whole(height, place, allow_none=True)
         if h is not None and h < 0:
             raise LosDataError(f"{place}: a height cannot be below 0")
@@ -171,7 +177,7 @@ def _build(system: str, plain: Mapping[str, Any]) -> LosConfig:
     for name, spec in plain["hexside_features"].items():
         place = f"hexside_features.{name}"
         if name not in known:
-            raise LosDataError(f"{place}: unknown hexside feature {json.dumps(name)}")
+            raise LosDataError(f"{place}: unknown hexside feature {_shown(name)}")
         if not isinstance(spec, Mapping) or set(spec) - set(_FEATURE_KEYS):
             raise LosDataError(f"{place}: expected the keys {', '.join(_FEATURE_KEYS)}")
         blocks = spec.get("blocks_adjacent", False)
@@ -224,12 +230,19 @@ def los_config(system: str, overrides: Mapping[str, Any] | None = None) -> LosCo
         LosDataError: if the data or an override is malformed (names the place).
         ValueError: if the system is unknown.
     """
+    if overrides is None:
+        return _default_config(system)
+    if not isinstance(overrides, Mapping):
+        raise LosDataError("override: expected a JSON object")
     if not overrides:
         return _default_config(system)
     base = los_values(system)
     unknown = set(overrides) - {"vertex", "eye_height", "hex_obstacles", "hexside_features"}
     if unknown:
-        raise LosDataError(f"override: unknown key {sorted(unknown)[0]!r}")
+        raise LosDataError(f"override: unknown key {sorted(unknown)[0][:40]!r}")
+    for key in ("hex_obstacles", "hexside_features"):
+        if not isinstance(overrides.get(key, {}), Mapping):
+            raise LosDataError(f"override {key}: expected a JSON object")
     plain = dict(base)
     for key in ("vertex", "eye_height"):
         if key in overrides:

@@ -175,6 +175,12 @@ def chart_with_overrides(system: str, overrides: Any) -> TerrainChart:
     return parse_chart(system, data)
 
 
+def _short(value: Any, limit: int = 60) -> str:
+    """``repr(value)`` cut short for a message (an override may hold anything)."""
+    text = repr(value[:limit] if isinstance(value, str) else value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def parse_chart(system: str, data: Any) -> TerrainChart:
     """Check ``data`` (a parsed terrain.json) and build its chart.
 
@@ -230,12 +236,12 @@ def parse_chart(system: str, data: Any) -> TerrainChart:
 
     def number(x: Any, place: str) -> float:
         ok = isinstance(x, int | float) and not isinstance(x, bool)
-        need(ok, place, f"expected a number, got {x!r}")
+        need(ok, place, f"expected a number, got {_short(x)}")
         return float(x)
 
     def simple(x: Any, place: str) -> Cell:
         if isinstance(x, str):
-            need(x in CODES, place, f"expected a number or one of {CODES}, got {x!r}")
+            need(x in CODES, place, f"expected a number or one of {CODES}, got {_short(x)}")
             return Cell(prohibited=x == "P", no_effect=x == "NE", other_terrain=x == "OT")
         return Cell(value=number(x, place))
 
@@ -260,7 +266,8 @@ def parse_chart(system: str, data: Any) -> TerrainChart:
         need(isinstance(x.get("default", False), bool), place, "default must be true or false")
         a = x.get("applies")
         need(a is None or column.group == "combat", place, "applies only to combat columns")
-        need(a is None or a in applies, place, f"applies must be one of {sorted(applies)}")
+        ok = a is None or (isinstance(a, str) and a in applies)
+        need(ok, place, f"applies must be one of {sorted(applies)}")
         return Cell(
             value=base.value,
             prohibited=base.prohibited,

@@ -2,7 +2,7 @@
 
 import json
 
-from muster import __version__
+from muster import __version__, limits
 from muster.api import Session
 
 
@@ -15,7 +15,9 @@ def loaded():
 
 def test_version_and_list():
     session = Session()
-    assert session.call("version") == {"ok": True, "result": {"version": __version__}}
+    answer = session.call("version")["result"]
+    assert answer["version"] == __version__
+    assert answer["limits"]["scenario"] == limits.MAX_SCENARIO_CHARS
     listed = session.call("scenario_list")["result"]
     assert {"id": "demo-hohenbrueck", "system": "hex-hexside"}.items() <= listed[0].items()
 

@@ -24,6 +24,12 @@ class Volleys:
     """Three volleys of a d10 each; the score is their sum."""
 
     system = "hex-facing"
+    previewable = ()
+    hidden_information = False
+    options = frozenset()
+
+    def decider(self, scenario, state):
+        return None
 
     def initial_state(self, scenario, options):
         return {"volley": 1, "score": 0, "chance": None, "result": None}

@@ -522,12 +522,22 @@ def test_assault_table(a_steps, d_steps, d_leads, effect, gun, result, winner, x
         {"type": "assault", "approach": "a/b"},
     )
     start_assault(g, "a/b", ["x1"])
-    if gun is not None:
-        # "the defender may fire with artillery on the defending approach": y decides.
-        assert pending(g) == ("artillery", "y")
-        g.apply({"type": "artillery", "fire": gun})
+    # "if the defender has artillery, it may fire" (step 2), then "the defender chooses and
+    # reveals its leading pieces" (step 3): one decision of y's, asked with or without a gun,
+    # its guns' fire or hold going with each choice of leading blocks when it has one.
     assert pending(g) == ("lead", "y")
-    g.apply({"type": "lead", "units": ["y1"] if d_leads else []})
+    fires = {a.get("fire") for a in of_type(g, "lead")}
+    assert fires == ({None} if gun is None else {False, True})
+    lead = {"type": "lead", "units": ["y1"] if d_leads else []}
+    g.apply(lead if gun is None else {**lead, "fire": gun})
+    if winner == "x" and gun is not None:
+        # The gun is left on the attacked approach: x is asked whether its cavalry pursues, as
+        # whenever the loser keeps blocks there, though it has no cavalry.
+        assert (pending(g), g.legal_actions()) == (
+            ("pursuit", "x"),
+            [{"type": "pursue", "units": []}],
+        )
+        g.apply({"type": "pursue", "units": []})
     assert g.state["pending"] is None  # every loss fell on a single piece
     [event] = [e for e in g.log if e["key"] == "log.al_result"]
     assert (event["params"]["result"], event["params"]["winner"]) == (result, winner)
@@ -663,12 +673,23 @@ def test_pursuit_one_on_narrow_two_on_wide(width, options):
 
 
 def test_no_pursuit_when_the_loser_has_cavalry_or_by_the_defender():
-    # The loser y2 is cavalry: no pursuit. And "only the winning attacker pursues".
+    # The loser y2 is cavalry: "if the defending side has no cavalry, pursuit is possible", so
+    # none. x is asked all the same (the question may not tell it what y2 is): its pursuit
+    # stops, nothing is lost, and x2 stays hidden. And "only the winning attacker pursues".
     g = game("a b c", "x1:i3@a/b x2:c2@a/b y1:i2@b/a y2:c2@b/a", ap={"a-b": "w"})
     start_assault(g, "a/b", ["x1"])
     g.apply({"type": "lead", "units": ["y1"]})  # 3-0-2 = 1: x wins, y1 out
+    assert pending(g) == ("pursuit", "x")
+    assert g.legal_actions() == [
+        {"type": "pursue", "units": ["x2"]},
+        {"type": "pursue", "units": []},
+    ]
+    g.apply({"type": "pursue", "units": ["x2"]})
     assert g.state["pending"] is None
     assert lost(g, "pursuit") == {"x": 0, "y": 0}
+    assert [e["params"] for e in g.log if e["key"] == "log.al_pursuit_stopped"] == [{"side": "x"}]
+    assert not g.state["pieces"]["x2"]["revealed"] and not g.state["pieces"]["y2"]["revealed"]
+    assert (where(g, "x2"), where(g, "y2"), steps(g, "y2")) == ("b", "c", 2)
     g = game("a b c", "x1:i2@a/b y1:i3@b/a y2:c2@b/a x9:i1@a")
     start_assault(g, "a/b", ["x1"])
     g.apply({"type": "lead", "units": ["y1"]})  # 2-0-3 = -1: y wins
@@ -716,6 +737,14 @@ def test_every_defender_in_the_locale_retreats_by_its_place():
     g = game("a b c/d e f", units, caps={"b": 6, "c": 4})
     start_assault(g, "e/b", ["x1"])
     g.apply({"type": "lead", "units": ["y1"]})
+    # y6 is left on the attacked approach: x is asked about pursuit (it has no cavalry).
+    assert (pending(g), g.legal_actions()) == (("pursuit", "x"), [{"type": "pursue", "units": []}])
+    g.apply({"type": "pursue", "units": []})
+    # The reserve group (two blocks) loses a step: y is asked which, though only y3 may take
+    # it (y4 is cavalry); asked as it would be for two infantry blocks, which x cannot tell.
+    assert pending(g) == ("group_loss", "y")
+    assert g.legal_actions() == [{"type": "take_step", "unit": "y3"}]
+    g.apply({"type": "take_step", "unit": "y3"})
     assert g.state["pending"] is None
     got = {pid: (where(g, pid), steps(g, pid)) for pid in ("y1", "y2", "y3", "y4", "y5", "y6")}
     assert got == {
@@ -862,19 +891,31 @@ def test_a_gun_in_a_reserve_has_no_target_to_declare():
     assert g.state["side"] == "y"  # the declaration phase had nothing and passed
 
 
-@pytest.mark.parametrize("declared", [False, True])
-def test_defensive_fire_not_after_a_declaration(declared):
-    # "the defender may fire with artillery on the defending approach, unless it bombarded or
-    # declared a bombardment on the previous turn".
+@pytest.mark.parametrize("gun", ["ready", "declared", "bombarded"])
+def test_defensive_fire_not_after_a_declaration(gun):
+    # "Defensive artillery fire: if the defender has artillery, it may fire, unless that
+    # artillery bombarded or declared a bombardment on the previous turn." The defender's one
+    # decision is its leading blocks either way; fire or hold goes with it only when it may.
     g = game("a b c", "x1:g1@a/b x2:i2@a/b y1:i3@b/a")
-    end_player_turn_to_movement(g)
-    g.apply({"type": "end_phase"})
-    if declared:
-        g.apply({"type": "declare", "unit": "x1"})
-    g.apply({"type": "end_turn"})
+    if gun == "bombarded":
+        declare_then_bombard(g)  # x bombards y1 (3 -> 2) at the start of turn 2
+        end_player_turn(g)
+    else:
+        end_player_turn_to_movement(g)
+        g.apply({"type": "end_phase"})
+        if gun == "declared":
+            g.apply({"type": "declare", "unit": "x1"})
+        g.apply({"type": "end_turn"})
     assert (g.state["side"], g.state["phase"]) == ("y", "assault")
     start_assault(g, "b/a", ["y1"])
-    assert pending(g) == (("lead", "x") if declared else ("artillery", "x"))
+    assert pending(g) == ("lead", "x")
+    fires = {a.get("fire") for a in of_type(g, "lead")}
+    assert fires == ({False, True} if gun == "ready" else {None})
+    assert g.state["pieces"]["x1"]["revealed"] is (gun != "ready")  # a declaration revealed it
+    g.apply({"type": "lead", "units": ["x2"], **({"fire": True} if gun == "ready" else {})})
+    [event] = [e for e in g.log if e["key"] == "log.al_result"]
+    assert event["params"]["artillery"] == (1 if gun == "ready" else 0)
+    assert g.state["pieces"]["x1"]["revealed"]  # a gun that fires is revealed
 
 
 # == 10. the turn =================================================================================
@@ -1028,6 +1069,149 @@ def test_api_game_view_holds_no_hidden_blocks(seed):
         acted = s.call("act", {"action": rng.choice(s.game.legal_actions())})
         assert acted["ok"], acted
     assert state["result"]
+
+
+# -- what is asked tells the other side nothing ---------------------------------------------------
+# Whether a decision is asked shows on the tablet (it is handed over), and every view carries the
+# kind of the open decision and the prompt: so what is asked, of whom and in which order may
+# depend only on what both sides see, never on the other side's hidden blocks.
+
+
+def seen_by(g: Game, viewer: str) -> dict[str, Any]:
+    """What ``viewer``'s screen gets from the API now: its view of the blocks, the side to act,
+    the open decision's kind, the prompt, its own log, and its legal actions if it decides."""
+    from muster.api import Session
+
+    s = Session()
+    s.scenario, s.game = g.scenario, g
+    answer = s.call("game_view", {"viewer": viewer})
+    assert answer["ok"], answer
+    return answer["result"]
+
+
+def trace(g: Game, script: list[Any], viewer: str) -> tuple[list[tuple], list[dict[str, Any]]]:
+    """Play ``script`` (actions; ``"first"``: the first legal action; a lead where guns may fire
+    holds their fire); after each action the decision open (side to act, kind, prompt key), and
+    ``viewer``'s whole view."""
+    asked, views = [], []
+    for action in script:
+        if action == "first":
+            action = g.legal_actions()[0]
+        elif action["type"] == "lead" and any("fire" in a for a in of_type(g, "lead")):
+            action = {"fire": False, **action}
+        g.apply(action)
+        seen = seen_by(g, viewer)
+        asked.append((seen["state"]["decider"], seen["state"]["pending"], seen["prompt"]["key"]))
+        views.append(seen)
+    return asked, views
+
+
+ASSAULT = [
+    {"type": "assault", "approach": "a/b"},
+    {"type": "lead", "units": ["x1"]},
+    {"type": "lead", "units": ["y1"]},
+]
+
+
+def test_the_attacker_cannot_tell_a_gun_that_holds_its_fire():
+    # "Defensive artillery fire: if the defender has artillery, it may fire": a question of its
+    # own would tell the attacker the gun is there even when it holds. y's third block on b/a
+    # is a gun, an infantry or a cavalry block (none may lead: 1 step); y leads y1: 2-0-0-2 = 0,
+    # y wins. x's screen is the same all through; the decisions are y's leading blocks alone.
+    runs = {}
+    for extra in ("yg:g1@b/a", "yz:i1@b/a", "yc:c1@b/a"):
+        g = game("a b c", f"x1:i2@a/b x9:i1@a y1:i2@b/a y9:i1@c {extra}")
+        runs[extra] = trace(g, ASSAULT, "x")
+    asked, views = runs["yg:g1@b/a"]
+    assert asked == [
+        ("x", {"kind": "lead", "side": "x"}, "prompt.al_lead_attacker"),
+        ("y", {"kind": "lead", "side": "y"}, "prompt.al_lead_defender"),
+        ("x", None, "prompt.al_assault"),
+    ]
+    assert runs["yz:i1@b/a"] == runs["yc:c1@b/a"] == (asked, views)
+    # The gun only changes y's own choices: each of them with fire or hold.
+    g = game("a b c", "x1:i2@a/b x9:i1@a y1:i2@b/a y9:i1@c yg:g1@b/a")
+    trace(g, ASSAULT[:2], "x")
+    assert [(a["units"], a["fire"]) for a in g.legal_actions()] == [
+        ([], False),
+        (["y1"], False),
+        ([], True),
+        (["y1"], True),
+    ]
+    assert seen_by(g, "x")["legal"] == []
+    # A gun that fires shows itself (the log, the result, the block): the decisions are the same.
+    g.apply({"type": "lead", "units": ["y1"], "fire": True})
+    assert (pending(g), g.state["pieces"]["yg"]["revealed"]) == (None, True)
+    assert [e["params"] for e in g.log if e["key"] == "log.al_artillery_fire"] == [{"steps": 1}]
+
+
+def test_a_retreating_reserve_group_is_asked_the_same_whatever_its_types():
+    # "Pieces in the reserve, other than cavalry: the group loses 1 step and retreats." x1 from
+    # a/b takes b (a maneuver attack from an approach: no block); y's reserve group of two loses
+    # its step (into c, the only way out). x sees two bare blocks: y is asked which block loses
+    # the step whether both may take it or one is cavalry. (An all-cavalry group loses no step,
+    # which the log and the army's morale show whatever is asked.)
+    script = [
+        {"type": "select", "unit": "x1"},
+        {"type": "move", "to": "b", "attack": True},
+        "first",
+    ]
+    runs = []
+    for group in ("y1:i2@b y2:i2@b", "y1:i2@b y2:c2@b", "y1:c2@b y2:i2@b"):
+        g = game("a b c d", f"x1:i3@a/b y9:i1@d {group}")
+        runs.append(trace(g, script, "x"))
+        assert [where(g, pid) for pid in ("x1", "y1", "y2")] == ["b", "c", "c"]
+        assert lost(g, "retreat") == {"x": 0, "y": 1}
+    asked = runs[0][0]
+    assert asked[1] == ("y", {"kind": "group_loss", "side": "y"}, "prompt.al_group_loss")
+    assert runs[1] == runs[2] == runs[0]
+
+
+def test_pursuit_is_asked_whatever_cavalry_either_side_has():
+    # Cavalry pursuit: "if there is cavalry not used as leading pieces, and the defending side
+    # has no cavalry, pursuit is possible". Wide a-b: x1 (3) leads against y1 (2): 3-0-2 = 1, x
+    # wins, y1 is out, y2 is left on b/a. x is asked whether its cavalry pursues whether x2 is
+    # cavalry or not and whether y2 is cavalry or not (a question only for x's cavalry would
+    # show y the tablet coming to x between its own decisions; one only for a loser without
+    # cavalry would tell x what y2 is). x does not pursue; y2 retreats and x enters b. Neither
+    # side's screen shows what the other's second block is.
+    script = ASSAULT + [{"type": "pursue", "units": []}]
+    runs = {}
+    for x2 in ("c2", "i2"):
+        for y2 in ("c2", "i2"):
+            units = f"x1:i3@a/b x2:{x2}@a/b x9:i1@a y1:i2@b/a y2:{y2}@b/a y9:i1@c"
+            runs[x2, y2, "x"] = trace(game("a b c", units, ap={"a-b": "w"}), script, "x")
+            runs[x2, y2, "y"] = trace(game("a b c", units, ap={"a-b": "w"}), script, "y")
+    asked = runs["c2", "c2", "x"][0]
+    assert asked[2] == ("x", {"kind": "pursuit", "side": "x"}, "prompt.al_pursuit")
+    assert all(run[0] == asked for run in runs.values())
+    for mine in ("c2", "i2"):
+        assert runs[mine, "c2", "x"] == runs[mine, "i2", "x"]  # x cannot tell y2's type
+        assert runs["c2", mine, "y"] == runs["i2", mine, "y"]  # y cannot tell x2's type
+
+
+@pytest.mark.parametrize(
+    "passes, waits",
+    [("x1:i1@a/b x8:i3@a", "x1:i2@a/b x8:i2@a"), ("x1:i1@a/b x8:i3@a", "x1:g1@a/b x8:i3@a")],
+    ids=["assault", "declaration"],
+)
+def test_a_phase_that_passes_by_itself_leaves_the_other_side_no_trace(passes, waits):
+    # "A phase with nothing to do passes by itself": the assault phase when no block on an
+    # approach may lead (x1 of 1 step may not, of 2 may), the declaration phase when no gun may
+    # declare. Passing by itself or ended by a tap, y's screen at the start of its turn 2 is the
+    # same: the same log lines since turn 2 began, no count of actions. (Both armies have the
+    # same steps: the army's morale, which both sides see, starts at its steps.)
+    seen = []
+    for units in (passes, waits):
+        g = game("a b c", f"{units} y1:i3@b/a")
+        for _ in range(3):  # x's turn 1, y's, then x's turn 2
+            end_player_turn(g)
+        assert (g.state["turn"], g.state["side"], g.state["phase"]) == (2, "y", "assault")
+        view = seen_by(g, "y")
+        keys = [e["key"] for e in view["log"]]
+        seen.append(dict(view, log=view["log"][keys.index("log.turn_start") :]))
+    assert seen[0] == seen[1]
+    assert seen[0]["summary"]["moves"] is None
 
 
 # == 12. random playouts ==========================================================================

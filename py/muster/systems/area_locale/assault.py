@@ -110,51 +110,56 @@ def _describe(scenario: AreaScenario, state: State, ids: list[str]) -> str:
     )
 
 
-def choose_lead(scenario: AreaScenario, state: State, ids: list[str]) -> list[Event]:
-    """Steps 1 and 3: a side chooses and reveals its leading pieces."""
+def choose_lead(
+    scenario: AreaScenario, state: State, ids: list[str], fire: bool = False
+) -> list[Event]:
+    """Steps 1 to 3: a side chooses and reveals its leading pieces (kept in the order of their
+    names: the enemy chooses among them, and sees them in the view). The defender's choice
+    holds step 2 as well: ``fire`` if its artillery fires (offered only when it may)."""
     s = state["assault"]
+    ids = P.by_name(scenario, ids)
     _reveal(state, ids)
-    events: list[Event] = []
     if s["lead"] is None:
         s["lead"] = ids
-        events += _leads_events(scenario, state, state["side"], ids)
-        guns = [
-            pid
-            for pid in s["defenders"]
-            if P.kind(scenario, pid) == "artillery"
-            and not state["pieces"][pid]["declared"]
-            and state["pieces"][pid]["bombarded"] < state["turn"] - 1
-        ]
-        if guns:
-            state["pending"] = {"kind": "artillery", "side": P.other(scenario, state["side"])}
-            s["guns"] = guns
-            return events
-        return events + _defence_step(scenario, state)
+        return _leads_events(scenario, state, state["side"], ids) + _defence_step(scenario, state)
+    events: list[Event] = []
+    guns = defensive_guns(scenario, state)
+    if fire and guns:
+        _reveal(state, guns)
+        per = P.settings(scenario)["artillery_fire"]["per_step"]
+        s["artillery"] = per * sum(state["pieces"][g]["steps"] for g in guns)
+        events.append(_log("al_artillery_fire", steps=s["artillery"]))
     s["defence"] = ids
     defender = P.other(scenario, state["side"])
     events += _leads_events(scenario, state, defender, ids)
     return events + _result(scenario, state)
 
 
-def artillery_fire(scenario: AreaScenario, state: State, fire: bool) -> list[Event]:
-    """Step 2: the defender's artillery on the defending approach fires, or holds."""
+def defensive_guns(scenario: AreaScenario, state: State) -> list[str]:
+    """Step 2: the defender's artillery that may fire in this assault: on the defending
+    approach, unless it bombarded or declared a bombardment on the previous turn."""
     s = state["assault"]
-    events: list[Event] = []
-    if fire:
-        _reveal(state, s["guns"])
-        per = P.settings(scenario)["artillery_fire"]["per_step"]
-        s["artillery"] = per * sum(state["pieces"][g]["steps"] for g in s["guns"])
-        events.append(_log("al_artillery_fire", steps=s["artillery"]))
-    return events + _defence_step(scenario, state)
+    return [
+        pid
+        for pid in s["defenders"]
+        if not state["pieces"][pid]["out"]
+        and P.kind(scenario, pid) == "artillery"
+        and not state["pieces"][pid]["declared"]
+        and state["pieces"][pid]["bombarded"] < state["turn"] - 1
+    ]
 
 
 def _defence_step(scenario: AreaScenario, state: State) -> list[Event]:
+    """The defender's one decision of the assault, asked whatever it holds: its leading pieces
+    (step 3, none allowed), with fire or hold for its artillery (step 2) when it has a gun that
+    may fire. A question of its own for the guns would tell the attacker they are there."""
     s = state["assault"]
     options = leading_options(scenario, state, f"{s['to']}/{s['from']}", may_be_empty=True)
     state["pending"] = {
         "kind": "lead",
         "side": P.other(scenario, state["side"]),
         "options": options,
+        "fire": bool(defensive_guns(scenario, state)),
     }
     return []
 
@@ -276,15 +281,17 @@ def take_loss(scenario: AreaScenario, state: State, pid: str) -> list[Event]:
 
 
 def _offer_pursuit(scenario: AreaScenario, state: State) -> bool:
-    """Step 6: the winning attacker's cavalry that did not lead may pursue a loser without
-    cavalry (1 piece on a narrow approach, 2 on a wide one)."""
+    """Step 6: a winning attacker is asked whether its cavalry pursues whenever the loser has
+    pieces left on the attacked approach and cavalry may cross it: all things both sides see.
+    Its choices are its cavalry that did not lead (1 piece on a narrow approach, 2 on a wide
+    one), or none; whether the loser has cavalry is checked when the cavalry pursues (see
+    ``pursue``), so the question tells neither side anything of the other's hidden blocks."""
     s = state["assault"]
     a, n = s["from"], s["to"]
     ap, there = scenario.approach(a, n), scenario.approach(n, a)
     if "cavalry_obstructed" in (ap.flags | there.flags):
         return False
-    losers = [p for p in s["defenders"] if not state["pieces"][p]["out"]]
-    if not losers or any(P.kind(scenario, p) == "cavalry" for p in losers):
+    if not [p for p in s["defenders"] if not state["pieces"][p]["out"]]:
         return False
     cavalry = [
         p
@@ -292,17 +299,19 @@ def _offer_pursuit(scenario: AreaScenario, state: State) -> bool:
         if not state["pieces"][p]["out"] and P.kind(scenario, p) == "cavalry" and p not in s["lead"]
     ]
     options = [list(c) for k in range(1, ap.leaders + 1) for c in combinations(cavalry, k)]
-    if not options:
-        return False
     state["pending"] = {"kind": "pursuit", "side": state["side"], "options": options}
     return True
 
 
 def pursue(scenario: AreaScenario, state: State, ids: list[str]) -> list[Event]:
     """The pursuit: the loser loses the cavalry's steps less its terrain effect; the pursuing
-    cavalry loses 1 step."""
+    cavalry loses 1 step. Not if the loser has cavalry (the notes: "if the defending side has
+    no cavalry, pursuit is possible"): then the pursuit stops, and nothing is lost."""
     s = state["assault"]
     state["pending"] = None
+    losers = [p for p in s["defenders"] if not state["pieces"][p]["out"]]
+    if any(P.kind(scenario, p) == "cavalry" for p in losers):
+        return [_log("al_pursuit_stopped", side=state["side"])] + drain(scenario, state)
     _reveal(state, ids)
     effect = scenario.approach(s["to"], s["from"]).effect
     loss = max(0, sum(state["pieces"][p]["steps"] for p in ids) - effect)
@@ -382,14 +391,20 @@ def _defenders_fall_back(
 
 def _group_step(scenario: AreaScenario, state: State, item: dict, events: list[Event]) -> bool:
     """One retreating group: its step loss (owner's choice), then where it goes (owner's
-    choice); True when a decision is pending."""
+    choice); True when a decision is pending.
+
+    The owner is asked which block loses the step whenever the group has two or more blocks
+    and loses a step, even when one block only may take it (a reserve group of one infantry
+    and one cavalry): whether it is asked then depends only on what both sides see (how many
+    blocks stand there, and the step lost, which the log and the army's morale show), never on
+    the types of the other side's hidden blocks."""
     group = [p for p in item["group"] if not state["pieces"][p]["out"]]
     if not group:
         state["queue"].pop(0)
         return False
     takers = [p for p in item["takers"] if not state["pieces"][p]["out"]]
     if item["loss"] and takers:
-        if len(takers) > 1:
+        if len(group) > 1:
             state["pending"] = {"kind": "group_loss", "side": item["side"], "options": takers}
             return True
         item["loss"] = False

@@ -37,6 +37,12 @@ def kind(scenario: AreaScenario, pid: str) -> str:
     return str(scenario.units[pid]["type"])
 
 
+def by_name(scenario: AreaScenario, ids: list[str]) -> list[str]:
+    """Blocks in the order a screen lists them once revealed: by name, then id (never by id
+    alone, so the order says nothing the names do not)."""
+    return sorted(ids, key=lambda pid: (str(scenario.units[pid]["name"]), pid))
+
+
 def other(scenario: AreaScenario, side: str) -> str:
     """The opposing side."""
     return next(s["id"] for s in scenario.data["sides"] if s["id"] != side)

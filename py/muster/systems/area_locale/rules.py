@@ -31,6 +31,7 @@ class AreaLocaleRules:
     system = "area-locale"
     previewable = ()
     hidden_information = True
+    options: frozenset[str] = frozenset()
 
     def board(self, scenario: AreaScenario, state: State) -> None:
         """No hex board: area maps have their own queries."""
@@ -448,14 +449,10 @@ class AreaLocaleRules:
     # decisions
 
     def lead(self, scenario: AreaScenario, state: State, action: Action) -> list[Event]:
-        """A side's leading pieces in the assault (step 1 or 3)."""
+        """A side's leading pieces in the assault (step 1, or 3 with step 2: the defender's
+        artillery fires or holds, ``fire``, when it may fire)."""
         state["pending"] = None
-        return A.choose_lead(scenario, state, action["units"])
-
-    def artillery(self, scenario: AreaScenario, state: State, action: Action) -> list[Event]:
-        """The defender's artillery fires in defence (step 2), or holds its fire."""
-        state["pending"] = None
-        return A.artillery_fire(scenario, state, action["fire"])
+        return A.choose_lead(scenario, state, action["units"], bool(action.get("fire")))
 
     def take_step(self, scenario: AreaScenario, state: State, action: Action) -> list[Event]:
         """The chooser names the piece that loses the next step."""
@@ -516,9 +513,13 @@ class AreaLocaleRules:
 def _decision_actions(pending: dict[str, Any]) -> list[Action]:
     kind = pending["kind"]
     if kind == "lead":
+        if pending.get("fire"):  # the defender's guns may fire: hold or fire with each choice
+            return [
+                {"type": "lead", "units": o, "fire": fire}
+                for fire in (False, True)
+                for o in pending["options"]
+            ]
         return [{"type": "lead", "units": o} for o in pending["options"]]
-    if kind == "artillery":
-        return [{"type": "artillery", "fire": True}, {"type": "artillery", "fire": False}]
     if kind in ("loss", "group_loss"):
         return [{"type": "take_step", "unit": u} for u in pending["options"]]
     if kind == "retreat":
@@ -544,7 +545,6 @@ HANDLERS: dict[str, Callable[..., list[Event]]] = {
         "declare",
         "bombard",
         "lead",
-        "artillery",
         "take_step",
         "retreat",
         "pursue",

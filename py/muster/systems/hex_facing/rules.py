@@ -97,10 +97,32 @@ class HexFacingRules:
     """The hex-facing ruleset: states, legal actions and handlers."""
 
     system = "hex-facing"
+    previewable = ("fire", "melee", "reaction_fire")
+    hidden_information = False
+    options: frozenset[str] = frozenset()
 
     def board(self, scenario: Scenario, state: State) -> Board:
         """The map with the units where the state puts them."""
         return board_for(scenario, state)
+
+    def decider(self, scenario: Scenario, state: State) -> str | None:
+        """The side that decides now: a retreating unit's owner, the defender who may strike
+        back or fire its guns first, the side rallying, the active formation's side; none
+        while a marker is drawn from the cup or once the game is over."""
+        if state["result"]:
+            return None
+        unit = None
+        if state["retreat"]:
+            unit = state["retreat"]["unit"]
+        elif state["counterattack"]:
+            unit = state["counterattack"]["units"][0]
+        elif state["reaction"]:
+            unit = state["reaction"]["pairs"][0][0]
+        if unit is not None:
+            return str(scenario.units[unit]["side"])
+        if state["phase"] == "rally" and state["rally"]:
+            return str(state["rally"]["side"])
+        return state["active"]["side"] if state["active"] else None
 
     def initial_state(self, scenario: Scenario, options: dict[str, Any]) -> State:
         """Units where the scenario sets them; the first activation draw is due."""

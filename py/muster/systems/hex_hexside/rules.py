@@ -107,10 +107,17 @@ class HexHexsideRules:
 
     system = "hex-hexside"
     previewable = PREVIEWABLE
+    hidden_information = False
+    options = frozenset({"crt"})  # an owner's combat results table (crt_info checks it)
 
     def board(self, scenario: Scenario, state: State) -> Board:
         """The map with the units where the state puts them."""
         return board_for(scenario, state)
+
+    def decider(self, scenario: Scenario, state: State) -> str | None:
+        """The side that decides now (the prompt's); none once the game is over."""
+        prompt = views.prompt(scenario, state)
+        return prompt["side"] if prompt else None
 
     def initial_state(self, scenario: Scenario, options: dict[str, Any]) -> State:
         """Units where the scenario sets them; the first side's rally phase.
@@ -493,13 +500,20 @@ def crt_info(options: dict[str, Any]) -> dict[str, Any]:
     """The CRT a game plays with: the owner's (from ``options``) or the stand-in.
 
     Raises:
-        RulesError: the owner's table is malformed.
+        RulesError: the owner's table is malformed (``error.bad_crt``, naming the place), or not
+            plain JSON within the limits (``error.too_large`` and the others of ``limits``).
     """
     from ...errors import RulesError
+    from ...limits import MAX_CRT_CHARS, MAX_CRT_COLUMNS, check_count, check_plain, check_size
 
     own = options.get("crt")
     if own is None:
         return {"key": None, "name": None, "stand_in": T.is_stand_in_crt()}
+    check_plain(own, "crt")
+    check_size(own, "crt", MAX_CRT_CHARS)
+    if isinstance(own, dict):
+        check_count(own.get("columns"), "crt.columns", "columns", MAX_CRT_COLUMNS)
+        check_count(own.get("codes"), "crt.codes", "codes", MAX_CRT_COLUMNS)
     try:
         if not isinstance(own, dict):
             raise ValueError("combat.json: crt must be a JSON object")

@@ -33,6 +33,7 @@ RALLY_IDS = ("leader", "far_from_enemy", "infantry_in_cover", "friendly_shaken")
 RALLY_IDS += ("adjacent_enemy", "army_demoralized", "army_broken")
 ARMY_STATES = ("normal", "demoralized", "broken")
 SIDES = ("attacker", "defender", "both")
+RESULTS = ("r", "S")  # a CRT code's "result": retreat, surrender (result_effects)
 Codes = tuple[str, ...]
 
 
@@ -97,14 +98,27 @@ def _get(data: Any, path: str, kind: type, at: str = "") -> Any:
             raise ValueError(f"combat.json: missing {where}")
         here = here[name]
     if not isinstance(here, kind) or (isinstance(here, bool) and kind is int):
-        raise ValueError(f"combat.json: {where} must be {kind.__name__}, got {here!r}")
+        raise ValueError(f"combat.json: {where} must be {kind.__name__}, got {_short(here)}")
     return here
 
 
-def _int(x: Any, where: str) -> int:
-    if not isinstance(x, int) or isinstance(x, bool):
-        raise ValueError(f"combat.json: {where} must be a whole number, got {x!r}")
+def _int(x: Any, where: str, lo: int | None = None, hi: int | None = None) -> int:
+    ok = isinstance(x, int) and not isinstance(x, bool)
+    if not ok or (lo is not None and x < lo) or (hi is not None and x > hi):
+        span = "" if lo is None or hi is None else f" from {lo} to {hi}"
+        raise ValueError(f"combat.json: {where} must be a whole number{span}, got {_short(x)}")
     return x
+
+
+def _short(value: Any, limit: int = 60) -> str:
+    """``repr(value)`` cut short for a message (an owner's table may hold anything)."""
+    text = repr(value[:limit] if isinstance(value, str) else value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _name(key: str) -> str:
+    """A key of the owner's table for a place in a message, cut short."""
+    return key if len(key) <= 40 else key[:40] + "…"
 
 
 def parse_crt(crt: Any, die: Die, where: str = "crt") -> tuple[Any, ...]:
@@ -115,9 +129,14 @@ def parse_crt(crt: Any, die: Die, where: str = "crt") -> tuple[Any, ...]:
     """
     codes = _get(crt, "codes", dict, where)
     for code, entry in codes.items():
-        if _get(entry, "side", str, f"{where}.codes.{code}") not in SIDES:
-            raise ValueError(f"combat.json: {where}.codes.{code}.side must be one of {SIDES}")
-        _int(entry.get("steps"), f"{where}.codes.{code}.steps")
+        at = f"{where}.codes.{_name(code)}"
+        if _get(entry, "side", str, at) not in SIDES:
+            raise ValueError(f"combat.json: {at}.side must be one of {SIDES}")
+        _int(entry.get("steps"), f"{at}.steps", 0, 99)
+        if entry.get("result") not in (None, *RESULTS):
+            raise ValueError(f"combat.json: {at}.result must be one of {RESULTS} when given")
+        if not isinstance(entry.get("text", ""), str):
+            raise ValueError(f"combat.json: {at}.text must be a text")
     columns: list[tuple[str, int, int]] = []
     for i, col in enumerate(_get(crt, "columns", list, where)):
         at = f"{where}.columns[{i}]"
@@ -138,8 +157,11 @@ def parse_crt(crt: Any, die: Die, where: str = "crt") -> tuple[Any, ...]:
         if set(cells) != {c[0] for c in columns}:
             raise ValueError(f"combat.json: {at}.cells must have exactly the columns")
         for label, cell in cells.items():
-            if not isinstance(cell, list) or any(c not in codes for c in cell):
-                raise ValueError(f"combat.json: {at}.cells.{label} has an unknown code: {cell!r}")
+            known = isinstance(cell, list) and all(isinstance(c, str) and c in codes for c in cell)
+            if not known:
+                raise ValueError(
+                    f"combat.json: {at}.cells.{_name(label)} has an unknown code: {_short(cell)}"
+                )
         table[roll] = {k: tuple(v) for k, v in cells.items()}
     if set(table) != set(die.faces):
         raise ValueError(f"combat.json: {where}.rows must have one row per face {die.faces}")
