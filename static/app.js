@@ -6,8 +6,11 @@ import { I18n } from "./i18n.js";
 import * as panels from "./panels.js";
 import { el } from "./panels.js";
 import { Play } from "./play.js";
+import { fileReader } from "./files.js";
 import { AreaMap } from "./render/area.js";
 import { AreaPlay } from "./area_play.js";
+import { Games, storageDetail } from "./games.js";
+import { SavedGames, ask } from "./saved.js";
 
 const html = document.documentElement;
 const timing = { start: performance.now(), mapPainted: null, rulesReady: null };
@@ -50,6 +53,7 @@ const state = {
 const map = new HexMap(document.getElementById("map"), { onHexTap: onTap });
 const areaMap = new AreaMap(document.getElementById("area-map"), { onTap: onAreaTap });
 const engine = new Engine();
+const games = new Games();
 const playOptions = {
   engine: engine,
   map: map,
@@ -62,16 +66,112 @@ const playOptions = {
   onError: function (error) {
     showMessage(errorText(error));
   },
-  onResume: function (save) {
-    return loadSave(save);
+  onKeep: keepGame,
+  confirmNew: function () {
+    const title = state.scenario ? state.scenario.title : "";
+    return askLeave(i18n.t("ui.ask_new_game", { title: title }), i18n.t("ui.new_game"));
+  },
+  savedPanel: function () {
+    return saved.panel();
+  },
+  openSaved: function () {
+    saved.open();
   },
 };
+// Read a JSON file the player picked, within the core's limit for its kind.
+const readJsonFile = fileReader(function () {
+  return (engine.info && engine.info.limits) || {};
+});
+playOptions.readJsonFile = readJsonFile;
 const play = new Play(playOptions);
 const areaPlay = new AreaPlay(Object.assign({}, playOptions, { map: areaMap }));
+
+const saved = new SavedGames({
+  games: games,
+  i18n: i18n,
+  onResume: resumeRecord,
+  onError: playOptions.onError,
+  currentSlot: function () {
+    return current().view ? current().slot : null;
+  },
+  onChange: function () {
+    if (state.ready && !current().view) current().render();
+  },
+});
 
 // The play of the scenario shown: hex maps or area maps.
 function current() {
   return state.area ? areaPlay : play;
+}
+
+// Keep a game in its slot after a change; if the browser's storage refuses, say so plainly
+// (the game goes on, and can still be saved to a file).
+function keepGame(slot, save, summary) {
+  return games.keep(slot, save, summary).then(
+    function () {
+      if (saved.isOpen()) saved.refresh();
+    },
+    function (error) {
+      showMessage(i18n.t("error.storage", { detail: storageDetail(error, i18n) }));
+    },
+  );
+}
+
+// Whether a game is in progress on screen (a game over is no longer in progress).
+function inProgress() {
+  const view = current().view;
+  if (!view) return false;
+  return view.summary ? !view.summary.over : !view.result;
+}
+
+// Before the game on screen gives way to another: ask, in a modal dialog, if a game is in
+// progress (it stays in Saved games) or if `extra` has something to say. Resolves true to
+// go ahead, false to keep everything as it is.
+function askLeave(question, go, extra) {
+  const lines = (extra || []).slice();
+  if (inProgress()) lines.push(i18n.t("ui.ask_kept"));
+  if (!lines.length) return Promise.resolve(true);
+  return ask(question, lines, go);
+}
+
+// The lines naming both scenarios when a save is of another scenario than the one on screen.
+function otherScenario(scenario) {
+  if (!scenario || typeof scenario !== "object" || !state.scenario) return [];
+  if (scenario.id === state.scenario.id) return [];
+  const title = scenario.title ? String(scenario.title) : i18n.t("ui.untitled");
+  return [i18n.t("ui.ask_other_scenario", { save: title, current: state.scenario.title })];
+}
+
+// A saved game from a file: asked first if a game is in progress or the save is of another
+// scenario; then the core replays it (or refuses it, and nothing changes).
+function openSave(save) {
+  const scenario = save && typeof save === "object" ? save.scenario : null;
+  const title = scenario && typeof scenario === "object" && scenario.title;
+  const question = title
+    ? i18n.t("ui.ask_load", { title: String(title) })
+    : i18n.t("ui.ask_load_any");
+  return askLeave(question, i18n.t("ui.ask_load_go"), otherScenario(scenario)).then(function (yes) {
+    if (yes) return loadSave(save);
+    return null;
+  });
+}
+
+// Resume a game of the Saved games list, in its own slot.
+function resumeRecord(record) {
+  if (current().view && record.id === current().slot) {
+    saved.close();
+    return Promise.resolve(null);
+  }
+  const name = record.name || saved.title(record);
+  const scenario = (record.save && record.save.scenario) || null;
+  const extra = inProgress() ? otherScenario(scenario) : [];
+  return askLeave(i18n.t("ui.ask_load", { title: name }), i18n.t("ui.resume_game"), extra).then(
+    function (yes) {
+      if (!yes) return null;
+      saved.close();
+      return loadSave(record.save, record.id);
+    },
+  );
 }
 
 // A new scenario in the core: both plays start afresh, the shown one says if it can play.
@@ -343,50 +443,51 @@ function sidesOf(scenario) {
 }
 
 function loadScenarioFile(file) {
-  const reader = new FileReader();
-  reader.onload = function () {
-    let scenario;
-    try {
-      scenario = JSON.parse(String(reader.result));
-    } catch (error) {
-      showMessage(i18n.t("error.bad_file", { detail: error.message }));
-      return;
-    }
+  readJsonFile(file, "scenario").then(function (scenario) {
     if (!state.ready) {
       showMessage(i18n.t("ui.rules_loading"));
       return;
     }
-    engine.call("load_scenario", { scenario: scenario }).then(
-      function (summary) {
-        clearBoardMarks();
-        setMode("inspect");
-        drawScenario(scenario);
-        setPlayable(summary.playable);
-        state.scenarioId = summary.id;
-        showMessage(i18n.t("ui.scenario_loaded", { title: summary.title }), "info");
-      },
-      function (error) {
-        showMessage(errorText(error));
+    const title = scenario && scenario.title ? String(scenario.title) : file.name;
+    askLeave(i18n.t("ui.ask_scenario", { title: title }), i18n.t("ui.ask_open")).then(
+      function (yes) {
+        if (!yes) return null;
+        return engine.call("load_scenario", { scenario: scenario }).then(
+          function (summary) {
+            clearBoardMarks();
+            setMode("inspect");
+            drawScenario(scenario);
+            setPlayable(summary.playable);
+            state.scenarioId = summary.id;
+            showMessage(i18n.t("ui.scenario_loaded", { title: summary.title }), "info");
+          },
+          function (error) {
+            showMessage(errorText(error));
+          },
+        );
       },
     );
-  };
-  reader.onerror = function () {
-    showMessage(i18n.t("error.bad_file", { detail: String(reader.error) }));
-  };
-  reader.readAsText(file);
+  }, showError);
 }
 
-// Put a saved game in play: the core replays it (or refuses it, and the game is kept).
-function loadSave(save) {
+function showError(error) {
+  showMessage(errorText(error));
+}
+
+// Put a saved game in play: the core replays it (or refuses it, and the game is kept). In
+// `slot` when resumed from the saved games, else in a new slot.
+function loadSave(save, slot) {
   const target = save && save.system === "area-locale" ? areaPlay : play;
-  return target.load(save).then(
+  const other = target === play ? areaPlay : play;
+  return target.load(save, slot).then(
     function (scenario) {
+      if (other.view) other.reset();
       clearBoardMarks();
       setMode("inspect");
       state.scenarioId = scenario.id;
       target.playable = true;
       drawScenario(scenario);
-      target.drawUnits();
+      target.opened();
       showMessage(i18n.t("ui.game_loaded", { title: scenario.title }), "info");
     },
     function (error) {
@@ -406,6 +507,9 @@ function start() {
   setStatus("loading");
   const base = new URL("../scenarios/", import.meta.url);
   const wanted = params.get("scenario");
+  const kept = games.load().catch(function (error) {
+    console.warn("saved games unavailable:", error.message || error);
+  });
   const mapReady = fetchJson(new URL("index.json", base)).then(function (index) {
     const entry =
       index.find(function (item) {
@@ -441,6 +545,9 @@ function start() {
       html.dataset.ready = "1";
       if (state.selected) showHex(state.selected);
       current().render();
+      kept.then(function () {
+        if (!current().view) current().render();
+      });
       registerServiceWorker();
     })
     .catch(function (error) {
@@ -471,42 +578,41 @@ function start() {
   });
 
   els.scenarioSelect.addEventListener("change", function () {
+    const wanted = els.scenarioSelect.value;
     const entry = (state.index || []).find(function (item) {
-      return item.id === els.scenarioSelect.value;
+      return item.id === wanted;
     });
+    // The select shows the scenario on screen until another has taken its place.
+    els.scenarioSelect.value = state.scenarioId;
     if (!entry || !state.ready) return;
-    fetchJson(new URL(entry.file, base))
-      .then(function (scenario) {
-        return engine.call("load_scenario", { id: entry.id }).then(function (summary) {
-          clearBoardMarks();
-          setMode("inspect");
-          state.scenarioId = entry.id;
-          drawScenario(scenario);
-          setPlayable(summary.playable);
-          show(function () {
-            return [el("p", { class: "hint", text: i18n.t("ui.tap_hint") })];
-          });
-        });
+    askLeave(i18n.t("ui.ask_scenario", { title: entry.title }), i18n.t("ui.ask_open"))
+      .then(function (yes) {
+        if (!yes) return null;
+        return fetchJson(new URL(entry.file, base)).then(openScenario);
       })
       .catch(function (error) {
         showMessage(errorText(error));
       });
+
+    function openScenario(scenario) {
+      return engine.call("load_scenario", { id: entry.id }).then(function (summary) {
+        clearBoardMarks();
+        setMode("inspect");
+        state.scenarioId = entry.id;
+        drawScenario(scenario);
+        setPlayable(summary.playable);
+        show(function () {
+          return [el("p", { class: "hint", text: i18n.t("ui.tap_hint") })];
+        });
+      });
+    }
   });
 
   els.saveFile.addEventListener("change", function () {
     const file = els.saveFile.files[0];
     els.saveFile.value = "";
     if (!file || !state.ready) return;
-    file.text().then(function (text) {
-      let save;
-      try {
-        save = JSON.parse(text);
-      } catch (error) {
-        showMessage(i18n.t("error.bad_file", { detail: error.message }));
-        return;
-      }
-      loadSave(save);
-    });
+    readJsonFile(file, "save").then(openSave, showError);
   });
 
   els.losTool.addEventListener("click", function () {
@@ -530,6 +636,7 @@ function refreshText() {
   setStatus(els.status.dataset.state);
   if (state.view) show(state.view);
   if (state.ready) current().render();
+  if (saved.isOpen()) saved.refresh();
 }
 
 i18n
@@ -544,4 +651,5 @@ window.muster = {
   state: state,
   showHex: showHex,
   play: play,
+  games: games,
 };

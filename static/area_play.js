@@ -4,12 +4,15 @@
 // each side its own view only; this module draws it and reports taps.
 import { el } from "./panels.js";
 import { Play } from "./play.js";
+import { newSlot } from "./games.js";
 
 export class AreaPlay extends Play {
   constructor(opts) {
     super(opts);
     this.viewer = null;
     this.curtain = null;
+    // The side the privacy screen waits for, while it is up (null when a side's view shows).
+    this.covered = null;
   }
 
   // Locale ids and approaches ("A/B") in parameters, put into the map's names; phases and
@@ -52,6 +55,7 @@ export class AreaPlay extends Play {
     const seed = crypto.getRandomValues(new Uint32Array(1))[0];
     this.viewer = null;
     return this.engine.call("new_game", { seed: seed }).then((view) => {
+      this.slot = newSlot();
       this.view = view;
       this.viewer = null;
       this.autosave();
@@ -75,8 +79,10 @@ export class AreaPlay extends Play {
     return view;
   }
 
-  // The privacy screen: the map and panel are covered until the named side asks for its view.
+  // The privacy screen: the map and panel are covered until the named side asks for its view;
+  // nothing of any side's view stays drawn behind it.
   handOver(side) {
+    this.covered = side;
     this.map.setPieces([]);
     this.map.light(null);
     this.root.replaceChildren();
@@ -101,6 +107,7 @@ export class AreaPlay extends Play {
   }
 
   hideCurtain() {
+    this.covered = null;
     if (this.curtain) this.curtain.hidden = true;
   }
 
@@ -186,6 +193,11 @@ export class AreaPlay extends Play {
       super.render();
       return;
     }
+    if (this.covered) {
+      // Drawn again (a new language): still the privacy screen, never the view behind it.
+      this.handOver(this.covered);
+      return;
+    }
     const view = this.view;
     const s = view.state;
     const bar = this.playBar(view);
@@ -248,7 +260,10 @@ export class AreaPlay extends Play {
     const names = (ids) => ids.map((id) => this.words({ unit: id }).unit).join(", ");
     if (a.type === "lead" || a.type === "pursue") {
       const key = a.units.length ? "action.al_" + a.type : "action.al_" + a.type + "_none";
-      return this.t(key, { units: names(a.units) });
+      const text = this.t(key, { units: names(a.units) });
+      // The defender's leading blocks with its guns' fire or hold (offered when they may fire).
+      if (a.fire === undefined) return text;
+      return text + " · " + this.t(a.fire ? "action.al_fire" : "action.al_hold", {});
     }
     if (a.type === "select") {
       const inside = this.view.state.selection.indexOf(a.unit) >= 0;
@@ -259,17 +274,26 @@ export class AreaPlay extends Play {
       const path = a.path.map((id) => this.words({ locale: id }).locale).join(" → ");
       return this.t("action.al_road", { unit: a.unit, path: path });
     }
-    if (a.type === "artillery") return this.t(a.fire ? "action.al_fire" : "action.al_hold", {});
     if (a.type === "block") return this.t(a.unit ? "action.al_block" : "action.al_no_block", a);
     if (a.type === "follow") return this.t(a.to ? "action.al_follow" : "action.al_stay", a);
     return this.t("action.al_" + a.type, a);
   }
 
-  load(save) {
+  // A game resumed or loaded is not drawn: it opens on the privacy screen (see opened), so the
+  // side now holding the tablet sees nothing the side to act hides.
+  load(save, slot) {
     return this.engine.call("load_save", { save: save }).then((answer) => {
-      this.viewer = answer.view.viewer;
-      this.show(answer.view);
+      this.slot = slot || newSlot();
+      this.view = answer.view;
+      this.viewer = null;
+      this.autosave();
       return answer.scenario;
     });
+  }
+
+  // Once the app has drawn the loaded game's map: the privacy screen of the side to act.
+  opened() {
+    const summary = this.view.summary || {};
+    return this.handOver(summary.side || this.view.state.decider);
   }
 }

@@ -116,8 +116,16 @@ export class Engine {
     const id = this.nextId++;
     const self = this;
     return new Promise(function (resolve, reject) {
+      let text;
+      try {
+        text = JSON.stringify({ id: id, method: method, params: params || {} });
+      } catch (error) {
+        // Only a structure too deep for the browser's own JSON writer gets here.
+        reject(new EngineError({ key: "error.too_deep", params: { place: "request", limit: 64 } }));
+        return;
+      }
       self.pending.set(id, { resolve: resolve, reject: reject });
-      self.worker.postMessage(JSON.stringify({ id: id, method: method, params: params || {} }));
+      self.worker.postMessage(text);
     });
   }
 }

@@ -1,5 +1,7 @@
 // Message keys to words: static/i18n/<lang>.json, with {name} parameters filled in.
 const LANGS = ["en", "pl", "fr", "ja"];
+// Parameters of the core's messages whose values are words of the app: key prefix + value.
+const WORD_PARAMS = { part: "save_part.", what: "what." };
 
 export class I18n {
   constructor(baseUrl) {
@@ -41,9 +43,24 @@ export class I18n {
       text = key;
     }
     const values = params || {};
+    const self = this;
     return text.replace(/\{(\w+)\}/g, function (whole, name) {
-      return Object.prototype.hasOwnProperty.call(values, name) ? String(values[name]) : whole;
+      if (!Object.prototype.hasOwnProperty.call(values, name)) return whole;
+      return self.word(name, values[name]);
     });
+  }
+
+  // A parameter's value in words: an error of the core's shape ({key, params}) worded in
+  // turn, a word of the app for the parameters that name one (WORD_PARAMS), else as it is.
+  word(name, value) {
+    if (value && typeof value === "object" && typeof value.key === "string") {
+      return this.t(value.key, value.params);
+    }
+    const prefix = WORD_PARAMS[name];
+    if (prefix && typeof value === "string" && this.words[prefix + value] !== undefined) {
+      return this.words[prefix + value];
+    }
+    return String(value);
   }
 
   // Translate every element marked data-i18n="key" under `root`.

@@ -2,10 +2,10 @@
 // digital roll or the face of a real die typed in, with each result's exact odds), the log,
 // undo and redo, saves. Every decision is the core's: this module shows and reports.
 import { el } from "./panels.js";
+import { downloadSave, newSlot } from "./games.js";
 
 // Screen angle (degrees, clockwise from east) of hex direction 0 on each orientation.
 const DIRECTION_0 = { flat: -30, pointy: -60 };
-const AUTOSAVE = "muster.autosave";
 // The owner's combat results table for hex-hexside, kept for the next new game.
 const OWN_CRT = "muster.crt.hex-hexside";
 const FIGHTS = ["fire", "melee", "reaction_fire"];
@@ -43,12 +43,19 @@ export class Play {
     this.map = opts.map;
     this.i18n = opts.i18n;
     this.onError = opts.onError;
+    this.readJsonFile = opts.readJsonFile;
     this.root = opts.root;
     this.logRoot = opts.logRoot;
     this.getScenario = opts.getScenario;
-    this.onResume = opts.onResume;
+    // The app's: keep a game in its slot; ask before a new game; the saved games' list.
+    this.onKeep = opts.onKeep;
+    this.confirmNew = opts.confirmNew;
+    this.savedPanel = opts.savedPanel;
+    this.openSaved = opts.openSaved;
     this.view = null;
     this.selected = null;
+    // The slot the game on screen is kept in (a new game, a save from a file: a new slot).
+    this.slot = null;
   }
 
   active() {
@@ -64,6 +71,7 @@ export class Play {
   reset() {
     this.view = null;
     this.selected = null;
+    this.slot = null;
     this.render();
   }
 
@@ -112,13 +120,21 @@ export class Play {
     );
   }
 
+  // New game, from its button: asked first if a game is in progress (it stays kept).
+  newGame() {
+    return this.confirmNew().then((yes) => (yes ? this.start() : null));
+  }
+
   start() {
     const seed = crypto.getRandomValues(new Uint32Array(1))[0];
     const options = {};
     const scenario = this.getScenario();
     const own = this.ownCrt();
     if (scenario && scenario.system === "hex-hexside" && own) options.crt = own;
-    return this.call("new_game", { seed: seed, options: options });
+    return this.engine.call("new_game", { seed: seed, options: options }).then((view) => {
+      this.slot = newSlot();
+      return this.show(view);
+    }, this.onError);
   }
 
   // The combat results table the owner imported, if any (null when none or unreadable).
@@ -133,29 +149,24 @@ export class Play {
 
   // Import the owner's printed CRT from a JSON file: checked by the core, kept for new games.
   importCrt(file) {
-    return file.text().then((text) => {
-      let crt;
-      try {
-        crt = JSON.parse(text);
-      } catch (error) {
-        this.onError({ key: "error.bad_crt", params: { detail: String(error.message || error) } });
-        return null;
-      }
-      return this.engine.call("check_crt", { crt: crt }).then((info) => {
-        try {
-          localStorage.setItem(OWN_CRT, JSON.stringify(crt));
-        } catch (error) {
-          this.onError({
-            key: "error.storage",
-            params: { detail: String(error.message || error) },
-          });
-          return null;
-        }
-        this.crtNote = this.i18n.t("ui.crt_imported", { name: info.name });
-        this.render();
-        return info;
-      }, this.onError);
-    });
+    return this.readJsonFile(file, "crt")
+      .then((crt) => {
+        return this.engine.call("check_crt", { crt: crt }).then((info) => {
+          try {
+            localStorage.setItem(OWN_CRT, JSON.stringify(crt));
+          } catch (error) {
+            this.onError({
+              key: "error.storage",
+              params: { detail: String(error.message || error) },
+            });
+            return null;
+          }
+          this.crtNote = this.i18n.t("ui.crt_imported", { name: info.name });
+          this.render();
+          return info;
+        });
+      })
+      .catch(this.onError);
   }
 
   forgetCrt() {
@@ -244,26 +255,15 @@ export class Play {
     return view;
   }
 
-  // Keep the game in the browser's storage after every change, so a reload or a closed tab
-  // at the table loses nothing. A storage error is said, and play goes on.
+  // Keep the game in its slot of the browser's storage after every change, so a reload or a
+  // closed tab at the table loses nothing. A storage error is said (by the app); play goes on.
   autosave() {
-    return this.engine.call("save", {}).then((save) => {
-      try {
-        localStorage.setItem(AUTOSAVE, JSON.stringify(save));
-      } catch (error) {
-        this.onError({ key: "error.storage", params: { detail: String(error.message || error) } });
-      }
-    }, this.onError);
-  }
-
-  // The game kept in storage, if any (null when there is none or it cannot be read).
-  stored() {
-    try {
-      const text = localStorage.getItem(AUTOSAVE);
-      return text ? JSON.parse(text) : null;
-    } catch (error) {
-      return null;
-    }
+    const slot = this.slot;
+    const summary = this.view ? this.view.summary : null;
+    if (!slot) return Promise.resolve();
+    return this.engine
+      .call("save", {})
+      .then((save) => this.onKeep(slot, save, summary), this.onError);
   }
 
   drawUnits() {
@@ -386,23 +386,12 @@ export class Play {
   render() {
     const root = this.root;
     if (!this.view) {
-      const stored = this.stored();
       const nodes = [
         this.playable === false
           ? el("p", { class: "hint", text: this.i18n.t("ui.board_only") })
-          : this.button(this.i18n.t("ui.new_game"), () => this.start(), { id: "new-game" }),
+          : this.button(this.i18n.t("ui.new_game"), () => this.newGame(), { id: "new-game" }),
+        this.savedPanel(),
       ];
-      if (stored && stored.scenario) {
-        const resume = this.button(
-          this.i18n.t("ui.resume", {
-            title: stored.scenario.title,
-            moves: stored.actions ? stored.actions.length : 0,
-          }),
-          () => this.onResume(stored),
-          { id: "resume", class: "primary" },
-        );
-        nodes.unshift(resume);
-      }
       if (this.isHexside() && this.playable !== false) nodes.push(this.crtTools());
       root.replaceChildren.apply(root, nodes);
       this.logRoot.replaceChildren();
@@ -438,10 +427,10 @@ export class Play {
     this.renderLog();
   }
 
-  // New game, undo, redo and save, for the game in view.
+  // New game, undo, redo, save and the saved games, for the game in view.
   playBar(view) {
     return el("div", { class: "play-bar" }, [
-      this.button(this.i18n.t("ui.new_game"), () => this.start(), { id: "new-game" }),
+      this.button(this.i18n.t("ui.new_game"), () => this.newGame(), { id: "new-game" }),
       this.button(
         this.i18n.t("ui.undo"),
         () => this.call("undo"),
@@ -453,6 +442,7 @@ export class Play {
         view.can_redo ? { id: "redo" } : { id: "redo", disabled: "disabled" },
       ),
       this.button(this.i18n.t("ui.save_game"), () => this.download(), { id: "save-game" }),
+      this.button(this.i18n.t("ui.saved_games"), () => this.openSaved(), { id: "saved-games" }),
     ]);
   }
 
@@ -757,22 +747,24 @@ export class Play {
 
   download() {
     return this.engine.call("save", {}).then((save) => {
-      const blob = new Blob([JSON.stringify(save, null, 1)], { type: "application/json" });
-      const link = el("a", {
-        href: URL.createObjectURL(blob),
-        download: save.scenario.id + ".save.json",
-      });
-      document.body.appendChild(link);
-      link.click();
-      link.remove();
+      downloadSave(save);
       this.lastSave = save;
     }, this.onError);
   }
 
-  load(save) {
+  // Put a save in play (the core replays it, or refuses it and the game is kept): in `slot`
+  // when resumed from the saved games, else in a new one.
+  load(save, slot) {
     return this.engine.call("load_save", { save: save }).then((answer) => {
+      this.slot = slot || newSlot();
       this.show(answer.view);
       return answer.scenario;
     });
+  }
+
+  // Once the app has drawn the loaded game's scenario: its units where the game has them.
+  opened() {
+    this.drawUnits();
+    this.render();
   }
 }

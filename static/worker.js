@@ -27,10 +27,11 @@ const ready = bootCore({
     const loaded = performance.now();
     callJson = pyodide.pyimport("muster.api").call_json;
     const imported = performance.now();
-    const version = JSON.parse(callJson('{"method": "version"}')).result.version;
+    const about = JSON.parse(callJson('{"method": "version"}')).result;
     post({
       type: "ready",
-      version: version,
+      version: about.version,
+      limits: about.limits,
       python: pyodide.runPython("import sys; sys.version.split()[0]"),
       bootMs: Math.round(performance.now() - started),
       pyodideMs: Math.round(loaded - started),
@@ -76,7 +77,11 @@ self.onmessage = function (event) {
 };
 
 function badRequest(error) {
-  return { key: "error.bad_json", params: { detail: String(error) }, message: String(error) };
+  return {
+    key: "error.bad_json",
+    params: { place: "request", detail: String(error) },
+    message: String(error),
+  };
 }
 
 function crashed(error) {

@@ -88,6 +88,33 @@ def test_malformed_scenario_files_are_refused_and_the_game_kept(app):
     assert page.locator("#hex-panel .terrain").inner_text() == "Town"
 
 
+def test_deep_huge_and_strange_files_are_refused_plainly(app):
+    """Files no printed game needs: too deep for the browser, too large, numbers JavaScript
+    cannot hold; each is refused in words and the game stays."""
+    page = app.page
+    deep = '{"format": "muster-scenario/1", "x": ' + "[" * 100_000 + "]" * 100_000 + "}"
+    open_file(page, "deep.json", deep)
+    page.wait_for_function("document.querySelector('#message').textContent.includes('nested')")
+    assert "more than 64 levels deep" in page.locator("#message").inner_text()
+
+    good = json.loads(app.page.evaluate("JSON.stringify(window.muster.state.scenario)"))
+    huge = dict(good, notes=["x" * 90_000] * 60)  # over 5 million characters
+    open_file(page, "huge.json", json.dumps(huge))
+    page.wait_for_function("document.querySelector('#message').textContent.includes('too large')")
+    assert "The file huge.json is too large" in page.locator("#message").inner_text()
+
+    odd = dict(good, id="odd", title="Odd")
+    odd["units"] = [dict(odd["units"][0], ratings={"morale": 1e400})]
+    open_file(page, "odd.json", json.dumps(odd).replace("Infinity", "1e400"))
+    page.wait_for_function("document.querySelector('#message').textContent.includes('morale')")
+    assert "Scenario rejected" in page.locator("#message").inner_text()
+    # The demo is still in play, in the map and in the core.
+    assert page.locator("#scenario-title").inner_text() != "Odd"
+    click_hex(page, "0905")
+    page.wait_for_selector("#hex-panel .hex-number[data-hex='0905']")
+    app.assert_no_errors()
+
+
 def test_a_valid_scenario_file_replaces_the_battle(app):
     page = app.page
     good = json.loads(app.page.evaluate("JSON.stringify(window.muster.state.scenario)"))
