@@ -175,11 +175,16 @@ function resumeRecord(record) {
 }
 
 // A new scenario in the core: both plays start afresh, the shown one says if it can play.
-function setPlayable(playable) {
+function setPlayable(summary) {
   play.reset();
   areaPlay.reset();
-  current().playable = playable;
+  current().setRules(summary);
   current().render();
+}
+
+// An area map (locales and approaches) is drawn by the area renderer, a hex map by the hex one.
+function isAreaMap(scenario) {
+  return Boolean(scenario && scenario.map && scenario.map.kind === "areas");
 }
 
 // A tap on an area map: play's, when it uses it; else what the map says of the locale.
@@ -390,7 +395,7 @@ function drawScenario(scenario) {
     els.scenarioSelect.appendChild(el("option", { value: scenario.id, text: scenario.title }));
   }
   els.scenarioSelect.value = scenario.id;
-  state.area = scenario.system === "area-locale";
+  state.area = isAreaMap(scenario);
   els.hexMap.hidden = state.area;
   els.areaMap.hidden = !state.area;
   els.gotoForm.hidden = state.area;
@@ -457,7 +462,7 @@ function loadScenarioFile(file) {
             clearBoardMarks();
             setMode("inspect");
             drawScenario(scenario);
-            setPlayable(summary.playable);
+            setPlayable(summary);
             state.scenarioId = summary.id;
             showMessage(i18n.t("ui.scenario_loaded", { title: summary.title }), "info");
           },
@@ -477,7 +482,7 @@ function showError(error) {
 // Put a saved game in play: the core replays it (or refuses it, and the game is kept). In
 // `slot` when resumed from the saved games, else in a new slot.
 function loadSave(save, slot) {
-  const target = save && save.system === "area-locale" ? areaPlay : play;
+  const target = isAreaMap(save && save.scenario) ? areaPlay : play;
   const other = target === play ? areaPlay : play;
   return target.load(save, slot).then(
     function (scenario) {
@@ -485,7 +490,6 @@ function loadSave(save, slot) {
       clearBoardMarks();
       setMode("inspect");
       state.scenarioId = scenario.id;
-      target.playable = true;
       drawScenario(scenario);
       target.opened();
       showMessage(i18n.t("ui.game_loaded", { title: scenario.title }), "info");
@@ -538,7 +542,7 @@ function start() {
       return engine.call("load_scenario", { id: state.scenarioId });
     })
     .then(function (summary) {
-      current().playable = summary.playable;
+      current().setRules(summary);
       state.ready = true;
       timing.rulesReady = performance.now();
       setStatus("ready");
@@ -600,7 +604,7 @@ function start() {
         setMode("inspect");
         state.scenarioId = entry.id;
         drawScenario(scenario);
-        setPlayable(summary.playable);
+        setPlayable(summary);
         show(function () {
           return [el("p", { class: "hint", text: i18n.t("ui.tap_hint") })];
         });

@@ -283,6 +283,7 @@ export class AreaPlay extends Play {
   // side now holding the tablet sees nothing the side to act hides.
   load(save, slot) {
     return this.engine.call("load_save", { save: save }).then((answer) => {
+      this.setRules({ playable: true, options: answer.options });
       this.slot = slot || newSlot();
       this.view = answer.view;
       this.viewer = null;

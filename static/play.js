@@ -62,12 +62,6 @@ export class Play {
     return Boolean(this.view);
   }
 
-  // Whether the scenario in play has rules to play by (the core says so when it loads).
-  setPlayable(playable) {
-    this.playable = playable;
-    this.render();
-  }
-
   reset() {
     this.view = null;
     this.selected = null;
@@ -128,9 +122,8 @@ export class Play {
   start() {
     const seed = crypto.getRandomValues(new Uint32Array(1))[0];
     const options = {};
-    const scenario = this.getScenario();
     const own = this.ownCrt();
-    if (scenario && scenario.system === "hex-hexside" && own) options.crt = own;
+    if (this.takes("crt") && own) options.crt = own;
     return this.engine.call("new_game", { seed: seed, options: options }).then((view) => {
       this.slot = newSlot();
       return this.show(view);
@@ -219,9 +212,15 @@ export class Play {
     return el("div", { class: "crt-tools" }, nodes);
   }
 
-  isHexside() {
-    const scenario = this.getScenario();
-    return Boolean(scenario && scenario.system === "hex-hexside");
+  // Whether a new game of this scenario takes the game option `name` (the core lists them).
+  takes(name) {
+    return (this.options || []).indexOf(name) >= 0;
+  }
+
+  // What the core says of the scenario's rules: whether they play, and the options they take.
+  setRules(summary) {
+    this.playable = summary.playable;
+    this.options = summary.options || [];
   }
 
   act(action) {
@@ -391,8 +390,8 @@ export class Play {
           ? el("p", { class: "hint", text: this.i18n.t("ui.board_only") })
           : this.button(this.i18n.t("ui.new_game"), () => this.newGame(), { id: "new-game" }),
         this.savedPanel(),
-      ];
-      if (this.isHexside() && this.playable !== false) nodes.push(this.crtTools());
+      ].filter(Boolean); // no saved games: no list
+      if (this.takes("crt") && this.playable !== false) nodes.push(this.crtTools());
       root.replaceChildren.apply(root, nodes);
       this.logRoot.replaceChildren();
       return;
@@ -756,6 +755,7 @@ export class Play {
   // when resumed from the saved games, else in a new one.
   load(save, slot) {
     return this.engine.call("load_save", { save: save }).then((answer) => {
+      this.setRules({ playable: true, options: answer.options });
       this.slot = slot || newSlot();
       this.show(answer.view);
       return answer.scenario;

@@ -171,6 +171,7 @@ class Session:
             "locales": len(getattr(scenario, "locales", ())),
             "units": len(scenario.units),
             "playable": playable(scenario.system),
+            "options": _game_options(scenario.system),
         }
 
     def _scenario(self) -> Scenario:
@@ -479,7 +480,17 @@ class Session:
         self.scenario = game.scenario
         self.game = game
         self._board = None
-        return {"scenario": game.scenario.data, "view": view}
+        return {
+            "scenario": game.scenario.data,
+            "view": view,
+            "options": sorted(game.rules.options),
+        }
+
+
+def _game_options(system: str) -> list[str]:
+    """The options a new game of ``system`` takes beyond every game's (an owner's combat
+    results table for hex-hexside): the UI offers what the core names, never by system."""
+    return sorted(game_rules(system).options) if playable(system) else []
 
 
 def _internal(exc: BaseException) -> dict[str, Any]:

@@ -27,6 +27,9 @@ def test_load_scenario_summary():
     assert answer["ok"]
     assert answer["result"]["hexes"] == 140
     assert answer["result"]["system"] == "hex-hexside"
+    assert answer["result"]["options"] == ["crt"]  # an owner's table may replace the stand-in
+    for demo in ("demo-valmont", "demo-fontanella"):
+        assert Session().call("load_scenario", {"id": demo})["result"]["options"] == []
 
 
 def test_hex_info_answers_from_the_map():

@@ -31,6 +31,9 @@ def test_the_demo_offers_a_game_and_says_its_crt_is_a_stand_in(app):
     assert app.page.locator("#new-game").count() == 1
     assert "New games use the stand-in table" in panel.inner_text()
     assert app.page.locator("#crt-import").count() == 1
+    # With no saved game yet, the start panel says nothing of one (no stray "null").
+    assert panel.inner_text().split()[:2] == ["New", "game"]
+    assert "null" not in panel.inner_text() and "undefined" not in panel.inner_text()
 
 
 def test_tapping_a_hex_answers_from_python(app):
