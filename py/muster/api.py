@@ -14,11 +14,12 @@ from typing import Any
 
 from . import __version__, limits
 from .errors import IllegalActionError, InvalidActionError, RulesError
-from .game import Game, canonical, chance_view, echo, state_hash
+from .game import Game, canonical, echo
 from .hexgrid import HEX_DIRECTIONS, Hex, Hexside, hex_add
 from .los import line_of_sight
 from .movement import Board, Reach, path_to, step_json
 from .movement import reachable as find_reachable
+from .ruleset import words_of
 from .scenario import Scenario, builtin_scenarios, load_builtin, parse_scenario
 from .systems import game_rules, movement_rules, playable
 
@@ -172,6 +173,7 @@ class Session:
             "units": len(scenario.units),
             "playable": playable(scenario.system),
             "options": _game_options(scenario.system),
+            "words": words_of(game_rules(scenario.system)) if playable(scenario.system) else {},
         }
 
     def _scenario(self) -> Scenario:
@@ -353,72 +355,7 @@ class Session:
         return viewer
 
     def _view(self, game: Game, viewer: Any, log: int) -> dict[str, Any]:
-        if game.rules.hidden_information:
-            return self._side_view(game, viewer, log)
-        state = game.state
-        legal = game.legal_actions()
-        view: dict[str, Any] = {
-            "state": {k: v for k, v in state.items() if k not in ("rng", "chance")},
-            "legal": legal,
-            "chance": chance_view(state["chance"]) if state.get("chance") else None,
-            "log": game.log[len(game.log) - log :] if log else [],
-            "log_size": len(game.log),
-            "moves": len(game.actions),
-            "can_undo": game.can_undo(),
-            "can_redo": bool(game.redo_stack),
-            "result": state.get("result"),
-            "hash": state_hash(state),
-            "summary": self._summary(game),
-        }
-        extra = getattr(game.rules, "view_extra", None)
-        if extra is not None:
-            view.update(extra(game.scenario, state))
-        return view
-
-    def _side_view(self, game: Game, viewer: Any, log: int) -> dict[str, Any]:
-        rules, sc, state = game.rules, game.scenario, game.state
-        decider = rules.decider(sc, state)
-        if viewer is None:
-            viewer = decider
-        view = rules.view_for(sc, state, viewer)
-        mine = viewer == decider and not state.get("result")
-        own_log = [e for e in game.log if e.get("to", viewer) == viewer]
-        return {
-            "state": view,
-            "viewer": viewer,
-            "legal": game.legal_actions() if mine else [],
-            "chance": None,
-            "log": own_log[len(own_log) - log :] if log else [],
-            "can_undo": mine and self._own_undo(game),
-            "can_redo": mine and bool(game.redo_stack),
-            "result": state.get("result"),
-            "prompt": rules.prompt(sc, state),
-            "summary": self._summary(game),
-        }
-
-    def _summary(self, game: Game) -> dict[str, Any]:
-        """What a list of saved games shows of this one: turn, side to act, moves, result."""
-        rules, sc, state = game.rules, game.scenario, game.state
-        return {
-            "scenario": sc.id,
-            "title": sc.data["title"],
-            "turn": state.get("turn"),
-            "turns": state.get("turns"),
-            "side": None if state.get("result") else rules.decider(sc, state),
-            # With hidden blocks the count of actions would tell one side how often the other
-            # decided, and phases pass by themselves only for some hidden blocks: not shown.
-            "moves": None if rules.hidden_information else len(game.actions),
-            "over": bool(state.get("result")),
-        }
-
-    def _own_undo(self, game: Game) -> bool:
-        """With hidden blocks, a side takes back only its own last action (same side to act
-        before and after it), so undo never shows one side what the other decided."""
-        before = game.previous_state()
-        if not game.can_undo() or before is None:
-            return False
-        rules, sc = game.rules, game.scenario
-        return rules.decider(sc, before) == rules.decider(sc, game.state)
+        return game.view(viewer, log)
 
     def act(self, params: Params) -> dict[str, Any]:
         """Take an action; an illegal one is refused with the rule and changes nothing."""
@@ -448,7 +385,7 @@ class Session:
         game = self._game()
         viewer = self._viewer_param(params, game.scenario)
         log = _log_count(params)
-        if game.rules.hidden_information and not self._own_undo(game):
+        if not game.can_take_back():
             raise IllegalActionError("error.cannot_undo", "there is nothing to undo")
         game.undo()
         return self._view(game, viewer, log)
@@ -484,6 +421,7 @@ class Session:
             "scenario": game.scenario.data,
             "view": view,
             "options": sorted(game.rules.options),
+            "words": words_of(game.rules),
         }
 
 

@@ -12,17 +12,17 @@ import copy
 import hashlib
 import json
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from . import limits
 from .dice import Die, roll
 from .errors import IllegalActionError, InvalidActionError, RulesError
+from .ruleset import Action, Event, Ruleset, State
 from .scenario import SYSTEMS, Scenario, parse_scenario
 
 SAVE_FORMAT = "muster-save/1"
-State = dict[str, Any]
-Action = dict[str, Any]
-Event = dict[str, Any]
+
+__all__ = ["Action", "Event", "Game", "Ruleset", "State"]
 DICE = {"d10": Die(10, 0), "d6": Die(6, 1)}
 SAVE_KEYS = ("format", "system", "scenario", "seed", "options", "actions", "hash")
 GAME_OPTIONS = frozenset({"strict_undo"})  # options of every system; a ruleset adds its own
@@ -32,34 +32,6 @@ ECHO_CHARS = 200  # how much of a refused input an error message repeats
 # holds about KEEP_RECENT + N / CHECKPOINT states, whatever the size of the map.
 KEEP_RECENT = 64
 CHECKPOINT = 64
-
-
-class Ruleset(Protocol):
-    """What a rule system gives the game."""
-
-    system: str
-    # Action types whose modifiers and odds ``preview`` shows before they are taken.
-    previewable: tuple[str, ...]
-    # True if a side may not see all of the state (the API then sends per-side views).
-    hidden_information: bool
-    # The game options the system reads beyond ``GAME_OPTIONS`` (checked by initial_state).
-    options: frozenset[str]
-
-    def initial_state(self, scenario: Scenario, options: dict[str, Any]) -> State:
-        """The state at the start of play."""
-        ...
-
-    def legal_actions(self, scenario: Scenario, state: State) -> list[Action]:
-        """Every action the player may take now (none at a chance point: the game adds rolls)."""
-        ...
-
-    def apply(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
-        """Carry out a legal action on ``state`` (a private copy) and return the log events."""
-        ...
-
-    def decider(self, scenario: Scenario, state: State) -> str | None:
-        """The side that decides now (none while a die or a cup decides, or at the end)."""
-        ...
 
 
 def state_hash(state: State) -> str:
@@ -267,6 +239,85 @@ class Game:
         if not self.redo_stack:
             raise IllegalActionError("error.cannot_redo", "there is nothing to redo")
         return self._apply(_replayable(self.redo_stack.pop()))
+
+    # -- what the screen shows --------------------------------------------------------------
+
+    def view(self, viewer: str | None, log: int) -> dict[str, Any]:
+        """The game as ``viewer``'s screen shows it: the state it may see, the prompt, the
+        legal actions grouped into choices (only for the side that decides, when a side may
+        not see everything), the chance point with what each face does, and the newest
+        ``log`` lines it may read.
+
+        Without hidden information every side sees everything and ``viewer`` changes nothing
+        but the name in the view.
+        """
+        rules, sc, state = self.rules, self.scenario, self.state
+        decider = rules.decider(sc, state)
+        hidden = rules.hidden_information
+        if hidden and viewer is None:
+            viewer = decider
+        over = bool(state.get("result"))
+        mine = not hidden or (viewer == decider and not over)
+        legal = self.legal_actions() if mine else []
+        chance = state.get("chance")
+        lines = [e for e in self.log if e.get("to", viewer) == viewer] if hidden else self.log
+        view: dict[str, Any] = {
+            "state": rules.view_for(sc, state, viewer),
+            "viewer": viewer,
+            "decider": decider,
+            "prompt": rules.prompt(sc, state),
+            "legal": legal,
+            "choices": [] if chance or not legal else rules.choices(sc, state, legal),
+            "chance": None,
+            "log": lines[len(lines) - log :] if log else [],
+            "can_undo": mine and self.can_take_back(),
+            "can_redo": mine and bool(self.redo_stack),
+            "result": state.get("result"),
+            "summary": self.summary(),
+        }
+        if chance and mine:
+            shown = chance_view(chance)
+            results = rules.chance_results(sc, state)
+            for face, result in zip(shown["faces"], results, strict=False):
+                if result is not None:
+                    face["result"] = result
+            view["chance"] = shown
+        if not hidden:
+            # Counts and fingerprints would tell one side how often the other decided.
+            view["moves"] = len(self.actions)
+            view["log_size"] = len(lines)
+            view["hash"] = state_hash(state)
+        view.update(rules.view_extra(sc, state, viewer))
+        return view
+
+    def summary(self) -> dict[str, Any]:
+        """What a list of saved games shows of this one: turn, side to act, moves, result."""
+        rules, sc, state = self.rules, self.scenario, self.state
+        return {
+            "scenario": sc.id,
+            "title": sc.data["title"],
+            "turn": state.get("turn"),
+            "turns": state.get("turns"),
+            "side": None if state.get("result") else rules.decider(sc, state),
+            # With hidden blocks the count of actions would tell one side how often the other
+            # decided, and phases pass by themselves only for some hidden blocks: not shown.
+            "moves": None if rules.hidden_information else len(self.actions),
+            "over": bool(state.get("result")),
+        }
+
+    def can_take_back(self) -> bool:
+        """True if the side on screen may undo now. With hidden information a side takes back
+        only its own last action (the same side decided before and after it), so undo never
+        shows one side what the other decided."""
+        if not self.can_undo():
+            return False
+        if not self.rules.hidden_information:
+            return True
+        before = self.previous_state()
+        if before is None:
+            return False
+        rules, sc = self.rules, self.scenario
+        return rules.decider(sc, before) == rules.decider(sc, self.state)
 
     def save(self) -> dict[str, Any]:
         """A save: format, system, the scenario itself, seed, options, actions and state hash."""

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ...areamap import AreaScenario
+from ...ruleset import RulesBase
 from .. import common
 from . import assault as A
 from . import pieces as P
@@ -25,7 +26,7 @@ Event = dict[str, Any]
 PHASES = ("bombardment", "assault", "movement", "declaration")
 
 
-class AreaLocaleRules:
+class AreaLocaleRules(RulesBase):
     """The area-locale ruleset."""
 
     system = "area-locale"
@@ -502,7 +503,7 @@ class AreaLocaleRules:
         params = {"side": side, "commands": state["commands"]}
         return {"key": f"prompt.al_{state['phase']}", "params": params, "side": side}
 
-    def view_for(self, scenario: AreaScenario, state: State, viewer: str) -> dict[str, Any]:
+    def view_for(self, scenario: AreaScenario, state: State, viewer: str | None) -> dict[str, Any]:
         """What ``viewer`` may see: its own blocks whole, the enemy's revealed ones whole, the
         rest as bare blocks of a colour on the map. Never the hidden steps, types or names."""
         from .view import side_view

@@ -17,6 +17,7 @@ from typing import Any
 from ...errors import IllegalActionError
 from ...hexgrid import hex_distance
 from ...movement import Board, reachable
+from ...ruleset import RulesBase
 from ...scenario import Scenario
 from .. import common
 from . import combat, fighting
@@ -93,7 +94,7 @@ def live_formations(scenario: Scenario, state: State) -> list[str]:
     return out
 
 
-class HexFacingRules:
+class HexFacingRules(RulesBase):
     """The hex-facing ruleset: states, legal actions and handlers."""
 
     system = "hex-facing"

@@ -17,6 +17,7 @@ from ...errors import ScenarioError
 from ...hexgrid import hex_distance
 from ...los import line_of_sight
 from ...movement import Board, reachable
+from ...ruleset import RulesBase
 from ...scenario import Scenario
 from .. import common
 from . import closecombat as cc
@@ -102,7 +103,7 @@ def army_levels(scenario: Scenario) -> dict[str, dict[str, int]]:
     return out
 
 
-class HexHexsideRules:
+class HexHexsideRules(RulesBase):
     """The hex-hexside ruleset: states, legal actions and handlers."""
 
     system = "hex-hexside"
@@ -472,10 +473,15 @@ class HexHexsideRules:
             return views.test_preview(state, parts, int(target), "rally")
         return views.preview(scenario, state, action)
 
-    def view_extra(self, scenario: Scenario, state: State) -> dict[str, Any]:
-        """What the screen shows beside the state: the prompt, who decides, the combat, the CRT."""
+    def prompt(self, scenario: Scenario, state: State) -> dict[str, Any] | None:
+        """What is asked now, and which side decides (pass-and-play hands the tablet over)."""
+        return views.prompt(scenario, state)
+
+    def view_extra(
+        self, scenario: Scenario, state: State, viewer: str | None = None
+    ) -> dict[str, Any]:
+        """What the screen shows beside the state: the combat, the CRT, the Locked units."""
         return {
-            "prompt": views.prompt(scenario, state),
             "combat": views.combat_view(scenario, state),
             "crt": state["crt"],
             "previewable": list(PREVIEWABLE),

@@ -1,0 +1,225 @@
+"""The whole contract between the game model and a rule system, with its defaults in one place.
+
+``Ruleset`` declares every method the game or the API calls on a system; nothing reaches a
+system by ``getattr``. ``RulesBase`` gives the defaults a system inherits and overrides.
+
+What the screen shows comes from here, for every system alike (``docs/play-view.md``):
+
+- a **prompt** ``{"key", "params", "side", "why"?}``: who acts, what is asked, and, when a
+  choice is forced, why (a key and params);
+- **choices**: the legal actions grouped, each group with a label (key and params) and a kind
+  (``buttons``, ``map`` or ``facing``), each item with the action, its own label, the unit it
+  concerns and the place a tap takes it at, so the map can light them;
+- what each face of a chance point does, the markers on units, and what is drawn on the map.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+State = dict[str, Any]
+Action = dict[str, Any]
+Event = dict[str, Any]
+Label = dict[str, Any]  # {"key": message key, "params": {...}}
+Choice = dict[str, Any]
+Item = dict[str, Any]
+CHOICE_KINDS = ("buttons", "map", "facing")
+# Action fields that name the place a tap on the map takes an action at, in order of preference.
+PLACE_FIELDS = ("at", "to", "target", "hex", "approach")
+# How the screen words a message parameter, by its name (docs/play-view.md): the names every
+# system shares. A system adds its own in ``Ruleset.words``; a parameter with no kind is shown
+# as it is, so only numbers and names may go without one (tested over random games).
+COMMON_WORDS: dict[str, str] = {
+    "unit": "unit",
+    "units": "units",
+    "a": "unit",
+    "d": "unit",
+    "attackers": "units",
+    "defenders": "units",
+    "side": "side",
+    "winner": "side",
+    "points": "points",
+    "hex": "place",
+    "to": "place",
+    "frm": "place",
+    "from": "place",
+    "into": "place",
+    "at": "place",
+    "locale": "place",
+    "approach": "place",
+    "target": "place",
+    "targets": "places",
+    "formation": "formation",
+    "facing": "facing",
+    "rule": "rule",
+    "terrain": "word:terrain.",
+    "feature": "word:feature.",
+    "status": "word:status.",
+    "die": "word:die.",
+    "how": "word:ui.how_",
+    "purpose": "word:purpose.",
+    "why": "label",
+    "count": "count",
+    "n": "count",
+    "turn": "number",
+    "turns": "number",
+    "value": "number",
+    "roll": "number",
+    "total": "number",
+    "cost": "number",
+    "name": "text",
+}
+
+
+class Ruleset(Protocol):
+    """What a rule system gives the game and the API (``RulesBase`` holds the defaults)."""
+
+    system: str
+    # Action types whose modifiers and odds ``preview`` shows before they are taken.
+    previewable: tuple[str, ...]
+    # True if a side may not see all of the state (the API then sends per-side views).
+    hidden_information: bool
+    # The game options the system reads beyond every game's (checked when a game starts).
+    options: frozenset[str]
+    # Parameter name -> kind for this system's messages, beyond ``COMMON_WORDS``.
+    words: dict[str, str]
+
+    def initial_state(self, scenario: Any, options: dict[str, Any]) -> State:
+        """The state at the start of play."""
+        ...
+
+    def legal_actions(self, scenario: Any, state: State) -> list[Action]:
+        """Every action the player may take now (none at a chance point: the game adds rolls)."""
+        ...
+
+    def apply(self, scenario: Any, state: State, action: Action) -> list[Event]:
+        """Carry out a legal action on ``state`` (a private copy) and return the log events."""
+        ...
+
+    def decider(self, scenario: Any, state: State) -> str | None:
+        """The side that decides now (none while a die decides, or at the end)."""
+        ...
+
+    def board(self, scenario: Any, state: State) -> Any:
+        """The hex board with the units where the state puts them (none for area maps)."""
+        ...
+
+    def prompt(self, scenario: Any, state: State) -> dict[str, Any] | None:
+        """What is asked now: ``{"key", "params", "side", "why"?}``; none once the game is over."""
+        ...
+
+    def choices(self, scenario: Any, state: State, legal: list[Action]) -> list[Choice]:
+        """The legal actions grouped into labelled choices (every legal action in exactly one)."""
+        ...
+
+    def chance_results(self, scenario: Any, state: State) -> list[Label | None]:
+        """What each face of the chance point does, in the order of its faces (none: unknown)."""
+        ...
+
+    def view_for(self, scenario: Any, state: State, viewer: str | None) -> State:
+        """The state as ``viewer`` may see it (all of it without hidden information)."""
+        ...
+
+    def preview(self, scenario: Any, state: State, action: Action) -> dict[str, Any]:
+        """Modifiers (value, reason, rule) and exact odds of a legal previewable action."""
+        ...
+
+    def view_extra(self, scenario: Any, state: State, viewer: str | None) -> dict[str, Any]:
+        """What the screen shows beside the state: the fight in progress, tables in use,
+        ``markers`` (unit id -> marker words) and ``arrows`` drawn on the map."""
+        ...
+
+
+class RulesBase:
+    """The defaults of every ``Ruleset`` method but the four a system must write."""
+
+    system = ""
+    previewable: tuple[str, ...] = ()
+    hidden_information = False
+    options: frozenset[str] = frozenset()
+    words: dict[str, str] = {}
+
+    def decider(self, scenario: Any, state: State) -> str | None:
+        """The side whose turn it is."""
+        return None if state.get("result") else state.get("side")
+
+    def board(self, scenario: Any, state: State) -> Any:
+        """No board by default."""
+        return None
+
+    def prompt(self, scenario: Any, state: State) -> dict[str, Any] | None:
+        """The phase of the side to act."""
+        if state.get("result"):
+            return None
+        side = self.decider(scenario, state)
+        return {"key": "prompt.act", "params": {"side": side}, "side": side}
+
+    def choices(self, scenario: Any, state: State, legal: list[Action]) -> list[Choice]:
+        """One choice per action type, in the order the types first appear."""
+        groups: dict[str, Choice] = {}
+        for action in legal:
+            kind = action["type"]
+            if kind not in groups:
+                groups[kind] = choice(f"choice.{kind}", {})
+            groups[kind]["items"].append(
+                item(action, f"action.{kind}", params_of(action), fight=kind in self.previewable)
+            )
+        return list(groups.values())
+
+    def chance_results(self, scenario: Any, state: State) -> list[Label | None]:
+        """Unknown by default: the prompt says what the die decides."""
+        return []
+
+    def view_for(self, scenario: Any, state: State, viewer: str | None) -> State:
+        """All of the state but the dice's inner workings."""
+        return {k: v for k, v in state.items() if k not in ("rng", "chance")}
+
+    def preview(self, scenario: Any, state: State, action: Action) -> dict[str, Any]:
+        """No previews by default (``previewable`` is empty)."""
+        raise NotImplementedError
+
+    def view_extra(self, scenario: Any, state: State, viewer: str | None) -> dict[str, Any]:
+        """Nothing beside the state by default."""
+        return {}
+
+
+def choice(key: str, params: dict[str, Any], kind: str = "buttons", **extra: Any) -> Choice:
+    """A group of actions with its label; ``items`` are added with ``item``."""
+    assert kind in CHOICE_KINDS, kind
+    return {"key": key, "params": params, "kind": kind, "items": [], **extra}
+
+
+def item(
+    action: Action,
+    key: str,
+    params: dict[str, Any] | None = None,
+    unit: str | None = None,
+    at: str | None = None,
+    fight: bool = False,
+) -> Item:
+    """One action of a choice: its label, the unit it concerns and the place a tap takes it at
+    (by default the action's own ``unit`` and first place field), and whether it is previewed.
+    """
+    if unit is None and isinstance(action.get("unit"), str):
+        unit = action["unit"]
+    if at is None:
+        at = next((action[f] for f in PLACE_FIELDS if isinstance(action.get(f), str)), None)
+    return {
+        "action": action,
+        "key": key,
+        "params": params_of(action) if params is None else params,
+        "unit": unit,
+        "at": at,
+        "preview": fight,
+    }
+
+
+def params_of(action: Action) -> dict[str, Any]:
+    """An action's fields but its type, as the params of its label."""
+    return {k: v for k, v in action.items() if k != "type"}
+
+
+def words_of(rules: Ruleset) -> dict[str, str]:
+    """How the screen words every message parameter of ``rules``: the common kinds and the
+    system's own (which win)."""
+    return {**COMMON_WORDS, **rules.words}
