@@ -5,10 +5,10 @@ import { HexMap } from "./render/hex.js";
 import { I18n } from "./i18n.js";
 import * as panels from "./panels.js";
 import { el } from "./panels.js";
-import { Play } from "./play.js";
+import { Play } from "./panel.js";
+import { HexBoard, AreaBoard } from "./boards.js";
 import { fileReader } from "./files.js";
 import { AreaMap } from "./render/area.js";
-import { AreaPlay } from "./area_play.js";
 import { Games, storageDetail } from "./games.js";
 import { SavedGames, ask } from "./saved.js";
 
@@ -56,7 +56,6 @@ const engine = new Engine();
 const games = new Games();
 const playOptions = {
   engine: engine,
-  map: map,
   i18n: i18n,
   root: els.playPanel,
   logRoot: els.logPanel,
@@ -83,8 +82,10 @@ const readJsonFile = fileReader(function () {
   return (engine.info && engine.info.limits) || {};
 });
 playOptions.readJsonFile = readJsonFile;
-const play = new Play(playOptions);
-const areaPlay = new AreaPlay(Object.assign({}, playOptions, { map: areaMap }));
+playOptions.openLegend = openLegend;
+// One play panel for every system; each draws on its own kind of map.
+const play = new Play(Object.assign({}, playOptions, { board: new HexBoard(map, i18n) }));
+const areaPlay = new Play(Object.assign({}, playOptions, { board: new AreaBoard(areaMap, i18n) }));
 
 const saved = new SavedGames({
   games: games,
@@ -189,7 +190,7 @@ function isAreaMap(scenario) {
 
 // A tap on an area map: play's, when it uses it; else what the map says of the locale.
 function onAreaTap(target) {
-  if (state.ready && areaPlay.onTap(target)) {
+  if (state.ready && areaPlay.onTap(areaPlay.board.tap(target))) {
     showMessage("");
     return;
   }
@@ -203,6 +204,30 @@ function showLocale(id) {
   show(function () {
     return panels.localeInfo(i18n, locale, approaches, state.scenario.map.locales);
   });
+}
+
+// The legend: each marker of the game in view with its sign and meaning, and what the lights
+// and arrows on the map say.
+function openLegend(markers) {
+  const dialog = document.getElementById("legend-dialog");
+  const rows = markers.map(function (m) {
+    return el("li", {}, [
+      el("span", { class: "legend-sign", text: m.sign }),
+      el("span", { text: m.text }),
+    ]);
+  });
+  ["lit", "ring", "arrow"].forEach(function (what) {
+    rows.push(
+      el("li", {}, [
+        el("span", { class: "legend-sign legend-" + what, text: "" }),
+        el("span", { text: i18n.t("ui.legend_" + what) }),
+      ]),
+    );
+  });
+  document
+    .getElementById("legend-list")
+    .replaceChildren.apply(document.getElementById("legend-list"), rows);
+  dialog.showModal();
 }
 
 function setStatus(kind) {
@@ -254,7 +279,7 @@ function clearBoardMarks() {
 function onTap(label, info) {
   if (!state.ready) return showHex(label);
   if (state.mode === "los") return losTap(label);
-  if (current().onTap(label, info)) {
+  if (play.onTap(play.board.tap(label, info))) {
     showMessage("");
     return Promise.resolve();
   }

@@ -1,23 +1,70 @@
-// Message keys to words: static/i18n/<lang>.json, with {name} parameters filled in.
+// Message keys to words: static/i18n/<lang>.json, with {name} parameters filled in, each
+// parameter worded by its kind (docs/play-view.md, "Parameter kinds"): the core names the kind
+// of every parameter (load_scenario's `words`), the app names the scenario's things (setWords).
 const LANGS = ["en", "pl", "fr", "ja"];
-// Parameters of the core's messages whose values are words of the app: key prefix + value.
-const WORD_PARAMS = { part: "save_part.", what: "what." };
+const STORAGE_KEY = "muster.lang";
+// Parameters of the core's messages whose values are words of the app: their kinds, unless
+// the table of the scenario in play says otherwise.
+const WORD_PARAMS = { part: "word:save_part.", what: "word:what." };
+// A rule reference that is a number of the rules ("8.7", "19.11.1").
+const RULE_NUMBER = /^\d+(\.\d+)*$/;
+const NO_NAMES = {};
+
+// A rule reference's key: "Terrain Effects Chart" -> "rule_ref.terrain_effects_chart".
+export function ruleSlug(text) {
+  return String(text)
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "_")
+    .replace(/^_+|_+$/g, "");
+}
+
+function isLabel(value) {
+  return Boolean(value) && typeof value === "object" && typeof value.key === "string";
+}
 
 export class I18n {
   constructor(baseUrl) {
     this.baseUrl = baseUrl;
     this.lang = "en";
     this.words = {};
+    this.kinds = {}; // parameter name -> kind, from setWords
+    this.names = NO_NAMES; // the app's resolver of the scenario's names, from setWords
+    this.formats = {}; // Intl objects of the language, made once
   }
 
+  // The language to start in: the one remembered (remember), else the first of `languages`
+  // (the browser's) this app has words for, else English.
   preferred(languages) {
-    for (let i = 0; i < languages.length; i++) {
-      const code = String(languages[i] || "")
+    const kept = this.remembered();
+    if (kept) return kept;
+    const list = languages || [];
+    for (let i = 0; i < list.length; i++) {
+      const code = String(list[i] || "")
         .slice(0, 2)
         .toLowerCase();
       if (LANGS.indexOf(code) >= 0) return code;
     }
     return "en";
+  }
+
+  // The language the player chose last time, or null (no storage, or nothing kept).
+  remembered() {
+    try {
+      const code = window.localStorage.getItem(STORAGE_KEY);
+      return LANGS.indexOf(code) >= 0 ? code : null;
+    } catch (error) {
+      return null;
+    }
+  }
+
+  // Keep the player's choice of language for the next visit (silently not, without storage).
+  remember(lang) {
+    if (LANGS.indexOf(lang) < 0) return;
+    try {
+      window.localStorage.setItem(STORAGE_KEY, lang);
+    } catch (error) {
+      // private browsing or storage off: the choice lasts this visit only
+    }
   }
 
   load(lang) {
@@ -31,18 +78,33 @@ export class I18n {
       .then(function (words) {
         self.lang = code;
         self.words = words;
+        self.formats = {};
         return self;
       });
   }
 
+  // How to word the parameters of the scenario in play: `table` is parameter name -> kind
+  // (load_scenario's or load_save's `words`); `names` gives the scenario's names, each
+  // returning null when it does not know the id: {unit(id), place(id), side(id),
+  // formation(id), facing(n)}.
+  setWords(table, names) {
+    this.kinds = table && typeof table === "object" ? table : {};
+    this.names = names && typeof names === "object" ? names : NO_NAMES;
+  }
+
   // The text for `key` with `params`; `fallback` (the core's English) if the key is unknown.
+  // A key whose words are plural forms ({one, few, many, other}) takes the form of
+  // params.count (or params.n) in this language.
   t(key, params, fallback) {
-    let text = this.words[key];
+    const values = params || {};
+    // "ui.rule" words a rule reference: asked for directly, it is the reference in words
+    // (not "rule: rule: 8.7" from its own {rule} parameter of kind rule).
+    if (key === "ui.rule" && values.rule !== undefined) return this.rule(values.rule);
+    let text = this.text(key, values.count !== undefined ? values.count : values.n);
     if (text === undefined) {
       if (fallback !== undefined) return fallback;
       text = key;
     }
-    const values = params || {};
     const self = this;
     return text.replace(/\{(\w+)\}/g, function (whole, name) {
       if (!Object.prototype.hasOwnProperty.call(values, name)) return whole;
@@ -50,17 +112,176 @@ export class I18n {
     });
   }
 
-  // A parameter's value in words: an error of the core's shape ({key, params}) worded in
-  // turn, a word of the app for the parameters that name one (WORD_PARAMS), else as it is.
+  // The words of `key` (the plural form for `count` when it has forms), or undefined.
+  text(key, count) {
+    const text = this.words[key];
+    if (text === undefined || text === null) return undefined;
+    if (typeof text === "string") return text;
+    if (typeof text !== "object") return String(text);
+    let form = "other";
+    const n = Number(count);
+    if (count !== undefined && count !== null && count !== "" && isFinite(n)) {
+      form = this.format("plural").select(n);
+    }
+    const chosen = text[form] !== undefined ? text[form] : text.other;
+    return chosen === undefined ? undefined : String(chosen);
+  }
+
+  // A parameter's value in words, by the kind of its name: a label ({key, params}) is
+  // worded in turn whatever its name; a parameter without a kind is shown as it is.
   word(name, value) {
-    if (value && typeof value === "object" && typeof value.key === "string") {
-      return this.t(value.key, value.params);
+    if (isLabel(value)) return this.t(value.key, value.params);
+    let kind = Object.prototype.hasOwnProperty.call(this.kinds, name) ? this.kinds[name] : null;
+    if (typeof kind !== "string") kind = WORD_PARAMS[name] || "text";
+    return this.byKind(kind, value);
+  }
+
+  // `value` worded as a parameter of kind `kind` (docs/play-view.md).
+  byKind(kind, value) {
+    const self = this;
+    const many = function (one) {
+      if (!Array.isArray(value)) return self.byKind(one, value);
+      return self.list(
+        value.map(function (v) {
+          return self.byKind(one, v);
+        }),
+      );
+    };
+    if (kind.slice(0, 5) === "word:") return this.wordOf(kind.slice(5), value);
+    if (kind.slice(0, 6) === "words:") return many("word:" + kind.slice(6));
+    switch (kind) {
+      case "unit":
+        return this.named("unit", value);
+      case "units":
+        return many("unit");
+      case "place":
+        return this.place(value);
+      case "places":
+        return many("place");
+      case "side":
+        return value === null || value === undefined
+          ? this.t("ui.nobody")
+          : this.named("side", value);
+      case "formation":
+        return this.formation(value);
+      case "label":
+        return isLabel(value) ? this.t(value.key, value.params) : this.plain(value);
+      case "labels":
+        return many("label");
+      case "rule":
+        return this.rule(value);
+      case "facing":
+        return this.named("facing", value);
+      case "points":
+        return this.points(value);
+      case "number":
+      case "count":
+        return typeof value === "number" ? this.num(value) : this.plain(value);
+      default: // "text", or a kind this app does not know
+        return this.plain(value);
     }
-    const prefix = WORD_PARAMS[name];
-    if (prefix && typeof value === "string" && this.words[prefix + value] !== undefined) {
-      return this.words[prefix + value];
+  }
+
+  // A name the app gives (unit, place, side, formation, facing), else the value as it is.
+  named(what, value) {
+    const resolve = this.names[what];
+    if (typeof resolve === "function" && value !== null && value !== undefined) {
+      const name = resolve.call(this.names, value);
+      if (name !== null && name !== undefined) return String(name);
     }
+    return this.plain(value);
+  }
+
+  // A place: a hex number as it is, a locale by its name, an approach "a/b" as "A → B".
+  place(value) {
+    if (typeof value === "string" && value.indexOf("/") > 0) {
+      const self = this;
+      return value
+        .split("/")
+        .map(function (part) {
+          return self.named("place", part);
+        })
+        .join(" → ");
+    }
+    return this.named("place", value);
+  }
+
+  formation(value) {
+    const resolve = this.names.formation;
+    if (typeof resolve === "function" && value !== null && value !== undefined) {
+      const name = resolve.call(this.names, value);
+      if (name !== null && name !== undefined) return String(name);
+    }
+    return this.wordOf("formation.", value);
+  }
+
+  // The text of key prefix + id, else the id as it is.
+  wordOf(prefix, value) {
+    if (value === null || value === undefined) return this.plain(value);
+    const text = this.text(prefix + value);
+    return text === undefined ? this.plain(value) : text;
+  }
+
+  // A rule reference of the aid: "rule 8.7", the engine's default, or a table's name.
+  rule(value) {
+    if (value === null || value === undefined) return this.plain(value);
+    const ref = String(value);
+    if (RULE_NUMBER.test(ref)) return this.fill("ui.rule", { rule: ref });
+    if (ref === "default") return this.t("ui.default_rule");
+    const text = this.text("rule_ref." + ruleSlug(ref));
+    return text === undefined ? ref : text;
+  }
+
+  // {side: points} as "France 5, Austria 3".
+  points(value) {
+    if (!value || typeof value !== "object" || Array.isArray(value)) return this.plain(value);
+    const self = this;
+    return this.list(
+      Object.keys(value).map(function (side) {
+        const n = value[side];
+        return self.named("side", side) + " " + (typeof n === "number" ? self.num(n) : n);
+      }),
+    );
+  }
+
+  // The words of `key` with `raw` put in as they are (a key whose parameter is already worded).
+  fill(key, raw) {
+    const text = this.text(key);
+    if (text === undefined) return key;
+    return text.replace(/\{(\w+)\}/g, function (whole, name) {
+      return Object.prototype.hasOwnProperty.call(raw, name) ? String(raw[name]) : whole;
+    });
+  }
+
+  list(parts) {
+    return parts.join(this.lang === "ja" ? "、" : ", ");
+  }
+
+  plain(value) {
     return String(value);
+  }
+
+  // A number as this language writes it.
+  num(x) {
+    return typeof x === "number" ? this.format("number").format(x) : String(x);
+  }
+
+  // A probability (0..1) as a percentage, one decimal at most: 0.125 -> "12.5 %" in fr.
+  pct(p) {
+    return typeof p === "number" ? this.format("percent").format(p) : String(p);
+  }
+
+  format(what) {
+    if (!this.formats[what]) {
+      if (what === "plural") this.formats[what] = new Intl.PluralRules(this.lang);
+      else if (what === "percent") {
+        this.formats[what] = new Intl.NumberFormat(this.lang, {
+          style: "percent",
+          maximumFractionDigits: 1,
+        });
+      } else this.formats[what] = new Intl.NumberFormat(this.lang);
+    }
+    return this.formats[what];
   }
 
   // Translate every element marked data-i18n="key" under `root`.

@@ -16,16 +16,43 @@ WORDS = {
 KEY = re.compile(r"""["']((?:log|move|los|error|prompt|action|ui|step)\.[a-z_.]+)["']""")
 
 
+# The forms a key's words may take by number (Intl.PluralRules): an object of them, "other"
+# always among them, stands for the words of a key with a count.
+PLURAL_FORMS = {"zero", "one", "two", "few", "many", "other"}
+NAME = re.compile(r"\{(\w+)\}")
+
+
+def forms(text):
+    """The texts of a key's words: one, or each plural form."""
+    return list(text.values()) if isinstance(text, dict) else [text]
+
+
+def parameters(text):
+    """The {names} a key's words fill in (all its plural forms')."""
+    return {name for form in forms(text) for name in NAME.findall(form)}
+
+
 @pytest.mark.parametrize("lang", LANGS[1:])
 def test_every_language_has_every_key(lang):
-    assert set(WORDS[lang]) == set(WORDS["en"])
+    assert sorted(set(WORDS["en"]) - set(WORDS[lang])) == []
+    assert sorted(set(WORDS[lang]) - set(WORDS["en"])) == []
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_parameters_match_english(lang):
-    names = re.compile(r"\{(\w+)\}")
     for key, text in WORDS[lang].items():
-        assert set(names.findall(text)) == set(names.findall(WORDS["en"][key])), (lang, key)
+        assert parameters(text) == parameters(WORDS["en"][key]), (lang, key)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_words_are_text_or_plural_forms_with_other(lang):
+    for key, text in WORDS[lang].items():
+        if isinstance(text, dict):
+            assert "other" in text, (lang, key)
+            assert set(text) <= PLURAL_FORMS, (lang, key, sorted(set(text) - PLURAL_FORMS))
+            assert all(isinstance(form, str) and form for form in text.values()), (lang, key)
+        else:
+            assert isinstance(text, str), (lang, key)
 
 
 def test_message_keys_in_the_core_have_words():
@@ -78,3 +105,12 @@ def test_every_count_a_limit_names_has_words():
     assert {"characters", "units", "hexes", "locales", "actions"} <= found
     missing = sorted(w for w in found if "what." + w not in WORDS["en"])
     assert missing == []
+
+
+def test_the_keys_the_i18n_module_names_have_words():
+    """static/i18n.js words a side of none, a rule number and the engine's default itself."""
+    module = (ROOT / "static" / "i18n.js").read_text()
+    named = set(re.findall(r"""["'](ui\.[a-z_]+)["']""", module))
+    assert {"ui.nobody", "ui.rule", "ui.default_rule"} <= named
+    for lang in LANGS:
+        assert sorted(k for k in named if k not in WORDS[lang]) == [], lang

@@ -49,6 +49,7 @@ class Session:
             "preview": self.preview,
             "undo": self.undo,
             "redo": self.redo,
+            "look_back": self.look_back,
             "save": self.save,
             "load_save": self.load_save,
             "check_crt": self.check_crt,
@@ -397,6 +398,27 @@ class Session:
         log = _log_count(params)
         game.redo()
         return self._view(game, viewer, log)
+
+    def look_back(self, params: Params) -> dict[str, Any]:
+        """The position after the first ``at`` actions (0: the start), read only: state,
+        markers and arrows as ``viewer`` may see them; the game in play is not changed."""
+        game = self._game()
+        if game.rules.hidden_information:
+            # The count of actions would tell one side how often the other decided.
+            raise IllegalActionError(
+                "error.no_look_back", "looking back is not offered when a side hides its pieces"
+            )
+        at = params.get("at")
+        count = len(game.actions)
+        if isinstance(at, bool) or not isinstance(at, int) or not 0 <= at <= count:
+            raise InvalidActionError(
+                "error.bad_count",
+                "{name} must be a whole number from 0 to {limit}",
+                name="at",
+                limit=count,
+            )
+        viewer = self._viewer_param(params, game.scenario)
+        return game.view_at(at, viewer)
 
     def save(self, params: Params) -> dict[str, Any]:
         """The save of the game in progress (JSON a player can keep in a file)."""

@@ -8,6 +8,7 @@ the state, or a physical die typed in), history, and saves that replay to the sa
 
 from __future__ import annotations
 
+import bisect
 import copy
 import hashlib
 import json
@@ -195,15 +196,12 @@ class Game:
             rng["counter"] += 1
         recorded = {"type": "roll", "value": value, "how": how}
         state["chance"] = None
-        event = {
-            "key": "log.roll",
-            "params": {
-                "die": chance.get("die", "cup"),
-                "value": value,
-                "how": how,
-                "purpose": chance.get("purpose", ""),
-            },
-        }
+        purpose = chance.get("purpose", "")
+        if "die" in chance:
+            params = {"die": chance["die"], "value": value, "how": how, "purpose": purpose}
+            event = {"key": "log.roll", "params": params}
+        else:  # a marker drawn from a cup: it names a formation
+            event = {"key": "log.draw", "params": {"drawn": value, "how": how, "purpose": purpose}}
         events = [event] + self.rules.apply(self.scenario, state, {**recorded, "chance": chance})
         return recorded, events
 
@@ -260,16 +258,22 @@ class Game:
         mine = not hidden or (viewer == decider and not over)
         legal = self.legal_actions() if mine else []
         chance = state.get("chance")
-        lines = [e for e in self.log if e.get("to", viewer) == viewer] if hidden else self.log
+        if hidden:
+            kept = [i for i, e in enumerate(self.log) if e.get("to", viewer) == viewer]
+        else:
+            kept = list(range(len(self.log)))
+        recent = kept[max(0, len(kept) - log) :] if log else []
         view: dict[str, Any] = {
             "state": rules.view_for(sc, state, viewer),
             "viewer": viewer,
             "decider": decider,
+            # True if each side has its own screen: the UI hands the tablet over between them.
+            "private": hidden,
             "prompt": rules.prompt(sc, state),
             "legal": legal,
             "choices": [] if chance or not legal else rules.choices(sc, state, legal),
             "chance": None,
-            "log": lines[len(lines) - log :] if log else [],
+            "log": [self.log[i] for i in recent],
             "can_undo": mine and self.can_take_back(),
             "can_redo": mine and bool(self.redo_stack),
             "result": state.get("result"),
@@ -285,10 +289,45 @@ class Game:
         if not hidden:
             # Counts and fingerprints would tell one side how often the other decided.
             view["moves"] = len(self.actions)
-            view["log_size"] = len(lines)
+            view["log_size"] = len(kept)
+            # After how many actions each line of ``log`` was logged (0: before the first), to
+            # look back at the map as it was then. Not with hidden information: the counts would
+            # tell one side how often the other decided.
+            view["log_at"] = [bisect.bisect_right(self.log_marks, i) for i in recent]
             view["hash"] = state_hash(state)
         view.update(rules.view_extra(sc, state, viewer))
         return view
+
+    def view_at(self, index: int, viewer: str | None) -> dict[str, Any]:
+        """The position after the first ``index`` actions (0: the start) as ``viewer`` may
+        see it, to look back over the game: the state, markers and arrows, read only (no legal
+        actions, no choices). A state dropped from the history is replayed from the last kept
+        before it and not kept.
+
+        With hidden information it is ``viewer``'s view (by default the side deciding now).
+        """
+        if isinstance(index, bool) or not isinstance(index, int):
+            raise TypeError("index must be an int")
+        if not 0 <= index <= len(self.actions):
+            raise IndexError(index)
+        rules, sc = self.rules, self.scenario
+        if rules.hidden_information and viewer is None:
+            viewer = rules.decider(sc, self.state)
+        start = index
+        while self.states[start] is None:
+            start -= 1
+        state = self.states[start]
+        for i in range(start, index):
+            state = self._next(state, _replayable(self.actions[i]))[0]  # type: ignore[arg-type]
+        extra = rules.view_extra(sc, state, viewer)  # type: ignore[arg-type]
+        return {
+            "state": rules.view_for(sc, state, viewer),  # type: ignore[arg-type]
+            "viewer": viewer,
+            "markers": extra.get("markers", {}),
+            "arrows": extra.get("arrows", []),
+            "at": index,
+            "moves": len(self.actions),
+        }
 
     def summary(self) -> dict[str, Any]:
         """What a list of saved games shows of this one: turn, side to act, moves, result."""

@@ -50,6 +50,7 @@ COMMON_WORDS: dict[str, str] = {
     "target": "place",
     "targets": "places",
     "formation": "formation",
+    "drawn": "formation",
     "facing": "facing",
     "rule": "rule",
     "terrain": "word:terrain.",
@@ -68,6 +69,12 @@ COMMON_WORDS: dict[str, str] = {
     "total": "number",
     "cost": "number",
     "name": "text",
+    # What an error repeats of a refused input, and where a file was refused: shown as they are.
+    "action": "text",
+    "method": "text",
+    "detail": "text",
+    "place": "text",
+    "problem": "text",
 }
 
 

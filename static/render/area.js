@@ -1,14 +1,41 @@
 // Area map renderer: draws an AREA map (locales, approaches, roads, blocks) as SVG and
 // reports taps. It only draws and reports; every rule lives in the Python core.
 // Plain ES2020 so it parses on older iPad Safari. Pan, zoom and taps: PanZoomMap.
+//
+// Public API (see docs/play-view.md for what the core sends):
+//   new AreaMap(container, {onTap(target)})
+//   setMap(map, sides)             draw an AREA map (locales, approaches, roads)
+//   setPieces(blocks)              [{id, side, locale, approach, hidden, type, steps, name,
+//                                  revealed, markers?: [{id, sign, title}]}]
+//   setHolders({locale: side})     who holds each objective
+//   light({places, units, selected, costs}) | light(null)
+//                                  what a tap may act on: places are locale ids or
+//                                  approaches "a/b" (an id with "/"), lit with costs[place]
+//                                  printed by them; units (block ids) ringed; selected (a
+//                                  block id, or a list) outlined. The older form
+//                                  {locales, approaches, pieces} is still read.
+//   setArrows([{from, to, kind}]) | setArrows(null)
+//                                  attacks in progress between locales or approaches: an
+//                                  arrow from approach "a/b" goes from a into b
+//   select(blockIds), fit(), fitAll(), zoomBy(f), panBy(dx, dy), centerOn(place, {zoom}),
+//   zoom, destroy()
+// A tap calls onTap(target): {kind: "piece", id, locale, approach, place, stack} (place:
+// where the block stands, "a/b" on an approach; stack: the blocks there in drawing
+// order), {kind: "approach", id: "a/b", locale, facing} or {kind: "locale", id}.
 
 import { PanZoomMap } from "./panzoom.js";
 import { r1, esc } from "./svg.js";
+import { arrowSvg, arrowShift } from "./arrows.js";
 
 const FAR_ZOOM = 0.5; // below this the small texts (capacity) are hidden
-const BLOCK = 24; // block side in map units
-const PITCH = BLOCK + 3; // block spacing in rows and grids
-const PER_ROW = 4; // reserve blocks per row
+const BLOCK = 40; // block side in map units
+const PITCH = BLOCK + 4; // block spacing in rows and grids
+const PER_ROW = 3; // reserve blocks per row
+const BADGE_FS = 12; // marker badge text, map units
+const BADGE_H = 15;
+// The default view is never farther than this: badge texts at 11 CSS px or more, and a
+// block's hit area (PITCH) at least 44 CSS px, a finger's width.
+const READ_ZOOM = Math.max(11.1 / BADGE_FS, 44 / PITCH);
 const INSET = 14; // approach marker centre: this far from the border toward the locale
 const BAR_THICK = 8;
 const BAR_LEN = { narrow: 26, wide: 52 };
@@ -117,26 +144,26 @@ function sharedSegment(a, b) {
   return best || (touch ? { p: touch } : null);
 }
 
-// The type symbol of a visible block (the look of hex.js typeSymbol), centred on (0, cy).
+// The type symbol of a visible block (the look of counters.js typeSymbol), centred on (0, cy).
 function typeSymbol(type, c, cy) {
-  const w = 8;
-  const h = 5.2;
-  const box = `<rect x="${-w}" y="${r1(cy - h)}" width="${2 * w}" height="${2 * h}" fill="none" stroke="${c}" stroke-width="1.3"/>`;
+  const w = 12;
+  const h = 7.8;
+  const box = `<rect x="${-w}" y="${r1(cy - h)}" width="${2 * w}" height="${2 * h}" fill="none" stroke="${c}" stroke-width="1.6"/>`;
   const d = (x1, y1, x2, y2) => `M${x1} ${r1(cy + y1)}L${x2} ${r1(cy + y2)}`;
   if (type === "infantry") {
     return (
-      box + `<path d="${d(-w, -h, w, h)}${d(-w, h, w, -h)}" stroke="${c}" stroke-width="1.1"/>`
+      box + `<path d="${d(-w, -h, w, h)}${d(-w, h, w, -h)}" stroke="${c}" stroke-width="1.4"/>`
     );
   }
   if (type === "cavalry")
-    return box + `<path d="${d(-w, h, w, -h)}" stroke="${c}" stroke-width="1.2"/>`;
-  if (type === "artillery") return box + `<circle cx="0" cy="${r1(cy)}" r="2.3" fill="${c}"/>`;
+    return box + `<path d="${d(-w, h, w, -h)}" stroke="${c}" stroke-width="1.5"/>`;
+  if (type === "artillery") return box + `<circle cx="0" cy="${r1(cy)}" r="3.4" fill="${c}"/>`;
   return box;
 }
 
 export class AreaMap extends PanZoomMap {
   constructor(container, options) {
-    super(container, { prefix: "am", farZoom: FAR_ZOOM });
+    super(container, { prefix: "am", farZoom: FAR_ZOOM, readZoom: READ_ZOOM });
     const opts = options || {};
     this.onTap = opts.onTap || null;
     this._id = "am" + ++instances;
@@ -147,10 +174,13 @@ export class AreaMap extends PanZoomMap {
     this._pieces = [];
     this._lit = null;
     this._selected = new Set();
+    this._arrows = [];
+    this._costAt = new Map(); // locale id -> where a cost is printed (see _drawLabels)
 
     // Only locales, approaches and pieces take pointer events; taps resolve by element.
     const tappable = { locales: 1, approaches: 1, pieces: 1 };
-    for (const name of ["locales", "roads", "lit", "labels", "approaches", "pieces"]) {
+    const layers = ["locales", "roads", "lit", "labels", "approaches", "pieces", "arrows", "costs"];
+    for (const name of layers) {
       this._addLayer(name, "am-layer am-layer-" + name, !!tappable[name]);
     }
   }
@@ -186,11 +216,13 @@ export class AreaMap extends PanZoomMap {
       if (g) this._approaches.set(ap.id || ap.from + "/" + ap.facing, g);
     }
     this._defs.innerHTML = this._patternDefs();
+    this._arrows = [];
     this._drawLocales();
     this._drawRoads(map.roads || []);
     this._drawApproaches();
     this._drawPieces();
     this._drawLit();
+    this._drawArrows();
     this._svg.setAttribute("data-map-drawn", "1");
     this.fit();
   }
@@ -209,7 +241,6 @@ export class AreaMap extends PanZoomMap {
 
   _drawLocales() {
     const polys = [];
-    const labels = [];
     this._locales.forEach((L, id) => {
       const d = L.data;
       const terrain = TERRAIN[d.terrain] ? d.terrain : "open";
@@ -218,16 +249,49 @@ export class AreaMap extends PanZoomMap {
       polys.push(
         `<polygon class="am-locale am-t-${terrain}" data-locale="${esc(id)}" points="${pointsAttr(L.poly)}" fill="${fill}"><title>${esc(d.name || id)}</title></polygon>`,
       );
-      const x = r1(L.c[0]);
-      const y = r1(L.c[1]);
-      let s = `<text class="am-name" x="${x}" y="${y}">${esc(d.name || id)}</text>`;
-      if (d.capacity != null) {
-        s += `<text class="am-cap" x="${x}" y="${r1(L.c[1] + 11)}">cap ${esc(d.capacity)}</text>`;
-      }
-      if (d.objective > 0) s += this._starSvg(L.c[0], L.c[1] - 22, d.objective, d.holder);
-      labels.push(s);
     });
     this.layers.locales.innerHTML = polys.join("");
+  }
+
+  // Names, capacities and objectives: above the blocks in reserve (layout.nameY), moved
+  // up or down when blocks on an approach stand where the name would go.
+  _drawLabels(layout) {
+    const labels = [];
+    const blocks = new Map(); // locale id -> centres of its blocks
+    for (const p of this._pieces) {
+      const at = layout.pos.get(p.id);
+      if (!at) continue;
+      if (!blocks.has(p.locale)) blocks.set(p.locale, []);
+      blocks.get(p.locale).push(at);
+    }
+    const half = BLOCK / 2 + 2;
+    this._locales.forEach((L, id) => {
+      const d = L.data;
+      const x = r1(L.c[0]);
+      const y0 = layout.nameY.has(id) ? layout.nameY.get(id) : L.c[1];
+      const hw = Math.max(20, String(d.name || id).length * 3.8);
+      const below = d.capacity != null ? 13 : 3;
+      const clear = (y) =>
+        (blocks.get(id) || []).every(
+          (b) =>
+            Math.abs(b[0] - L.c[0]) > half + hw || b[1] + half < y - 11 || b[1] - half > y + below,
+        );
+      let y = y0;
+      for (const dy of [0, -14, 14, -28, 28, -42, 42]) {
+        if (clear(y0 + dy)) {
+          y = y0 + dy;
+          break;
+        }
+      }
+      let s = `<text class="am-name" x="${x}" y="${r1(y)}">${esc(d.name || id)}</text>`;
+      if (d.capacity != null) {
+        s += `<text class="am-cap" x="${x}" y="${r1(y + 11)}">cap ${esc(d.capacity)}</text>`;
+      }
+      if (d.objective > 0) s += this._starSvg(L.c[0], y - 20, d.objective, d.holder);
+      // A cost (light()) goes above the name, and above its star.
+      this._costAt.set(id, y - (d.objective > 0 ? 40 : 22));
+      labels.push(s);
+    });
     this.layers.labels.innerHTML = labels.join("");
   }
 
@@ -236,7 +300,7 @@ export class AreaMap extends PanZoomMap {
     this._locales.forEach((L, id) => {
       L.data = Object.assign({}, L.data, { holder: (held && held[id]) || null });
     });
-    this._drawLocales();
+    this._drawLabels(this._layout());
   }
 
   // An objective: a five-point star (the holder's colour, else white) and its points.
@@ -360,7 +424,9 @@ export class AreaMap extends PanZoomMap {
     this._drawLit();
   }
 
-  // Map positions of the blocks, by piece id.
+  // Where the blocks go: {pos: piece id -> [x, y], group: piece id -> its place ("A", or
+  // "A/B" on an approach), stacks: place -> piece ids in drawing order, nameY: locale id
+  // -> the baseline of its name, set above its reserve}.
   _layout() {
     const groups = new Map(); // "A" (reserve) or "A/B" (approach) -> pieces, in order
     for (const p of this._pieces) {
@@ -370,45 +436,112 @@ export class AreaMap extends PanZoomMap {
       groups.get(key).push(p);
     }
     const pos = new Map();
+    const group = new Map();
+    const stacks = new Map();
+    const nameY = new Map();
+    const rowsIn = new Map(); // locale id -> [{x, y, u}] of its blocks on approaches
+    const reserves = [];
     groups.forEach((list, key) => {
+      stacks.set(
+        key,
+        list.map((p) => p.id),
+      );
+      list.forEach((p) => group.set(p.id, key));
       const g = this._approaches.get(key);
-      if (g) {
-        // A row along the marker, pushed toward A's centroid clear of the marker.
-        const half = (BLOCK / 2) * (Math.abs(g.u[0]) + Math.abs(g.u[1]));
-        const off = BAR_THICK / 2 + 3 + half;
-        list.forEach((p, i) => {
-          const s = (i - (list.length - 1) / 2) * PITCH;
-          pos.set(p.id, [g.x + g.u[0] * off + g.t[0] * s, g.y + g.u[1] * off + g.t[1] * s]);
-        });
+      if (!g) {
+        reserves.push(list);
         return;
       }
-      // Reserve (also a piece on an approach the map lacks): a grid below the name.
-      const L = this._locales.get(list[0].locale);
-      if (!L) return; // a piece of another map (the map changed under it): not drawn
-      const top = L.c[1] + 16 + BLOCK / 2;
+      // A row along the marker, pushed toward A's centroid clear of the marker.
+      const half = (BLOCK / 2) * (Math.abs(g.u[0]) + Math.abs(g.u[1]));
+      const off = BAR_THICK / 2 + 3 + half;
+      const locale = list[0].locale;
+      if (!rowsIn.has(locale)) rowsIn.set(locale, []);
       list.forEach((p, i) => {
+        const s = (i - (list.length - 1) / 2) * PITCH;
+        const at = [g.x + g.u[0] * off + g.t[0] * s, g.y + g.u[1] * off + g.t[1] * s];
+        pos.set(p.id, at);
+        rowsIn.get(locale).push({ x: at[0], y: at[1], u: g.u });
+      });
+    });
+    for (const list of reserves) {
+      // Reserve (also a piece on an approach the map lacks): a grid round the centroid,
+      // a little below it, with the locale's name above; moved away from the border
+      // while it runs into blocks on an approach.
+      const L = this._locales.get(list[0].locale);
+      if (!L) continue; // a piece of another map (the map changed under it): not drawn
+      const rows = Math.ceil(list.length / PER_ROW);
+      const top = L.c[1] + 14 - (rows * PITCH) / 2 + PITCH / 2;
+      const cells = list.map((p, i) => {
         const row = Math.floor(i / PER_ROW);
         const inRow = Math.min(PER_ROW, list.length - row * PER_ROW);
         const col = i % PER_ROW;
-        pos.set(p.id, [L.c[0] + (col - (inRow - 1) / 2) * PITCH, top + row * PITCH]);
+        return [L.c[0] + (col - (inRow - 1) / 2) * PITCH, top + row * PITCH];
       });
-    });
-    return pos;
+      const onRows = rowsIn.get(list[0].locale) || [];
+      let sx = 0;
+      let sy = 0;
+      for (let tries = 0; tries < 12; tries++) {
+        const hit = onRows.find((r) =>
+          cells.some(
+            (c) => Math.abs(c[0] + sx - r.x) < PITCH - 2 && Math.abs(c[1] + sy - r.y) < PITCH - 2,
+          ),
+        );
+        if (!hit) break;
+        sx += hit.u[0] * 6;
+        sy += hit.u[1] * 6;
+      }
+      nameY.set(list[0].locale, top + sy - PITCH / 2 - 16);
+      list.forEach((p, i) => pos.set(p.id, [cells[i][0] + sx, cells[i][1] + sy]));
+    }
+    return { pos, group, stacks, nameY };
+  }
+
+  _selectedSet() {
+    const sel = new Set(this._selected);
+    const l = this._lit;
+    if (l && l.selected != null) {
+      for (const id of Array.isArray(l.selected) ? l.selected : [l.selected]) sel.add(String(id));
+    }
+    return sel;
   }
 
   _drawPieces() {
-    const pos = this._layout();
-    const lit = new Set((this._lit && this._lit.pieces) || []);
+    const layout = this._layout();
+    this._stacks = layout.stacks;
+    this._groupOf = layout.group;
+    const lit = new Set(((this._lit && this._lit.units) || []).map(String));
+    const sel = this._selectedSet();
     const plain = [];
     const marked = []; // lit or selected blocks go on top
     for (const p of this._pieces) {
-      const at = pos.get(p.id);
+      const at = layout.pos.get(p.id);
       if (!at) continue;
-      const isLit = lit.has(p.id);
-      const isSel = this._selected.has(p.id);
+      const isLit = lit.has(String(p.id));
+      const isSel = sel.has(String(p.id));
       (isLit || isSel ? marked : plain).push(this._blockSvg(p, at[0], at[1], isLit, isSel));
     }
     this.layers.pieces.innerHTML = plain.join("") + marked.join("");
+    this._drawLabels(layout);
+  }
+
+  // Marker badges in a row inside the block's top edge, from its right corner leftward.
+  _badgesSvg(markers) {
+    let x = BLOCK / 2 - 2;
+    const y = -BLOCK / 2 + 2;
+    let s = `<g class="am-badges" data-marks="${esc(markers.map((m) => m.id).join(","))}">`;
+    for (const m of markers) {
+      const sign = String(m.sign);
+      const w = Math.max(BADGE_H, sign.length * BADGE_FS * 0.62 + 6);
+      x -= w;
+      s +=
+        `<g class="am-badge" data-marker="${esc(m.id)}">` +
+        (m.title ? `<title>${esc(m.title)}</title>` : "") +
+        `<rect x="${r1(x)}" y="${y}" width="${r1(w)}" height="${BADGE_H}" rx="3.5"/>` +
+        `<text x="${r1(x + w / 2)}" y="${r1(y + BADGE_H / 2 + BADGE_FS * 0.36)}" font-size="${BADGE_FS}">${esc(sign)}</text></g>`;
+      x -= 1.5;
+    }
+    return s + "</g>";
   }
 
   _blockSvg(p, x, y, isLit, isSel) {
@@ -419,75 +552,197 @@ export class AreaMap extends PanZoomMap {
     const title = p.hidden
       ? side.name || p.side
       : (p.name || p.type || p.id) + (side.name ? " (" + side.name + ")" : "");
+    const markers = Array.isArray(p.markers) ? p.markers.filter((m) => m && m.sign != null) : [];
     let s =
       `<g class="${cls}" data-piece="${esc(p.id)}" data-side="${esc(p.side)}" data-hidden="${p.hidden ? "true" : "false"}" transform="translate(${r1(x)} ${r1(y)})">` +
       `<title>${esc(title)}</title>` +
-      rect(BLOCK, BLOCK, 3.5, 'transform="translate(1.5 1.5)" fill="#000" fill-opacity="0.35"') +
-      rect(BLOCK, BLOCK, 3.5, `class="am-block-body" fill="${fill}"`);
+      // A finger-sized hit area: the block and the gap round it.
+      rect(PITCH, PITCH, 0, 'fill="#000" fill-opacity="0"');
+    if (isLit) s += litRect(BLOCK + 9, BLOCK + 9, 7);
+    s +=
+      rect(BLOCK, BLOCK, 4.5, 'transform="translate(2 2)" fill="#000" fill-opacity="0.35"') +
+      rect(BLOCK, BLOCK, 4.5, `class="am-block-body" fill="${fill}"`);
+    // With badges along the top, the face sits lower.
+    const dy = markers.length ? 4 : 0;
     if (p.hidden) {
       // The back of a block: wood grain and a bevel, nothing else.
       s +=
-        `<path class="am-grain" d="M-9 -5q5 -2 9 0t9 0M-9 1q5 -2 9 0t9 0M-9 7q5 -2 9 0t9 0"/>` +
-        rect(BLOCK - 5, BLOCK - 5, 2, 'class="am-bevel"');
+        `<path class="am-grain" d="M-15 -8q7.5 -3 15 0t15 0M-15 1q7.5 -3 15 0t15 0M-15 10q7.5 -3 15 0t15 0"/>` +
+        rect(BLOCK - 7, BLOCK - 7, 3, 'class="am-bevel"');
     } else {
-      s += typeSymbol(p.type, ink, -3.5);
+      s += typeSymbol(p.type, ink, -4 + dy);
       const steps = p.steps | 0;
       if (steps > 0 && steps <= 4) {
         // Steps as pips along the bottom edge.
         for (let i = 0; i < steps; i++) {
-          s += `<circle cx="${r1((i - (steps - 1) / 2) * 4.6)}" cy="7.2" r="1.7" fill="${ink}"/>`;
+          s += `<circle cx="${r1((i - (steps - 1) / 2) * 7)}" cy="${12 + dy / 2}" r="2.5" fill="${ink}"/>`;
         }
       } else if (steps > 4) {
-        s += `<text class="am-steps" x="8" y="10" fill="${ink}">${steps}</text>`;
+        s += `<text class="am-steps" x="17" y="18" fill="${ink}">${steps}</text>`;
       }
     }
-    if (p.revealed) s += rect(BLOCK + 3, BLOCK + 3, 4.5, 'class="am-reveal-ring"');
+    if (p.revealed) s += rect(BLOCK + 3, BLOCK + 3, 5.5, 'class="am-reveal-ring"');
     if (isSel) {
-      s += rect(BLOCK + 4, BLOCK + 4, 5, 'class="am-sel-casing"');
-      s += rect(BLOCK + 4, BLOCK + 4, 5, 'class="am-sel-ring"');
+      s += rect(BLOCK + 4, BLOCK + 4, 6, 'class="am-sel-casing"');
+      s += rect(BLOCK + 4, BLOCK + 4, 6, 'class="am-sel-ring"');
     }
-    if (isLit) s += litRect(BLOCK + 10, BLOCK + 10, 6);
+    if (markers.length) s += this._badgesSvg(markers);
     return s + "</g>";
   }
 
   // ---- state shown on the map ---------------------------------------------------
 
-  // Light targets: {locales: [ids], approaches: ["A/B"], pieces: [ids]}; null clears.
-  light(marks) {
-    this._lit = marks || null;
+  // What a tap may act on: {places: [locale ids and approaches "a/b"], units: [block ids],
+  // selected: block id (or ids) | null, costs: {place: text}}; null clears. The older form
+  // {locales, approaches, pieces} is read too.
+  light(spec) {
+    if (!spec) {
+      this._lit = null;
+    } else {
+      const places = Array.isArray(spec.places)
+        ? spec.places.map(String)
+        : (spec.locales || []).concat(spec.approaches || []).map(String);
+      this._lit = {
+        locales: places.filter((p) => p.indexOf("/") < 0),
+        approaches: places.filter((p) => p.indexOf("/") >= 0),
+        units: (Array.isArray(spec.units) ? spec.units : spec.pieces || []).map(String),
+        selected: spec.selected == null ? null : spec.selected,
+        costs: spec.costs || {},
+      };
+    }
     this._drawPieces();
     this._drawLit();
   }
 
-  // Locales and approaches are lit in their own layer below the markers; pieces in place.
+  // Locales and approaches are lit in their own layer below the markers; pieces in place;
+  // costs in a top layer.
   _drawLit() {
     const m = this._lit;
     let s = "";
+    let costs = "";
     if (m) {
-      for (const id of m.locales || []) {
+      for (const id of m.locales) {
         const L = this._locales.get(id);
         if (!L) continue;
         const pts = pointsAttr(L.poly);
         s +=
           `<polygon class="am-lit-casing" data-lit="${esc(id)}" points="${pts}"/>` +
           `<polygon class="am-lit am-lit-locale" points="${pts}"/>`;
+        const cy = this._costAt.has(id) ? this._costAt.get(id) : L.c[1] - 22;
+        costs += this._costSvg(id, m.costs[id], L.c[0], cy);
       }
-      for (const id of m.approaches || []) {
+      for (const id of m.approaches) {
         const g = this._approaches.get(id);
         if (!g) continue;
         s +=
           `<g data-lit="${esc(id)}" transform="translate(${r1(g.x)} ${r1(g.y)}) rotate(${r1(g.angle)})">` +
           litRect(g.len + 12, BAR_THICK + 12, 9) +
           "</g>";
+        costs += this._costSvg(id, m.costs[id], g.x - g.u[0] * 16, g.y - g.u[1] * 16);
       }
     }
     this.layers.lit.innerHTML = s;
+    this.layers.costs.innerHTML = costs;
+  }
+
+  _costSvg(place, text, x, y) {
+    if (text == null || text === "") return "";
+    const t = String(text);
+    const w = Math.max(18, t.length * 7.6 + 8);
+    return (
+      `<g class="am-cost" data-cost="${esc(place)}"><rect x="${r1(x - w / 2)}" y="${r1(y - 9)}" width="${r1(w)}" height="18" rx="9"/>` +
+      `<text x="${r1(x)}" y="${r1(y + 4.5)}">${esc(t)}</text></g>`
+    );
   }
 
   // Outline the selected pieces; null clears. Survives setPieces.
   select(pieceIds) {
-    this._selected = new Set(pieceIds || []);
+    this._selected = new Set((pieceIds || []).map(String));
     this._drawPieces();
+  }
+
+  // Attacks in progress: [{from, to, kind}], each place a locale id or an approach "a/b";
+  // null clears.
+  setArrows(arrows) {
+    this._arrows = (arrows || []).filter((a) => a && a.from != null && a.to != null);
+    this._drawArrows();
+  }
+
+  // The ends of an arrow. From an approach "a/b": its marker, on a's side; from a locale:
+  // its centroid. To an approach: its marker; to a locale: halfway from the border it
+  // shares with the source into it (its centroid when they share none).
+  _arrowEnds(a) {
+    const from = String(a.from);
+    const to = String(a.to);
+    let p = null;
+    let src = null;
+    if (from.indexOf("/") >= 0) {
+      const g = this._approaches.get(from);
+      const parts = from.split("/");
+      src = parts[0];
+      if (g) p = [g.x, g.y];
+      else if (this._locales.has(src)) p = this._locales.get(src).c;
+    } else if (this._locales.has(from)) {
+      src = from;
+      p = this._locales.get(from).c;
+    }
+    if (!p) return null;
+    let q = null;
+    if (to.indexOf("/") >= 0) {
+      const g = this._approaches.get(to);
+      if (g) q = [g.x, g.y];
+      else if (this._locales.has(to.split("/")[0])) q = this._locales.get(to.split("/")[0]).c;
+    } else if (this._locales.has(to)) {
+      const T = this._locales.get(to);
+      q = T.c;
+      const S = src ? this._locales.get(src) : null;
+      const seg = S ? sharedSegment(S.poly, T.poly) : null;
+      if (seg) {
+        const m = seg.q ? [(seg.p[0] + seg.q[0]) / 2, (seg.p[1] + seg.q[1]) / 2] : seg.p;
+        q = [m[0] + (T.c[0] - m[0]) * 0.5, m[1] + (T.c[1] - m[1]) * 0.5];
+      }
+    }
+    return q ? [p, q] : null;
+  }
+
+  _drawArrows() {
+    const out = [];
+    this._arrows.forEach((a, i) => {
+      const ends = this._arrowEnds(a);
+      if (!ends) return;
+      const p = ends[0];
+      const q = ends[1];
+      const len = Math.hypot(q[0] - p[0], q[1] - p[1]);
+      if (len < 1) return;
+      const ux = (q[0] - p[0]) / len;
+      const uy = (q[1] - p[1]) / len;
+      const sh = arrowShift(this._arrows, i);
+      const a0 = Math.min(10, len * 0.2);
+      out.push(
+        arrowSvg(
+          p[0] - uy * sh + ux * a0,
+          p[1] + ux * sh + uy * a0,
+          q[0] - uy * sh,
+          q[1] + ux * sh,
+          a,
+        ),
+      );
+    });
+    this.layers.arrows.innerHTML = out.join("");
+  }
+
+  // Centre the view on a place (locale id or approach "a/b"); opts.zoom sets the zoom.
+  centerOn(place, opts) {
+    const id = String(place);
+    const g = this._approaches.get(id);
+    const L = this._locales.get(id);
+    const p = g ? [g.x, g.y] : L ? L.c : null;
+    if (!p) return;
+    this._cx = p[0];
+    this._cy = p[1];
+    if (opts && typeof opts.zoom === "number") this._k = opts.zoom;
+    this._fitted = false;
+    this._applyView();
   }
 
   // ---- taps: hooks of PanZoomMap ---------------------------------------------------
@@ -499,7 +754,18 @@ export class AreaMap extends PanZoomMap {
     if (piece) {
       const id = piece.getAttribute("data-piece");
       const p = this._pieces.find((q) => String(q.id) === id);
-      if (p) return { kind: "piece", id: p.id, locale: p.locale, approach: p.approach || null };
+      if (p) {
+        const place = (this._groupOf && this._groupOf.get(p.id)) || p.locale;
+        const stack = (this._stacks && this._stacks.get(place)) || [p.id];
+        return {
+          kind: "piece",
+          id: p.id,
+          locale: p.locale,
+          approach: p.approach || null,
+          place: place,
+          stack: stack.slice(),
+        };
+      }
     }
     const ap = el.closest("[data-approach]");
     if (ap) {

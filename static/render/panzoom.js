@@ -15,12 +15,17 @@ const MAX_ZOOM = 6; // CSS px per map unit at the closest zoom (a hex.js hex abo
 //   _tapTarget(el)    what a pointerdown on element el may become a tap on;
 //   _reportTap(g)     a finished tap: g.target (from _tapTarget), g.x0, g.y0, g.pointerType.
 // options: prefix ("hm", "am": the svg gets class "<prefix>-svg", "<prefix>-dragging" while
-// dragged) and farZoom (below this zoom the map is "far").
+// dragged), farZoom (below this zoom the map is "far") and readZoom (the default view is
+// never farther than this: the zoom at which the map's smallest text is readable).
+//
+// The default view (fit) fills the map's box in both directions ("cover") and is panned:
+// no empty bands beside the map. fitAll shows the whole map ("contain").
 export class PanZoomMap {
   constructor(container, options) {
     this.container = container;
     this._prefix = options.prefix;
     this._farZoom = options.farZoom;
+    this._readZoom = options.readZoom || 0;
     this._bounds = { minX: 0, minY: 0, maxX: 100, maxY: 100 };
     this._k = 1;
     this._cx = 0;
@@ -123,6 +128,7 @@ export class PanZoomMap {
     return this._size;
   }
 
+  // The zoom that shows the whole map with a margin ("contain").
   _fitZoom(v) {
     const b = this._bounds;
     const pad = 12;
@@ -131,20 +137,56 @@ export class PanZoomMap {
     return Math.max(0.01, Math.min(kx, ky));
   }
 
+  // The default zoom: the map fills the box both ways ("cover"), and its smallest text is
+  // readable (readZoom); never past the closest zoom.
+  _defaultZoom(v) {
+    const b = this._bounds;
+    const kx = v.w / (b.maxX - b.minX);
+    const ky = v.h / (b.maxY - b.minY);
+    return Math.min(Math.max(kx, ky, this._readZoom), this._limits(v).max);
+  }
+
   _limits(v) {
     const kf = this._fitZoom(v || this._dims());
     return { min: Math.min(kf * 0.6, 1), max: Math.max(MAX_ZOOM, kf) };
   }
 
-  // Zoom and centre so the whole map shows.
+  // The default view: centred, filling the box both ways at a readable zoom (see the class
+  // comment); a drag pans to the rest. Kept on resize until the player moves the map.
   fit() {
     const v = this._dims();
     const b = this._bounds;
     this._cx = (b.minX + b.maxX) / 2;
     this._cy = (b.minY + b.maxY) / 2;
-    if (v.w > 0 && v.h > 0) this._k = this._fitZoom(v);
+    if (v.w > 0 && v.h > 0) this._k = this._defaultZoom(v);
     this._fitted = true;
     this._applyView();
+  }
+
+  // Zoom out and centre so the whole map shows ("contain").
+  fitAll() {
+    const v = this._dims();
+    const b = this._bounds;
+    this._cx = (b.minX + b.maxX) / 2;
+    this._cy = (b.minY + b.maxY) / 2;
+    if (v.w > 0 && v.h > 0) this._k = this._fitZoom(v);
+    this._fitted = false;
+    this._applyView();
+  }
+
+  // The centre kept within reach of the map: along each axis the map may be pulled in from
+  // the view's edge by up to a quarter of the view, no more; a map narrower than that is
+  // centred.
+  _clampCentre(w, h) {
+    const b = this._bounds;
+    const axis = (c, lo, hi, span) => {
+      const slack = span / 4;
+      const a = lo + span / 2 - slack;
+      const z = hi - span / 2 + slack;
+      return a <= z ? clamp(c, a, z) : (lo + hi) / 2;
+    };
+    this._cx = axis(this._cx, b.minX, b.maxX, w);
+    this._cy = axis(this._cy, b.minY, b.maxY, h);
   }
 
   // Zoom by `factor` around a client point (default: the view centre).
@@ -193,11 +235,9 @@ export class PanZoomMap {
     if (!(v.w > 0 && v.h > 0)) return;
     const lim = this._limits(v);
     this._k = clamp(this._k, lim.min, lim.max);
-    const b = this._bounds;
-    this._cx = clamp(this._cx, b.minX, b.maxX);
-    this._cy = clamp(this._cy, b.minY, b.maxY);
     const w = v.w / this._k;
     const h = v.h / this._k;
+    this._clampCentre(w, h);
     this._svg.setAttribute(
       "viewBox",
       `${r1(this._cx - w / 2)} ${r1(this._cy - h / 2)} ${r1(w)} ${r1(h)}`,

@@ -17,3 +17,8 @@ export function esc(text) {
 export function clamp(v, lo, hi) {
   return Math.max(lo, Math.min(hi, v));
 }
+
+// An SVG line from (ax, ay) to (bx, by) with extra attributes.
+export function line(ax, ay, bx, by, attrs) {
+  return `<line x1="${r1(ax)}" y1="${r1(ay)}" x2="${r1(bx)}" y2="${r1(by)}" ${attrs}/>`;
+}

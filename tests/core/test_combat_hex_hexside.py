@@ -411,7 +411,7 @@ def test_S_is_one_loss_point_for_morale_3_only(morale, lost):
     g.apply({"type": "roll", "value": 4})  # the owner's table: DS in every cell
     d = g.state["units"]["d"]
     assert d["lost"] == lost and d["status"] == "formed"  # a first loss: no morale effect
-    assert [p["why"] for p in logged(g, "log.hh_step_lost")] == ["S"] * lost
+    assert [p["cause"] for p in logged(g, "log.hh_step_lost")] == ["S"] * lost
 
 
 def test_D1_and_S_rout_morale_3_and_only_cost_morale_4_one_step():
@@ -430,16 +430,15 @@ def test_a_replaced_crt_changes_the_result():
     assert stand_in.state["crt"]["stand_in"] is True
     assert stand_in.state["chance"]["column"] == "1:1"
     stand_in.apply({"type": "roll", "value": 3})
-    assert logged(stand_in, "log.hh_result")[0]["codes"] == "-"
-    assert logged(stand_in, "log.hh_result")[0]["table"] == "stand_in"
+    assert logged(stand_in, "log.hh_result_none")[0]["table"] == "stand_in"
     assert stand_in.state["units"]["d"]["lost"] == 0
     # The owner's table reads D1 in every cell: the same roll costs the defender a step.
     own = duel(4, a_strength=4, d_strength=4, options={"crt": own_crt(["D1"])})
     assert own.state["crt"]["stand_in"] is False
     assert own.state["crt"]["name"] == "owner test table"
     own.apply({"type": "roll", "value": 3})
-    assert logged(own, "log.hh_result")[0]["codes"] == "D1"
-    assert logged(own, "log.hh_result")[0]["table"] == "own"
+    assert logged(own, "log.hh_result_own")[0]["own_codes"] == "D1"
+    assert logged(own, "log.hh_result_own")[0]["table"] == "own"
     assert own.state["units"]["d"]["lost"] == 1
 
 

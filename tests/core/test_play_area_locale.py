@@ -205,7 +205,7 @@ def lost(g: Game, why: str = "assault") -> dict[str, int]:
     """Steps lost so far for ``why`` (assault, retreat, pursuit, bombardment), per side."""
     out = {"x": 0, "y": 0}
     for event in g.log:
-        if event["key"] == "log.al_step_lost" and event["params"]["why"] == why:
+        if event["key"] == "log.al_step_lost" and event["params"]["reason"] == why:
             out[event["params"]["side"]] += 1
     return out
 

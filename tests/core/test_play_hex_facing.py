@@ -172,4 +172,4 @@ def test_random_playouts_of_the_demo_end_cleanly(seed, fight_bias):
     g = random_playout(load_builtin("demo-valmont"), RULES, seed, FIGHTS, fight_bias)
     assert g.state["result"]["points"].keys() == {"france", "austria"}
     if fight_bias:
-        assert any(e["key"] == "log.melee_result" for e in g.log)
+        assert any(e["key"] == "log.hf_melee_result" for e in g.log)

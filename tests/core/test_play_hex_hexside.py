@@ -240,13 +240,19 @@ def test_a_full_combat_sequence_step_by_step():
     prompt = view.call("game_view")["result"]["prompt"]
     assert prompt == {
         "key": "prompt.hh_retreat_before",
-        "params": {"targets": "0404"},
+        "params": {
+            "side": "austria",
+            "number": 2,
+            "step": "retreat_before_combat",
+            "targets": ["0404"],
+        },
         "side": "austria",
+        "why": {"key": "why.hh_retreat_before", "params": {"units": ["d2"]}},
     }
     assert {"type": "stand"} in g.legal_actions()
     g.apply({"type": "stand"})
     # odds 4 : 2 -> 2:1; morale 4 - 5 = -1; marker +1; Engaged cavalry: no shock.
-    parts = [e["params"]["key"] for e in g.log if e["key"] == "log.modifier"][-3:]
+    parts = [e["params"]["reason"]["key"] for e in g.log if e["key"] == "log.hh_modifier"][-3:]
     assert parts == ["drm.morale", "drm.wcm", "drm.no_shock"]
     assert g.state["chance"]["drm"] == 0 and g.state["chance"]["column"] == "2:1"
     # die 1 on 2:1: Ar. a2 (morale 4) is disordered and retreats away from 0404.
@@ -378,7 +384,7 @@ def test_a_replaced_crt_changes_the_result_and_the_game_says_which_table():
     assert results["stand-in"] == (0, {"key": None, "name": None, "stand_in": True})
     assert results["own"][0] == 1
     assert results["own"][1]["stand_in"] is False and results["own"][1]["name"] == "Printed CRT"
-    result_events = [e for e in g.log if e["key"] == "log.hh_result"]
+    result_events = [e for e in g.log if e["key"] == "log.hh_result_own"]
     assert result_events[-1]["params"]["table"] == "own"
 
 

@@ -39,7 +39,7 @@ BAD = [
     DEEP,
 ]
 QUERIES = {"version", "scenario_list", "hex_info", "reachable", "path", "los", "game_view"}
-QUERIES |= {"preview", "save", "check_crt"}
+QUERIES |= {"preview", "save", "check_crt", "look_back"}
 
 
 def snapshot(session: Session) -> tuple:
@@ -116,6 +116,7 @@ def good_params(session: Session) -> dict[str, dict]:
         "preview": {"action": legal[0] if legal else {"type": "roll"}},
         "undo": {"viewer": sides[0]},
         "redo": {"viewer": sides[0]},
+        "look_back": {"at": len(game.actions), "viewer": sides[0]},
         "save": {},
         "load_save": {"save": game.save(), "viewer": sides[0]},
         "check_crt": {"crt": None},

@@ -5,7 +5,9 @@ The property: in a copy of the scenario one side's units are shuffled in the lis
 renamed to fresh ids; the same random game is played in both (the renamed side's actions mapped
 through the renaming); after every action the other side's view through the API (blocks, assault,
 prompt, legal actions, log) is the same in both games, once the ids of the blocks the rules have
-revealed (which a side may see) are mapped back.
+revealed (which a side may see) are mapped back. The view holds what the screen is told beside
+the blocks too: the prompt and its reason, the choices, the markers (keyed by block id) and the
+arrows of the attacks in progress.
 """
 
 from __future__ import annotations
@@ -27,13 +29,14 @@ DEMO = load_builtin("demo-fontanella")
 
 
 def renamed(obj: Any, mapping: dict[str, str]) -> Any:
-    """``obj`` (JSON) with every string that is a key of ``mapping`` replaced by its value."""
+    """``obj`` (JSON) with every string that is a key of ``mapping`` replaced by its value,
+    object keys too (markers are keyed by block id)."""
     if isinstance(obj, str):
         return mapping.get(obj, obj)
     if isinstance(obj, list):
         return [renamed(x, mapping) for x in obj]
     if isinstance(obj, dict):
-        return {k: renamed(v, mapping) for k, v in obj.items()}
+        return {mapping.get(k, k): renamed(v, mapping) for k, v in obj.items()}
     return obj
 
 
@@ -191,18 +194,23 @@ def test_a_hidden_label_never_equals_a_real_id():
 # == the property over random games ================================================================
 
 
+PRIVATE_WHY = ("why.al_must_move", "why.al_defend_guns", "why.al_follow")
+SEEN = ("actions", "hidden", "revealed", "assault", "legal", "why", "choices", "markers", "arrows")
+
+
 def mirror(data: dict[str, Any], side: str, seed: int) -> dict[str, int]:
     """Play ``data`` at random (the playout helper) and the same game in a copy where ``side``'s
     blocks are shuffled and renamed; after every action compare what the other side sees. What
     the comparisons went through: counts of actions, hidden and revealed blocks of ``side``
-    seen, views during an assault, views with legal actions."""
+    seen, views during an assault, views with legal actions, prompts with a reason, choices,
+    markers on ``side``'s blocks, arrows."""
     rng = random.Random(seed)
     twin_data, renaming = permuted(data, side, rng)
     back = {new: old for old, new in renaming.items()}
     viewer = next(s["id"] for s in data["sides"] if s["id"] != side)
     twin = session(twin_data, seed)
     here = Session()
-    seen = {"actions": 0, "hidden": 0, "revealed": 0, "assault": 0, "legal": 0}
+    seen = dict.fromkeys(SEEN, 0)
 
     def check(game: Game) -> None:
         here.scenario, here.game = game.scenario, game
@@ -227,6 +235,19 @@ def mirror(data: dict[str, Any], side: str, seed: int) -> dict[str, int]:
         seen["revealed"] += sum(not b["hidden"] for b in blocks)
         seen["assault"] += mine["state"]["assault"] is not None
         seen["legal"] += bool(mine["legal"])
+        seen["why"] += "why" in (mine["prompt"] or {})
+        seen["choices"] += len(mine["choices"])
+        seen["markers"] += sum(
+            bool(marks)
+            for pid, marks in mine["markers"].items()
+            if pid in game.scenario.units and game.scenario.units[pid]["side"] == side
+        )
+        seen["arrows"] += len(mine["arrows"])
+        # A side that does not decide is offered nothing, and its prompt gives no reason only
+        # the deciding side may read (the blocks that must move, guns that may fire).
+        if not mine["legal"]:
+            why = (mine["prompt"] or {}).get("why", {}).get("key")
+            assert mine["choices"] == [] and why not in PRIVATE_WHY, mine["prompt"]
 
     random_playout(parse_scenario(data), RULES, seed, ("assault", "declare"), 0.6, check)
     return seen
@@ -239,13 +260,14 @@ def test_the_demo_looks_the_same_whatever_the_ids_and_order(side, seed):
     seen = mirror(DEMO.data, side, seed)
     assert seen["actions"] >= 200 and seen["hidden"] and seen["revealed"], seen
     assert seen["assault"] and seen["legal"], seen
+    assert seen["why"] and seen["choices"] and seen["markers"] and seen["arrows"], seen
 
 
 @pytest.mark.parametrize("side", ["x", "y"])
 def test_a_small_map_looks_the_same_whatever_the_ids_and_order(side):
     # Short games of stacks facing each other on wide approaches: many assaults with two leading
     # blocks (which the enemy sees, and chooses among for losses).
-    total = {"actions": 0, "hidden": 0, "revealed": 0, "assault": 0, "legal": 0}
+    total = dict.fromkeys(SEEN, 0)
     for seed in range(8):
         for key, n in mirror(small_map(), side, seed).items():
             total[key] += n

@@ -99,15 +99,10 @@ def _leads_events(scenario: AreaScenario, state: State, side: str, ids: list[str
     """The leading blocks: their count and steps for both sides (they are shown on the map
     this turn); which blocks they are, in the owner's own log only."""
     steps = sum(state["pieces"][p]["steps"] for p in ids)
-    own = {"key": "log.al_leads_own", "params": {"units": _describe(scenario, state, ids)}}
+    if not ids:
+        return [_log("al_leads_none", side=side)]
+    own = {"key": "log.al_leads_own", "params": {"units": ids, "steps": steps}}
     return [_log("al_leads", side=side, count=len(ids), steps=steps), {**own, "to": side}]
-
-
-def _describe(scenario: AreaScenario, state: State, ids: list[str]) -> str:
-    return (
-        ", ".join(f"{scenario.units[p]['name']} ({state['pieces'][p]['steps']})" for p in ids)
-        or "-"
-    )
 
 
 def choose_lead(
@@ -461,7 +456,11 @@ def _enter(scenario: AreaScenario, state: State, item: dict[str, Any]) -> list[E
         state["won"].append(item["to"])
     if not movers:
         return []
-    events = [_log("al_enter", side=state["side"], to=item["to"], count=len(movers))]
+    own = {"key": "log.al_move_own", "params": {"units": movers, "to": item["to"]}}
+    events = [
+        _log("al_enter", side=state["side"], to=item["to"], count=len(movers)),
+        {**own, "to": state["side"]},
+    ]
     if not item["won"] and all(P.kind(scenario, p) == "cavalry" for p in movers):
         events += offer_follow(scenario, state, movers, item["to"])
     return events
@@ -512,7 +511,13 @@ def block(scenario: AreaScenario, state: State, pid: str | None) -> list[Event]:
     state["pieces"][pid]["approach"] = frm
     for g in group:  # the blocked group stops on its own approach facing the blocker
         state["pieces"][g].update(locale=frm, approach=to)
-    return [_log("al_blocked", side=P.side_of(scenario, pid), frm=frm, to=to)]
+    attacker = P.side_of(scenario, group[0])
+    own = {"key": "log.al_stopped_own", "params": {"units": group, "at": f"{frm}/{to}"}}
+    return [
+        _log("al_blocked", side=P.side_of(scenario, pid), frm=frm, to=to),
+        _log("al_stopped", side=attacker, at=f"{frm}/{to}", count=len(group)),
+        {**own, "to": attacker},
+    ]
 
 
 # -- cavalry moving on --------------------------------------------------------------------------

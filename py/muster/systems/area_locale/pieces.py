@@ -103,7 +103,7 @@ def lose_step(scenario: AreaScenario, state: State, pid: str, why: str) -> list[
     state["army"][side] -= settings(scenario)["army_morale"]["points_per_step"]
     where = p["locale"]
     events: list[Event] = [
-        {"key": "log.al_step_lost", "params": {"side": side, "locale": where, "why": why}},
+        {"key": "log.al_step_lost", "params": {"side": side, "locale": where, "reason": why}},
         {"key": "log.al_step_lost_own", "params": {"unit": pid, "steps": p["steps"]}, "to": side},
     ]
     if p["steps"] <= 0:

@@ -19,6 +19,7 @@ from ...ruleset import RulesBase
 from .. import common
 from . import assault as A
 from . import pieces as P
+from . import screen
 
 State = dict[str, Any]
 Action = dict[str, Any]
@@ -33,6 +34,7 @@ class AreaLocaleRules(RulesBase):
     previewable = ()
     hidden_information = True
     options: frozenset[str] = frozenset()
+    words = screen.WORDS
 
     def board(self, scenario: AreaScenario, state: State) -> None:
         """No hex board: area maps have their own queries."""
@@ -346,6 +348,7 @@ class AreaLocaleRules(RulesBase):
         state["selection"] = []
         first = state["pieces"][group[0]]
         frm, from_reserve = first["locale"], first["approach"] is None
+        place = P.position(first)
         cost = next(
             c for to, c, _ in self.destinations(scenario, state, group) if to == action["to"]
         )
@@ -353,24 +356,23 @@ class AreaLocaleRules(RulesBase):
         for pid in group:
             state["pieces"][pid]["moved"] = True
         side = state["side"]
-        private = {
-            "key": "log.al_move_own",
-            "params": {"units": group, "to": action["to"]},
-            "to": side,
-        }
-        if action.get("attack"):
-            return [private] + A.maneuver(scenario, state, group, frm, action["to"], from_reserve)
         to = action["to"]
+        if action.get("attack"):  # where it ends is logged once the attack is settled
+            own = {"key": "log.al_attack_own", "params": {"units": group, "to": to}, "to": side}
+            return [own] + A.maneuver(scenario, state, group, frm, to, from_reserve)
         locale, facing = (to.split("/") + [None])[:2]
         for pid in group:
             state["pieces"][pid].update(locale=locale, approach=facing)
-        events = [
-            {
-                "key": "log.al_move",
-                "params": {"side": side, "frm": frm, "to": to, "count": len(group), "cost": cost},
-            },
-            private,
-        ]
+        params = {"side": side, "frm": frm, "to": to, "count": len(group), "cost": cost}
+        key = "log.al_move"
+        if facing is not None:  # from the reserve up to one of its approaches
+            key = "log.al_move_up"
+            params = {"side": side, "at": to, "count": len(group), "cost": cost}
+        elif locale == frm:  # from an approach back to its own reserve
+            params["frm"] = place
+            key = "log.al_move_back"
+        private = {"key": "log.al_move_own", "params": {"units": group, "to": to}, "to": side}
+        events = [{"key": key, "params": params}, private]
         if (
             facing is None
             and locale != frm
@@ -483,25 +485,24 @@ class AreaLocaleRules(RulesBase):
     # -- views ------------------------------------------------------------------------------------
 
     def prompt(self, scenario: AreaScenario, state: State) -> dict[str, Any] | None:
-        """What the screen asks now, and of which side (nothing hidden in it)."""
-        if state["result"]:
-            return None
-        pending = state["pending"]
-        side = self.decider(scenario, state)
-        if pending:
-            kind = pending["kind"]
-            params: dict[str, Any] = {"side": side}
-            if kind == "lead":
-                kind = "lead_attacker" if state["assault"]["lead"] is None else "lead_defender"
-            if kind == "block":
-                params.update(frm=pending["frm"], to=pending["to"])
-            if kind == "retreat":
-                params["frm"] = state["queue"][0]["frm"]
-            if kind == "follow":
-                params["locale"] = pending["locale"]
-            return {"key": f"prompt.al_{kind}", "params": params, "side": side}
-        params = {"side": side, "commands": state["commands"]}
-        return {"key": f"prompt.al_{state['phase']}", "params": params, "side": side}
+        """What is asked now, of which side, and why when a choice is forced: the prompt both
+        sides may read (``view_extra`` gives the deciding side its own, see ``screen``)."""
+        return screen.prompt(self, scenario, state)
+
+    def choices(self, scenario: AreaScenario, state: State, legal: list[Action]) -> list[Any]:
+        """The legal actions grouped into labelled choices (``screen.choices``)."""
+        return screen.choices(self, scenario, state, legal)
+
+    def view_extra(self, scenario: AreaScenario, state: State, viewer: str | None) -> dict:
+        """Beside the state: the prompt of ``viewer``'s own screen (the deciding side's names
+        its blocks; the other side's is the one both may read), the markers on the blocks it
+        sees, and the attacks in progress drawn as arrows."""
+        side = viewer if viewer is not None else self.decider(scenario, state)
+        return {
+            "prompt": screen.prompt_for(self, scenario, state, side),
+            "markers": screen.markers(self, scenario, state, side),
+            "arrows": screen.arrows(self, scenario, state, side),
+        }
 
     def view_for(self, scenario: AreaScenario, state: State, viewer: str | None) -> dict[str, Any]:
         """What ``viewer`` may see: its own blocks whole, the enemy's revealed ones whole, the

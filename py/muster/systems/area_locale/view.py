@@ -91,6 +91,8 @@ def side_view(rules: Any, scenario: AreaScenario, state: State, viewer: str) -> 
     blocks = shown_blocks(scenario, state, viewer)
     decider = rules.decider(scenario, state)
     pending = state["pending"]
+    if pending and pending["kind"] == "follow" and viewer != decider:
+        pending = None  # to the other side the phasing side is still moving (screen.prompt)
     assault = state["assault"]
     shown_assault = None
     if assault:  # leading blocks are revealed ones, in the order of their names (choose_lead)

@@ -74,8 +74,8 @@ class IllegalCombatError(RulesError):
 
     def __init__(self, what: str, rule: str, **params: Any) -> None:
         """The error ``combat.<what>`` broken under ``rule``, with where it happens."""
-        template = "illegal {what}" + "".join(f" {k}={{{k}}}" for k in params) + " ({rule})"
-        super().__init__(f"combat.{what}", template, what=what, rule=rule, **params)
+        template = f"illegal {what}" + "".join(f" {k}={{{k}}}" for k in params) + " ({rule})"
+        super().__init__(f"combat.{what}", template, rule=rule, **params)
 
 
 @dataclass(frozen=True, slots=True)
@@ -527,6 +527,10 @@ def melee_modifiers(situation: MeleeSituation, tables: Tables = None) -> list[Pa
     places += [("through", n) for a in cavalry for n in (*a.hexside, *a.works_held)]
     for where, n in places if s.charge else ():
         if "no_charge" in t.chart.row(n)["melee"].flags:
+            if where == "through":  # a hexside feature or works
+                raise IllegalCombatError(
+                    "charge_through", t.notes["e"]["rule"], where=where, feature=n
+                )
             raise IllegalCombatError("charge", t.notes["e"]["rule"], where=where, terrain=n)
     parts = [force_ratio_drm(sum(a.strength for a in att), sum(d.strength for d in dfn), t)]
     best_a, best_d = max(a.cohesion for a in att), max(d.cohesion for d in dfn)
@@ -555,7 +559,7 @@ def fire_modifiers(situation: FireSituation, tables: Tables = None) -> list[Part
     combined = rows["combined_fire"]
     one = len({f.formation for f in s.firers}) == 1
     if len(s.firers) > 1 and (len(s.firers) != combined.params["units"] or not one):
-        raise IllegalCombatError("combined_fire", combined.rule, units=len(s.firers))
+        raise IllegalCombatError("combined_fire", combined.rule, count=len(s.firers))
 
     def line(row: DrmRow, value: int | None = None, **params: Any) -> Part:
         v = int(row.value) if value is None else value
@@ -580,7 +584,7 @@ def fire_modifiers(situation: FireSituation, tables: Tables = None) -> list[Part
     kinds = [u.type for u in s.targets if u.type in t.settings["combat_types"]]
     count = sum(1 for k in kinds if k not in row.params["not_types"])
     if count >= row.params["min_units"]:
-        parts.append(line(row, units=count))
+        parts.append(line(row, count=count))
     if any(u.in_square for u in s.targets):
         parts.append(line(rows["square"]))
     row = rows["adjacent"]

@@ -17,10 +17,10 @@ from typing import Any
 from ...errors import IllegalActionError
 from ...hexgrid import hex_distance
 from ...movement import Board, reachable
-from ...ruleset import RulesBase
+from ...ruleset import Choice, Label, RulesBase
 from ...scenario import Scenario
 from .. import common
-from . import combat, fighting
+from . import combat, fighting, screen
 from .movement import RULES as MOVEMENT
 
 FOLDER = "hex_facing"
@@ -29,6 +29,7 @@ Action = dict[str, Any]
 Event = dict[str, Any]
 FACINGS = range(12)
 PROCEDURES = ("breakthrough", "pursuit", "counterattack")
+NO_CODE = "none"  # the word logged for a result with no code (worded "no effect")
 
 
 def sequence_data() -> dict[str, Any]:
@@ -83,6 +84,29 @@ def active_units(scenario: Scenario, state: State) -> list[str]:
     ]
 
 
+def modifier_event(part: Any) -> Event:
+    """A log line of one modifier of a fire or melee: its value, what it is, its rule."""
+    reason = {"key": part.key, "params": dict(part.params)}
+    return {
+        "key": "log.hf_modifier",
+        "params": {"value": part.value, "reason": reason, "rule": part.rule},
+    }
+
+
+def melee_codes(
+    scenario: Scenario, state: State, chance: dict[str, Any], row: combat.ResultRow
+) -> tuple[list[str], list[str]]:
+    """The codes of a melee result row for the defenders now in the target hex and for the
+    attackers (the italic cavalry codes for cavalry), as (defender's, attacker's)."""
+    defenders = fighting.fighters(state, scenario, chance["target"])
+    cav_attack = any(scenario.units[a]["type"] == "cavalry" for a in chance["units"])
+    cav_defence = any(scenario.units[d]["type"] == "cavalry" for d in defenders)
+    d_cell, a_cell = row.cells["defender"], row.cells["attacker"]
+    d_codes = d_cell.cavalry if cav_defence and d_cell.cavalry and not d_cell.when else d_cell.codes
+    a_codes = a_cell.cavalry if cav_attack and a_cell.cavalry else a_cell.codes
+    return list(d_codes), list(a_codes)
+
+
 def live_formations(scenario: Scenario, state: State) -> list[str]:
     """Formations with a unit still on the map, in scenario order."""
     out = []
@@ -101,6 +125,7 @@ class HexFacingRules(RulesBase):
     previewable = ("fire", "melee", "reaction_fire")
     hidden_information = False
     options: frozenset[str] = frozenset()
+    words = screen.WORDS
 
     def board(self, scenario: Scenario, state: State) -> Board:
         """The map with the units where the state puts them."""
@@ -124,6 +149,31 @@ class HexFacingRules(RulesBase):
         if state["phase"] == "rally" and state["rally"]:
             return str(state["rally"]["side"])
         return state["active"]["side"] if state["active"] else None
+
+    # -- what the screen shows (screen.py) ---------------------------------------------------
+
+    def prompt(self, scenario: Scenario, state: State) -> dict[str, Any] | None:
+        """What is asked now, of whom (the decider, or the side whose turn it is while a die
+        decides), and why when the choice is forced."""
+        return screen.prompt(scenario, state, self.decider(scenario, state))
+
+    def choices(self, scenario: Scenario, state: State, legal: list[Action]) -> list[Choice]:
+        """Every legal action in one labelled item of one choice; the ending action last."""
+        return screen.choices(scenario, state, legal)
+
+    def chance_results(self, scenario: Scenario, state: State) -> list[Label | None]:
+        """What each face of the chance point does (a formation drawn, a table's result, a
+        test passed or failed), in the order of its faces."""
+        from ...game import chance_faces
+
+        return screen.chance_results(scenario, state, chance_faces(state["chance"]))
+
+    def view_extra(self, scenario: Scenario, state: State, viewer: str | None) -> dict[str, Any]:
+        """The markers on the counters and the arrows of a fight in progress."""
+        return {
+            "markers": screen.markers(scenario, state),
+            "arrows": screen.arrows(scenario, state),
+        }
 
     def initial_state(self, scenario: Scenario, options: dict[str, Any]) -> State:
         """Units where the scenario sets them; the first activation draw is due."""
@@ -339,8 +389,8 @@ class HexFacingRules(RulesBase):
         }
         steps = settings(scenario)["formation_steps"]
         state["active"]["step"] = steps[0]
-        key = "log.activated" if orders else "log.activated_no_orders"
-        return [{"key": key, "params": {"formation": formation.get("name", fid)}}]
+        key = "log.hf_activated" if orders else "log.hf_activated_no_orders"
+        return [{"key": key, "params": {"formation": fid, "side": formation["side"]}}]
 
     def next_step(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
         """The formation ends its present step (fire, move, combat)."""
@@ -350,7 +400,8 @@ class HexFacingRules(RulesBase):
         if index + 1 < len(steps):
             active["step"] = steps[index + 1]
             active["acted"] = []
-            return [{"key": "log.step", "params": {"step": active["step"]}}]
+            params = {"formation": active["formation"], "step": active["step"]}
+            return [{"key": "log.hf_step", "params": params}]
         return self._next_draw(scenario, state)
 
     def move(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
@@ -428,7 +479,7 @@ class HexFacingRules(RulesBase):
         cohesion = scenario.units[uid].get("ratings", {}).get("cohesion", 0)
         total = action["value"] + chance["modifier"]
         unit = state["units"][uid]
-        passed = total <= cohesion
+        passed = combat.cohesion_test_passes(action["value"], cohesion, chance["modifier"])
         if passed:
             unit["status"] = "disordered" if unit["status"] == "routed" else "good"
         return [
@@ -463,16 +514,17 @@ class HexFacingRules(RulesBase):
             "units": firers,
             "total": combat.total(parts),
         }
+        key = "log.hf_reaction_fire" if action.get("kind") == "reaction" else "log.hf_fire"
         return [
             {
-                "key": "log.fire",
+                "key": key,
                 "params": {
-                    "unit": action["unit"],
+                    "units": firers,
                     "target": action["target"],
                     "total": combat.total(parts),
                 },
             },
-            *({"key": "log.modifier", "params": {**p.to_json()}} for p in parts),
+            *(modifier_event(p) for p in parts),
         ]
 
     def _fire_result(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
@@ -481,10 +533,7 @@ class HexFacingRules(RulesBase):
         codes = list(row.cells["result"].codes)
         total = action["value"] + chance["total"]
         events: list[Event] = [
-            {
-                "key": "log.fire_result",
-                "params": {"total": total, "codes": " + ".join(codes) or "-"},
-            }
+            {"key": "log.hf_fire_result", "params": {"total": total, "codes": codes or [NO_CODE]}}
         ]
         away = [state["units"][chance["units"][0]]["hex"]]
         for uid in fighting.fighters(state, scenario, chance["target"]):
@@ -498,17 +547,18 @@ class HexFacingRules(RulesBase):
         else:
             state["active"]["acted"] += action["attackers"]
         chance, parts = self._melee_chance(scenario, state, action)
-        key = "log.charge" if action.get("charge") else "log.melee"
+        key = "log.hf_charge" if action.get("charge") else "log.hf_melee"
+        key = "log.hf_counterattack" if action.get("counter") else key
         events: list[Event] = [
             {
                 "key": key,
                 "params": {
-                    "unit": action["attackers"][0],
+                    "attackers": list(action["attackers"]),
                     "target": action["target"],
                     "total": chance["total"],
                 },
             },
-            *({"key": "log.modifier", "params": {**p.to_json()}} for p in parts),
+            *(modifier_event(p) for p in parts),
         ]
         guns = [
             g
@@ -600,20 +650,14 @@ class HexFacingRules(RulesBase):
         target = chance["target"]
         defenders = fighting.fighters(state, scenario, target)
         attacker_hexes = [state["units"][a]["hex"] for a in chance["units"]]
-        cav_attack = any(scenario.units[a]["type"] == "cavalry" for a in chance["units"])
-        cav_defence = any(scenario.units[d]["type"] == "cavalry" for d in defenders)
-        d_cell, a_cell = row.cells["defender"], row.cells["attacker"]
-        d_codes = list(
-            d_cell.cavalry if cav_defence and d_cell.cavalry and not d_cell.when else d_cell.codes
-        )
-        a_codes = list(a_cell.cavalry if cav_attack and a_cell.cavalry else a_cell.codes)
+        d_codes, a_codes = melee_codes(scenario, state, chance, row)
         events: list[Event] = [
             {
-                "key": "log.melee_result",
+                "key": "log.hf_melee_result",
                 "params": {
                     "total": action["value"] + chance["total"],
-                    "defender": " + ".join(d_codes) or "-",
-                    "attacker": " + ".join(a_codes) or "-",
+                    "defender_codes": d_codes or [NO_CODE],
+                    "attacker_codes": a_codes or [NO_CODE],
                 },
             }
         ]

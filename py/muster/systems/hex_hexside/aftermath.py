@@ -185,7 +185,8 @@ def deep_charge(rules: Any, scenario: Scenario, state: State, action: Action) ->
     leader = combat.leader_with(scenario, state, uid)
     bonus = combat.morale(scenario, uid) + (0 if leader is None else combat._mm(scenario, leader))
     state["chance"] = {"die": "d6", "purpose": "deep_charge", "unit": uid, "bonus": bonus}
-    return [cc._log("hh_deep_charge", unit=uid, bonus=bonus)]
+    need = combat.tables_of(state).deep_charge_at_least
+    return [cc._log("hh_deep_charge", unit=uid, bonus=bonus, need=need)]
 
 
 def _deep_result(rules: Any, scenario: Scenario, state: State, action: Action) -> list[Event]:

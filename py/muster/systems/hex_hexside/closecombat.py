@@ -427,8 +427,19 @@ def _die(state: State, c: dict[str, Any], parts: list[Part], head: Event) -> lis
     c["step"] = "resolve"
     state["combat"] = c
     column = c["odds"]["column"]
-    state["chance"] = {"die": "d6", "purpose": "close_combat", "column": column, "drm": c["drm"]}
-    return [head, *({"key": "log.modifier", "params": p.to_json()} for p in parts)]
+    purpose = "bombard" if c["bombard"] else "close_combat"
+    state["chance"] = {"die": "d6", "purpose": purpose, "column": column, "drm": c["drm"]}
+    return [head, *(modifier_event(p) for p in parts)]
+
+
+def modifier_event(part: Part) -> Event:
+    """A DRM or rally modifier as a log line: its value, its words (a label) and its rule."""
+    return _log(
+        "hh_modifier",
+        value=part.value,
+        reason={"key": part.key, "params": dict(part.params)},
+        rule=part.rule,
+    )
 
 
 # -- bombardment --------------------------------------------------------------------------------
@@ -459,7 +470,7 @@ def _bombard_terrain(scenario: Scenario, state: State, uid: str, target: str) ->
 def roll(rules: Any, scenario: Scenario, state: State, action: Action) -> list[Event]:
     """A die for the combat, a leader loss check or a deep charge."""
     purpose = action["chance"]["purpose"]
-    if purpose == "close_combat":
+    if purpose in ("close_combat", "bombard"):
         return _resolve(rules, scenario, state, action["value"])
     if purpose == "leader_loss":
         return _leader_result(rules, scenario, state, action)
@@ -479,16 +490,7 @@ def _resolve(rules: Any, scenario: Scenario, state: State, value: int) -> list[E
     lead_a = c["lead"]["attacker"]
     if not c["bombard"] and state["units"][lead_a]["wcm"] is not None:
         state["units"][lead_a]["wcm"] = None
-    events = [
-        _log(
-            "hh_result",
-            roll=value,
-            total=modified,
-            column=c["odds"]["column"],
-            codes=" + ".join(codes) or "-",
-            table="stand_in" if t.stand_in else "own",
-        )
-    ]
+    events = [result_event("log.", c, value, modified, codes, t)]
     queue: list[dict[str, Any]] = []
     for side in ("attacker", "defender"):
         if effects[side]["loss"]:
@@ -508,6 +510,33 @@ def _resolve(rules: Any, scenario: Scenario, state: State, value: int) -> list[E
     queue.append({"do": "after"})
     state["queue"] = queue
     return events + drain(rules, scenario, state)
+
+
+def result_event(
+    prefix: str, c: dict[str, Any], value: int, modified: int, codes: T.Codes, t: T.HexsideTables
+) -> Event:
+    """The result of a combat's die as a line of words (``prefix`` "log." or "chance."): the
+    codes of the stand-in table as ids, an owner's codes as its text with their effects; a
+    bombardment's effects on the target only (results against the guns are ignored)."""
+    params: dict[str, Any] = {"roll": value, "total": modified, "column": c["odds"]["column"]}
+    effects = combat.result_effects(codes, t)
+    if c["bombard"]:
+        target = combat.effect_words(effects["defender"]) or [NO_EFFECT]
+        return {"key": prefix + "hh_bombard_result", "params": {**params, "effects": target}}
+    if not codes:
+        key = "hh_result_none"
+    elif t.stand_in:
+        key, params["codes"] = "hh_result", list(codes)
+    else:
+        key = "hh_result_own"
+        params["own_codes"] = " + ".join(codes)
+        for side in ("attacker", "defender"):
+            params[side] = combat.effect_words(effects[side]) or [NO_EFFECT]
+    params["table"] = "stand_in" if t.stand_in else "own"
+    return {"key": prefix + key, "params": params}
+
+
+NO_EFFECT = {"key": "ui.no_effect", "params": {}}
 
 
 def _attacker_hexes(state: State, c: dict[str, Any]) -> list[str]:
@@ -563,7 +592,7 @@ def take_step(rules: Any, scenario: Scenario, state: State, uid: str, why: str) 
     side = _spec(scenario, uid)["side"]
     state["army"][side]["points"] -= settings(scenario)["army_morale"]["points_per_step"]
     steps = int(_spec(scenario, uid).get("steps", 1))
-    events = [_log("hh_step_lost", unit=uid, why=why, left=max(steps - u["lost"], 0))]
+    events = [_log("hh_step_lost", unit=uid, cause=why, left=max(steps - u["lost"], 0))]
     if u["lost"] >= steps:
         u["out"] = True
         events.append(_log("hh_eliminated", unit=uid))

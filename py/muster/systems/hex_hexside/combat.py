@@ -26,7 +26,8 @@ State = dict[str, Any]
 TEC = "terrain effects chart"
 INTO = ("into", "from_or_into")
 FROM = ("from", "from_or_into")
-MARK = {"into": "", "from_or_into": " ( )", "from": " [ ]"}
+# The chart's markings, named so each rule reference reads on its own (rule_ref.<slug>).
+MARK = {"into": "", "from_or_into": " ( ) either hex", "from": " [ ] attacker's hex"}
 
 
 def sequence_data() -> dict[str, Any]:
@@ -195,8 +196,8 @@ def drm_parts(
             parts.append(Part(shock, "drm.shock", "default", (("unit", lead_a),)))
         else:
             why = "terrain" if not terrain.shock_allowed else "state"
-            rule = TEC + " (*)" if why == "terrain" else "default"
-            parts.append(Part(0, "drm.no_shock", rule, (("why", why),)))
+            rule = TEC + " (*) no shock" if why == "terrain" else "default"
+            parts.append(Part(0, "drm.no_shock", rule, (("cause", why),)))
     return parts, terrain
 
 
@@ -263,12 +264,12 @@ def distribution(state: State, column: str, drm: int) -> list[dict[str, Any]]:
     out = []
     for codes, p in found.items():
         effects = result_effects(codes, t)
-        outcome = {side: _effect_words(e) for side, e in effects.items()}
+        outcome = {side: effect_words(e) for side, e in effects.items()}
         out.append({"codes": list(codes), "rolls": rolls[codes], "p": float(p), "outcome": outcome})
     return out
 
 
-def _effect_words(e: dict[str, Any]) -> list[dict[str, Any]]:
+def effect_words(e: dict[str, Any]) -> list[dict[str, Any]]:
     words: list[dict[str, Any]] = []
     if e["loss"]:
         words.append({"key": "effect.hh_loss", "params": {"n": e["loss"]}})

@@ -110,6 +110,7 @@ class HexHexsideRules(RulesBase):
     previewable = PREVIEWABLE
     hidden_information = False
     options = frozenset({"crt"})  # an owner's combat results table (crt_info checks it)
+    words = views.WORDS
 
     def board(self, scenario: Scenario, state: State) -> Board:
         """The map with the units where the state puts them."""
@@ -412,7 +413,8 @@ class HexHexsideRules(RulesBase):
         unit = state["units"][action["unit"]]
         unit["formation"] = action["to"]
         unit["moved"] = True
-        return [{"key": "log.hh_formation", "params": {"unit": action["unit"], "to": action["to"]}}]
+        params = {"unit": action["unit"], "formation": action["to"]}
+        return [{"key": "log.hh_formation", "params": params}]
 
     def rally(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
         """Try to rally a unit: one d6 against its morale plus the aid's rally modifiers."""
@@ -422,8 +424,8 @@ class HexHexsideRules(RulesBase):
         target = combat.morale(scenario, uid) + sum(p.value for p in parts)
         state["chance"] = {"die": "d6", "purpose": "rally", "unit": uid, "target": int(target)}
         return [
-            {"key": "log.hh_rally", "params": {"unit": uid, "target": int(target)}},
-            *({"key": "log.modifier", "params": p.to_json()} for p in parts),
+            {"key": "log.hh_rally", "params": {"unit": uid, "need": int(target)}},
+            *(cc.modifier_event(p) for p in parts),
         ]
 
     def rally_parts(self, scenario: Scenario, state: State, uid: str) -> list[Any]:
@@ -460,7 +462,7 @@ class HexHexsideRules(RulesBase):
         if passed:
             unit["status"] = "disordered" if unit["status"] == "routed" else "formed"
         key = "log.hh_rally_passed" if passed else "log.hh_rally_failed"
-        params = {"unit": uid, "roll": action["value"], "target": chance["target"]}
+        params = {"unit": uid, "roll": action["value"], "need": chance["target"]}
         return [{"key": key, "params": {**params, "status": unit["status"]}}]
 
     # -- views ----------------------------------------------------------------------------------
@@ -474,18 +476,31 @@ class HexHexsideRules(RulesBase):
         return views.preview(scenario, state, action)
 
     def prompt(self, scenario: Scenario, state: State) -> dict[str, Any] | None:
-        """What is asked now, and which side decides (pass-and-play hands the tablet over)."""
+        """What is asked now, which side decides (pass-and-play hands the tablet over), and why
+        when the choice is forced."""
         return views.prompt(scenario, state)
+
+    def choices(self, scenario: Scenario, state: State, legal: list[Action]) -> list[Any]:
+        """The legal actions in labelled choices (``views.choices``)."""
+        return views.choices(self, scenario, state, legal)
+
+    def chance_results(self, scenario: Scenario, state: State) -> list[Any]:
+        """What each face of the die now rolled does (``views.chance_results``)."""
+        return views.chance_results(scenario, state)
 
     def view_extra(
         self, scenario: Scenario, state: State, viewer: str | None = None
     ) -> dict[str, Any]:
-        """What the screen shows beside the state: the combat, the CRT, the Locked units."""
+        """What the screen shows beside the state: the combat (a close combat or a
+        bombardment), the CRT, the Locked units, markers on units and arrows on the map."""
+        locked = locked_units(scenario, state)
         return {
             "combat": views.combat_view(scenario, state),
             "crt": state["crt"],
             "previewable": list(PREVIEWABLE),
-            "locked": locked_units(scenario, state),
+            "locked": locked,
+            "markers": views.markers(scenario, state, locked),
+            "arrows": views.arrows(scenario, state),
         }
 
 

@@ -1,0 +1,366 @@
+"""What an area-locale screen shows beside the blocks (``docs/play-view.md``): the prompt (who
+acts, what is asked, why a choice is forced), the legal actions grouped into labelled choices,
+markers on blocks and the attacks in progress drawn as arrows.
+
+Nothing here may tell a side what the other side's hidden blocks are. The prompt every side
+gets (``prompt``) holds only what both sides see; the side that decides gets its own
+(``prompt_for``), which may name its own blocks (the ones that must move) or say what only it
+knows (its guns may fire). Choices go to the deciding side only, and name only blocks it may
+see (its own, and the enemy's revealed leading blocks it chooses among for losses). Markers
+are put on blocks the viewer sees; arrows join places both sides see.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from ...areamap import AreaScenario
+from ...ruleset import choice, item
+from . import pieces as P
+from .view import shown_blocks
+
+State = dict[str, Any]
+Action = dict[str, Any]
+
+# Parameter name -> kind (docs/play-view.md) of every parameter an area-locale message emits
+# beyond ``ruleset.COMMON_WORDS`` (side, unit(s), frm, to, at, locale, approach, count, n, cost,
+# turn, winner, points are common).
+WORDS: dict[str, str] = {
+    "phase": "word:al_phase.",
+    "next": "word:al_phase.",
+    "reason": "word:al_why.",
+    "steps": "count",
+    "loss": "count",
+    "effect": "number",
+    "attack": "number",
+    "artillery": "number",
+    "defence": "number",
+    "result": "number",
+    "path": "places",
+    "places": "places",
+}
+
+# Marker ids, in the order a block lists them (legend: ``marker.<id>``, sign ``marker_sign.<id>``).
+MARKERS = ("lead", "declared", "fired", "revealed", "must_move", "moved", "assaulted")
+
+
+# -- the prompt -----------------------------------------------------------------------------------
+
+
+def prompt(rules: Any, scenario: AreaScenario, state: State) -> dict[str, Any] | None:
+    """The prompt both sides may read: who acts and what is asked, nothing the deciding side
+    alone knows."""
+    return prompt_for(rules, scenario, state, None)
+
+
+def prompt_for(
+    rules: Any, scenario: AreaScenario, state: State, viewer: str | None
+) -> dict[str, Any] | None:
+    """The prompt on ``viewer``'s screen: the deciding side's own (which may name its blocks),
+    or the one both sides read."""
+    if state["result"]:
+        return None
+    side = rules.decider(scenario, state)
+    mine = viewer is not None and viewer == side
+    pending = state["pending"]
+    # Cavalry may move on only when every block that moved in was cavalry: the other side is
+    # not told that it is asked (to it the phasing side is still moving).
+    if pending and (pending["kind"] != "follow" or mine):
+        return _decision_prompt(scenario, state, pending, mine)
+    # The commands left as ``count``: the words may take its plural forms.
+    params: dict[str, Any] = {"side": side, "count": state["commands"]}
+    shown: dict[str, Any] = {"key": f"prompt.al_{state['phase']}", "params": params, "side": side}
+    if mine and state["phase"] == "movement":
+        must = rules._compulsory(scenario, state)
+        if must:
+            places = sorted({P.position(state["pieces"][pid]) for pid in must})
+            why = {"units": P.by_name(scenario, must), "places": places, "count": len(must)}
+            shown["why"] = {"key": "why.al_must_move", "params": why}
+    return shown
+
+
+def _decision_prompt(
+    scenario: AreaScenario, state: State, pending: dict[str, Any], mine: bool
+) -> dict[str, Any]:
+    """An interrupt: the deciding side and what it decides; never the phasing side's commands."""
+    kind, side = pending["kind"], pending["side"]
+    params: dict[str, Any] = {"side": side}
+    why: dict[str, Any]
+    if kind == "lead":
+        s = state["assault"]
+        attacker = s["lead"] is None
+        frm, to = (s["from"], s["to"]) if attacker else (s["to"], s["from"])
+        most = scenario.approach(frm, to).leaders
+        if attacker:
+            kind = "lead_attacker"
+            params["approach"] = f"{frm}/{to}"
+            why = {"key": "why.al_lead", "params": {"approach": f"{frm}/{to}", "n": most}}
+        else:
+            kind = "lead_defender"
+            params.update(frm=f"{to}/{frm}", to=f"{frm}/{to}")
+            # Whether the defender's guns may fire is its own secret until they do.
+            guns = "why.al_defend_guns" if mine and pending.get("fire") else "why.al_defend"
+            why = {"key": guns, "params": {"approach": f"{frm}/{to}", "n": most}}
+    elif kind == "loss":
+        entry = state["queue"][0]
+        reason = entry.get("why", "assault")
+        own = side == entry["owner"]
+        params.update(n=entry["n"], reason=reason)
+        why = {
+            "key": "why.al_loss_own" if own else "why.al_loss_enemy",
+            "params": {"n": entry["n"], "reason": reason},
+        }
+    elif kind == "group_loss":
+        at = _group_place(state, state["queue"][0]["group"])
+        params["at"] = at
+        why = {"key": "why.al_group_loss", "params": {"at": at, "locale": state["queue"][0]["frm"]}}
+    elif kind == "retreat":
+        entry = state["queue"][0]
+        at = _group_place(state, pending["group"])
+        params.update(at=at, count=len(pending["group"]))
+        why = {"key": "why.al_retreat", "params": {"locale": entry["frm"]}}
+    elif kind == "pursuit":
+        s = state["assault"]
+        why = {"key": "why.al_pursuit", "params": {"at": f"{s['to']}/{s['from']}"}}
+    elif kind == "block":
+        params.update(frm=pending["frm"], to=pending["to"])
+        why = {
+            "key": "why.al_block",
+            "params": {"frm": pending["frm"], "to": pending["to"], "count": len(pending["group"])},
+        }
+    else:  # follow (its own side's screen only)
+        params["locale"] = pending["locale"]
+        why = {"key": "why.al_follow", "params": {"locale": pending["locale"]}}
+    return {"key": f"prompt.al_{kind}", "params": params, "side": side, "why": why}
+
+
+def _group_place(state: State, group: list[str]) -> str:
+    """Where a group of blocks stands (they stand together): its first block still in play."""
+    alive = [pid for pid in group if not state["pieces"][pid]["out"]] or group
+    return P.position(state["pieces"][alive[0]])
+
+
+# -- choices --------------------------------------------------------------------------------------
+
+
+def choices(rules: Any, scenario: AreaScenario, state: State, legal: list[Action]) -> list[dict]:
+    """Every legal action in one item of one choice, each labelled; the choice that ends the
+    phase or the turn last."""
+    groups: dict[tuple, dict[str, Any]] = {}
+    pending = state["pending"]
+
+    def group(key: tuple, label: str, params: dict[str, Any]) -> dict[str, Any]:
+        if key not in groups:
+            groups[key] = choice(label, params)
+        return groups[key]
+
+    costs: dict[str, int] = {}
+    if state["selection"] and any(a["type"] == "move" for a in legal):
+        costs = {to: c for to, c, _ in rules.destinations(scenario, state, state["selection"])}
+    for action in legal:
+        kind = action["type"]
+        if kind == "select":
+            pid = action["unit"]
+            place = P.position(state["pieces"][pid])
+            chosen = pid in state["selection"]
+            g = group(("select", place), "choice.al_select", {"at": place})
+            key = "action.al_unselect" if chosen else "action.al_select"
+            g["items"].append(item(action, key, {"unit": pid}, at=None))
+        elif kind == "move":
+            g = group(
+                ("move",),
+                "choice.al_move",
+                {"units": list(state["selection"]), "count": len(state["selection"])},
+            )
+            key, params = _move_label(state, action, costs[action["to"]])
+            g["items"].append(_tap_place(item(action, key, params)))
+        elif kind == "road":
+            g = group(("road",), "choice.al_road", {"unit": action["unit"]})
+            path = action["path"]
+            cost = rules._road_cost(scenario, state["pieces"][action["unit"]]["locale"], path)
+            params = {"to": path[-1], "path": path, "cost": cost}
+            g["items"].append(_tap_place(item(action, "action.al_road", params, at=path[-1])))
+        elif kind == "assault":
+            ap = action["approach"]
+            a, n = ap.split("/")
+            g = group(("assault",), "choice.al_assault", {"count": state["commands"]})
+            params = {"approach": ap, "to": f"{n}/{a}", "cost": 1}
+            g["items"].append(item(action, "action.al_assault", params, at=ap))
+        elif kind in ("bombard", "declare"):
+            pid = action["unit"]
+            target = rules._target(scenario, state, pid) or []
+            at = P.position(state["pieces"][target[0]]) if target else None
+            g = group((kind,), f"choice.al_{kind}", {})
+            # A tap on the gun: its target is the rules' (the label names it, an arrow shows it).
+            params = {"unit": pid, "at": at}
+            shown = item(action, f"action.al_{kind}", params)
+            shown["at"] = None
+            g["items"].append(shown)
+        elif kind == "lead":
+            _lead_item(scenario, state, action, group)
+        elif kind == "take_step":
+            g = _loss_choice(state, group)
+            g["items"].append(item(action, "action.al_take_step", {"unit": action["unit"]}))
+        elif kind == "retreat":
+            units = list(pending["group"])
+            g = group(("retreat",), "choice.al_retreat", {"units": units, "count": len(units)})
+            g["items"].append(item(action, "action.al_retreat", {"to": action["to"]}))
+        elif kind == "pursue":
+            s = state["assault"]
+            g = group(("pursue",), "choice.al_pursue", {"at": f"{s['to']}/{s['from']}"})
+            units = action["units"]
+            key = "action.al_pursue" if units else "action.al_pursue_none"
+            params = {"units": units, "count": len(units)} if units else {}
+            unit = units[0] if len(units) == 1 else None
+            g["items"].append(item(action, key, params, unit=unit))
+        elif kind == "block":
+            frm, to = pending["frm"], pending["to"]
+            g = group(("block",), "choice.al_block", {"frm": frm, "to": to})
+            if action.get("unit"):
+                params = {"unit": action["unit"], "at": f"{to}/{frm}"}
+                g["items"].append(item(action, "action.al_block", params, at=f"{to}/{frm}"))
+            else:
+                g["items"].append(item(action, "action.al_no_block", {"to": to}, at=None))
+        elif kind == "follow":
+            locale = pending["locale"]
+            g = group(("follow",), "choice.al_follow", {"locale": locale})
+            if action.get("to"):
+                at = f"{locale}/{action['to']}"
+                g["items"].append(item(action, "action.al_follow", {"at": at}, at=at))
+            else:
+                g["items"].append(item(action, "action.al_stay", {"locale": locale}, at=None))
+        else:  # end_phase, end_turn
+            g = group(("end",), "choice.al_end", {})
+            key, params = _end_label(rules, scenario, state, action)
+            g["items"].append(item(action, key, params))
+    order = ("move", "road", "assault", "bombard", "declare", "select")
+    ranked = sorted(
+        groups.items(),
+        key=lambda kv: (kv[0][0] == "end", order.index(kv[0][0]) if kv[0][0] in order else -1),
+    )
+    return [g for _, g in ranked]
+
+
+def _tap_place(shown: dict[str, Any]) -> dict[str, Any]:
+    """An item taken by a tap on its place only: the group it moves is already selected."""
+    shown["unit"] = None
+    return shown
+
+
+def _move_label(state: State, action: Action, cost: int) -> tuple[str, dict[str, Any]]:
+    """The label of a move of the selected group, by the case of the notes it is."""
+    to = action["to"]
+    first = state["pieces"][state["selection"][0]]
+    if action.get("attack"):
+        return "action.al_attack", {"to": to, "cost": cost}
+    if "/" in to:
+        return "action.al_move_up", {"to": to, "cost": cost}
+    if first["approach"] is not None and to == first["locale"]:
+        if cost == 0:
+            return "action.al_move_back_free", {"to": to}
+        return "action.al_move_back", {"to": to, "cost": cost}
+    return "action.al_move", {"to": to, "cost": cost}
+
+
+def _lead_item(scenario: AreaScenario, state: State, action: Action, group: Any) -> None:
+    """A set of leading blocks; for a defender whose guns may fire, with fire or hold."""
+    s = state["assault"]
+    attacker = s["lead"] is None
+    ap = f"{s['from']}/{s['to']}" if attacker else f"{s['to']}/{s['from']}"
+    units = action["units"]
+    steps = sum(state["pieces"][pid]["steps"] for pid in units)
+    params = {"units": units, "count": len(units), "steps": steps} if units else {}
+    unit = units[0] if len(units) == 1 else None
+    if "fire" in action:
+        how = "fire" if action["fire"] else "hold"
+        g = group(("lead", how), f"choice.al_lead_{how}", {"approach": ap})
+        key = f"action.al_lead_{how}" if units else f"action.al_none_{how}"
+    else:
+        g = group(("lead",), "choice.al_lead", {"approach": ap})
+        key = "action.al_lead" if units else "action.al_lead_none"
+    g["items"].append(item(action, key, params, unit=unit))
+
+
+def _loss_choice(state: State, group: Any) -> dict[str, Any]:
+    pending = state["pending"]
+    entry = state["queue"][0]
+    if pending["kind"] == "group_loss":
+        return group(("loss",), "choice.al_group_loss", {"at": _group_place(state, entry["group"])})
+    params = {"n": entry["n"], "reason": entry.get("why", "assault")}
+    return group(("loss",), "choice.al_loss", params)
+
+
+def _end_label(
+    rules: Any, scenario: AreaScenario, state: State, action: Action
+) -> tuple[str, dict[str, Any]]:
+    """What ending the phase (or the turn) does: the phase it goes on to (past any that pass by
+    themselves), the side that plays next, or the end of the game."""
+    after = copy.deepcopy(state)
+    rules.apply(scenario, after, action)
+    phase = state["phase"]
+    if after["result"]:
+        return "action.al_end_game", {"phase": phase}
+    if after["side"] != state["side"]:
+        return "action.al_end_turn", {"phase": phase, "side": after["side"]}
+    return "action.al_end_phase", {"phase": phase, "next": after["phase"]}
+
+
+# -- markers and arrows ---------------------------------------------------------------------------
+
+
+def markers(rules: Any, scenario: AreaScenario, state: State, viewer: str) -> dict[str, list]:
+    """Block id as ``viewer`` sees it -> its markers: only on blocks it sees (its own, and the
+    enemy's revealed ones), and what only the owner knows on its own blocks only."""
+    assault = state["assault"] or {}
+    leading = set(assault.get("lead") or []) | set(assault.get("defence") or [])
+    phasing = state["side"] == viewer and not state["result"]
+    must = set(rules._compulsory(scenario, state)) if phasing else set()
+    if state["phase"] != "movement":
+        must = set()
+    out: dict[str, list[str]] = {}
+    for block in shown_blocks(scenario, state, viewer):
+        if block["hidden"]:
+            continue
+        pid = block["id"]
+        p = state["pieces"][pid]
+        own = block["side"] == viewer
+        fired = p["bombarded"] == state["turn"] and block["side"] == state["side"]
+        on = {
+            "lead": pid in leading,
+            "declared": p["declared"],
+            "fired": fired,
+            "revealed": p["revealed"],
+            "must_move": pid in must,
+            "moved": own and phasing and p["moved"] and not fired,
+            "assaulted": own and phasing and p["assaulted"],
+        }
+        shown = [m for m in MARKERS if on[m]]
+        if shown:
+            out[pid] = shown
+    return out
+
+
+def arrows(rules: Any, scenario: AreaScenario, state: State, viewer: str) -> list[dict]:
+    """Attacks in progress, between places both sides see: the assault (approach to approach),
+    a maneuver attack awaiting the defender's block (locale to locale), and in the bombardment
+    phase each declared gun of the phasing side to its target."""
+    out: list[dict[str, Any]] = []
+    s = state["assault"]
+    if s:
+        frm, to = f"{s['from']}/{s['to']}", f"{s['to']}/{s['from']}"
+        out.append({"from": frm, "to": to, "kind": "assault"})
+    pending = state["pending"]
+    if pending and pending["kind"] == "block":
+        out.append({"from": pending["frm"], "to": pending["to"], "kind": "maneuver"})
+    if state["phase"] == "bombardment" and not state["result"]:
+        for pid in rules._own(scenario, state):
+            p = state["pieces"][pid]
+            target = rules._target(scenario, state, pid) if p["declared"] else None
+            if target:
+                at = P.position(state["pieces"][target[0]])
+                arrow = {"from": P.position(p), "to": at, "kind": "bombardment"}
+                if arrow not in out:
+                    out.append(arrow)
+    # In an order that comes from the places alone (the guns' ids would give another).
+    return sorted(out, key=lambda a: (a["kind"] != "assault", a["kind"], a["from"], a["to"]))

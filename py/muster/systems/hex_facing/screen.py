@@ -1,0 +1,440 @@
+"""What the hex-facing screen shows (docs/play-view.md): the prompt, the legal actions grouped
+into labelled choices, what each face of a chance point does, the markers on the counters and
+the arrows of a fight in progress.
+
+Everything is a label (a message key and its parameters): ids, codes and rule references go
+out as they are and the screen words them by the kinds in ``WORDS``. The numbers a label
+shows (what a test must reach, a result's codes) are read from the system's own tables.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from ...ruleset import Choice, Item, Label, choice, item
+from ...scenario import Scenario
+from . import combat, rules
+
+State = dict[str, Any]
+Action = dict[str, Any]
+
+# The stand-in procedures of results the aid names without their rules (combat.json).
+COUNTERATTACK_RULE = "counterattack"
+BREAKTHROUGH_RULE = "breakthrough"
+
+# Parameter name -> kind of every hex-facing message beyond ruleset.COMMON_WORDS.
+WORDS: dict[str, str] = {
+    "step": "word:step.",
+    "reason": "label",
+    "codes": "words:hf_code.",
+    "defender_codes": "words:hf_code.",
+    "attacker_codes": "words:hf_code.",
+    "failed": "words:effect.",
+    "with": "unit",
+    "guns": "units",
+    "cohesion": "number",
+    "needed": "number",
+    "drm": "number",
+    "factor": "number",
+    "strength": "number",
+    "range": "number",
+    "effective": "number",
+    "hexes": "count",
+    "level": "number",
+    "delta": "number",
+    "attack": "number",
+    "defense": "number",
+    "attacker": "number",
+    "defender": "number",
+    "ratio": "text",
+    "where": "word:hf_where.",
+    "type": "word:unit_type.",
+    "kind": "word:connection.",
+}
+
+# Unit states shown on the counter, in the order they are listed.
+MARKERS = ("hf_routed", "hf_disordered", "hf_square", "hf_reacted", "hf_done")
+
+
+def label(key: str, **params: Any) -> Label:
+    """A message key with its parameters."""
+    return {"key": key, "params": params}
+
+
+def _side_of(scenario: Scenario, uid: str) -> str:
+    return str(scenario.units[uid]["side"])
+
+
+def _turn_side(state: State) -> str | None:
+    """The side whose turn it is: the active formation's, or the side rallying."""
+    if state["active"]:
+        return str(state["active"]["side"])
+    if state["rally"]:
+        return str(state["rally"]["side"])
+    return None
+
+
+def _faces() -> list[int]:
+    return list(combat.load_tables().die.faces)
+
+
+def needed(cohesion: int, modifier: int = 0) -> int:
+    """The highest die face that passes a cohesion test (below the lowest face: none does)."""
+    faces = _faces()
+    passing = [f for f in faces if combat.cohesion_test_passes(f, cohesion, modifier)]
+    return max(passing) if passing else min(faces) - 1
+
+
+def _cohesion(scenario: Scenario, uid: str) -> int:
+    return int(scenario.units[uid].get("ratings", {}).get("cohesion", 0))
+
+
+def _no_orders_why(scenario: Scenario, state: State) -> Label | None:
+    """Why a formation without orders is held back in its present step, if it is."""
+    active = state["active"]
+    if active["orders"]:
+        return None
+    rule = rules.settings(scenario)["no_orders"]
+    if active["step"] == "move":
+        return label("why.hf_no_orders_move", factor=rule["movement_factor"])
+    if active["step"] == "combat" and not rule["may_melee"]:
+        return label("why.hf_no_orders_melee")
+    return None
+
+
+# -- the prompt -------------------------------------------------------------------------------
+
+
+def prompt(scenario: Scenario, state: State, decider: str | None) -> dict[str, Any] | None:
+    """What is asked now, of whom, and why when the choice is forced."""
+    if state["result"]:
+        return None
+    if state["chance"]:
+        return _chance_prompt(scenario, state)
+    asked: dict[str, Any]
+    if state["retreat"]:
+        uid = state["retreat"]["unit"]
+        asked = {
+            **label("prompt.hf_retreat", unit=uid),
+            "why": label("why.hf_retreat", unit=uid, count=len(state["retreat"]["options"])),
+        }
+    elif state["counterattack"]:
+        counter = state["counterattack"]
+        asked = label(
+            "prompt.hf_counterattack",
+            units=counter["units"],
+            targets=counter["targets"],
+            rule=_procedure_rule(COUNTERATTACK_RULE),
+        )
+    elif state["reaction"]:
+        reaction = state["reaction"]
+        asked = label(
+            "prompt.hf_reaction",
+            guns=sorted({g for g, _ in reaction["pairs"]}),
+            target=reaction["melee"]["target"],
+            attackers=list(reaction["melee"]["attackers"]),
+            rule=_reaction_rule(),
+        )
+    elif state["advance"]:
+        advance = state["advance"]
+        asked = label(
+            "prompt.hf_advance",
+            units=advance["units"],
+            to=advance["hex"],
+            rule=_procedure_rule(BREAKTHROUGH_RULE),
+        )
+    elif state["phase"] == "formation":
+        active = state["active"]
+        if active["facing_due"]:
+            uid = active["facing_due"]
+            asked = {
+                **label("prompt.hf_facing", unit=uid, formation=active["formation"]),
+                "why": label("why.hf_facing_after_move", unit=uid),
+            }
+        else:
+            asked = label(
+                f"prompt.hf_{active['step']}", formation=active["formation"], side=active["side"]
+            )
+            why = _no_orders_why(scenario, state)
+            if why:
+                asked["why"] = why
+    elif state["phase"] == "rally":
+        asked = label("prompt.hf_rally", side=state["rally"]["side"])
+    else:
+        return None
+    return {**asked, "side": decider}
+
+
+def _chance_prompt(scenario: Scenario, state: State) -> dict[str, Any]:
+    chance = state["chance"]
+    purpose = chance["purpose"]
+    side = _turn_side(state)
+    if purpose == "activation":
+        asked = label("prompt.hf_draw", count=len(chance["options"]))
+    elif purpose == "fire":
+        key = "prompt.hf_reaction_roll" if state["after"] else "prompt.hf_fire_roll"
+        asked = label(key, units=chance["units"], target=chance["target"], total=chance["total"])
+    elif purpose == "melee":
+        key = "prompt.hf_melee_roll"
+        key = "prompt.hf_charge_roll" if chance.get("charge") else key
+        key = "prompt.hf_counterattack_roll" if chance.get("counter") else key
+        asked = label(
+            key, attackers=chance["units"], target=chance["target"], total=chance["total"]
+        )
+    elif purpose == "cohesion":
+        uid = chance["unit"]
+        asked = label(
+            "prompt.hf_test_roll",
+            unit=uid,
+            needed=needed(_cohesion(scenario, uid)),
+            failed=list(chance["failed"]),
+        )
+    else:  # rally
+        uid = chance["unit"]
+        asked = label(
+            "prompt.hf_rally_roll",
+            unit=uid,
+            needed=needed(_cohesion(scenario, uid), chance["modifier"]),
+            drm=chance["modifier"],
+        )
+    return {**asked, "side": side}
+
+
+@cache
+def _procedure_rule(name: str) -> str:
+    """The rule a stand-in procedure of combat.json stands for (8.7, 9.5)."""
+    return str(combat.raw_tables()["procedures"][name]["rule"])
+
+
+@cache
+def _reaction_rule() -> str:
+    return str(combat.load_tables().fire["reaction_or_counter_battery"].params["rules"]["reaction"])
+
+
+# -- choices ----------------------------------------------------------------------------------
+
+
+def choices(scenario: Scenario, state: State, legal: list[Action]) -> list[Choice]:
+    """Every legal action in one labelled item; the action that ends a step or phase last."""
+    groups: dict[str, Choice] = {}
+    ending: list[Item] = []
+    active = state["active"]
+    formation = active["formation"] if active else None
+
+    def group(key: str, kind: str = "buttons", **params: Any) -> Choice:
+        if key not in groups:
+            groups[key] = choice(key, params, kind)
+        return groups[key]
+
+    for a in legal:
+        t = a["type"]
+        if t == "fire":
+            key = "action.hf_fire_with" if "with" in a else "action.hf_fire"
+            group("choice.hf_fire", formation=formation)["items"].append(
+                item(a, key, _fields(a, "unit", "with", "target"), fight=True)
+            )
+        elif t == "move":
+            group("choice.hf_move", "map", formation=formation)["items"].append(
+                item(a, "action.hf_move", _fields(a, "unit", "to"))
+            )
+        elif t == "face":
+            if active and active["facing_due"]:
+                ch = group("choice.hf_facing", "facing", unit=active["facing_due"])
+                key = "action.hf_face"
+            else:
+                ch = group("choice.hf_turn", "facing", formation=formation)
+                key = "action.hf_turn"
+            ch["items"].append(item(a, key, _fields(a, "unit", "facing")))
+        elif t == "square":
+            key = "action.hf_form_square" if a["form"] else "action.hf_leave_square"
+            group("choice.hf_square", formation=formation)["items"].append(
+                item(a, key, _fields(a, "unit"))
+            )
+        elif t == "melee":
+            params = _fields(a, "attackers", "target")
+            if a.get("counter"):
+                ch = group("choice.hf_counterattack", units=state["counterattack"]["units"])
+                key, params["rule"] = "action.hf_counterattack", _procedure_rule(COUNTERATTACK_RULE)
+            else:
+                ch = group("choice.hf_melee", formation=formation)
+                key = "action.hf_charge" if a.get("charge") else "action.hf_melee"
+            ch["items"].append(item(a, key, params, at=a["target"], fight=True))
+        elif t == "reaction_fire":
+            target = state["reaction"]["melee"]["target"]
+            group("choice.hf_reaction", target=target)["items"].append(
+                item(a, "action.hf_reaction_fire", _fields(a, "unit", "target"), fight=True)
+            )
+        elif t == "retreat":
+            group("choice.hf_retreat", unit=a["unit"])["items"].append(
+                item(a, "action.hf_retreat", _fields(a, "unit", "to"))
+            )
+        elif t == "advance":
+            rule = _procedure_rule(BREAKTHROUGH_RULE)
+            group("choice.hf_advance", to=a["to"], rule=rule)["items"].append(
+                item(a, "action.hf_advance", _fields(a, "unit", "to"))
+            )
+        elif t == "rally":
+            uid = a["unit"]
+            drm = rules.RULES._rally_modifier(scenario, state, uid)
+            params = {"unit": uid, "needed": needed(_cohesion(scenario, uid), drm)}
+            group("choice.hf_rally", side=state["rally"]["side"])["items"].append(
+                item(a, "action.hf_rally", params)
+            )
+        else:
+            ending.append(_ending(scenario, state, a))
+    out = list(groups.values())
+    if ending:
+        done = choice("choice.hf_done", {})
+        done["items"] = ending
+        out.append(done)
+    return out
+
+
+def _fields(action: Action, *names: str) -> dict[str, Any]:
+    return {n: action[n] for n in names if n in action}
+
+
+def _ending(scenario: Scenario, state: State, a: Action) -> Item:
+    """The item of an action that ends a step, an offer or a phase, saying what happens."""
+    t = a["type"]
+    if t == "next_step":
+        active = state["active"]
+        steps = rules.settings(scenario)["formation_steps"]
+        last = steps.index(active["step"]) == len(steps) - 1
+        key = "action.hf_end_activation" if last else "action.hf_end_step"
+        params = {"formation": active["formation"], "step": active["step"]}
+    elif t == "no_counterattack":
+        key, params = "action.hf_no_counterattack", {"units": state["counterattack"]["units"]}
+    elif t == "no_reaction":
+        melee = state["reaction"]["melee"]
+        key, params = "action.hf_no_reaction", {"target": melee["target"]}
+    elif t == "hold":
+        key, params = "action.hf_hold", {"units": state["advance"]["units"]}
+    elif t == "end_rally":
+        sides = [s["id"] for s in scenario.data["sides"]]
+        side = state["rally"]["side"]
+        last = sides.index(side) == len(sides) - 1
+        key = "action.hf_end_rally_turn" if last else "action.hf_end_rally"
+        params = {"side": side, "turn": state["turn"]}
+    else:  # pragma: no cover - every action type is grouped above
+        raise ValueError(f"no choice for {t!r}")
+    return item(a, key, params, unit=None, at=None)
+
+
+# -- chance results ---------------------------------------------------------------------------
+
+
+def chance_results(scenario: Scenario, state: State, faces: list[Any]) -> list[Label | None]:
+    """What each face of the chance point does, read from the system's tables."""
+    chance = state["chance"]
+    purpose = chance["purpose"]
+    if purpose == "activation":
+        found = rules.formations(scenario)
+        out: list[Label | None] = []
+        for fid in faces:
+            formation = found[fid]
+            key = (
+                "chance.hf_drawn" if formation.get("orders", True) else "chance.hf_drawn_no_orders"
+            )
+            out.append(label(key, formation=fid, side=formation["side"]))
+        return out
+    if purpose == "fire":
+        total = chance["total"]
+        out = []
+        for f in faces:
+            codes = list(combat.fire_result(f, total).cells["result"].codes)
+            out.append(label("chance.hf_fire", total=f + total, codes=codes or [rules.NO_CODE]))
+        return out
+    if purpose == "melee":
+        total = chance["total"]
+        out = []
+        for f in faces:
+            row = combat.melee_result(f + total)
+            d_codes, a_codes = rules.melee_codes(scenario, state, chance, row)
+            out.append(
+                label(
+                    "chance.hf_melee",
+                    total=f + total,
+                    defender_codes=d_codes or [rules.NO_CODE],
+                    attacker_codes=a_codes or [rules.NO_CODE],
+                )
+            )
+        return out
+    uid = chance["unit"]
+    cohesion = _cohesion(scenario, uid)
+    if purpose == "cohesion":
+        need = needed(cohesion)
+        return [
+            label("chance.hf_test_pass", unit=uid, needed=need)
+            if combat.cohesion_test_passes(f, cohesion)
+            else label("chance.hf_test_fail", unit=uid, needed=need, failed=list(chance["failed"]))
+            for f in faces
+        ]
+    if purpose == "rally":
+        drm = chance["modifier"]
+        need = needed(cohesion, drm)
+        status = state["units"][uid]["status"]
+        better = "disordered" if status == "routed" else "good"
+        return [
+            label("chance.hf_rally_pass", unit=uid, needed=need, status=better)
+            if combat.cohesion_test_passes(f, cohesion, drm)
+            else label("chance.hf_rally_fail", unit=uid, needed=need, status=status)
+            for f in faces
+        ]
+    return [None for _ in faces]
+
+
+# -- markers and arrows -----------------------------------------------------------------------
+
+
+def markers(scenario: Scenario, state: State) -> dict[str, list[str]]:
+    """Unit id -> the markers on its counter (unit states a player must see)."""
+    active = state["active"]
+    acted = set(active["acted"]) if active else set()
+    out: dict[str, list[str]] = {}
+    for uid, u in state["units"].items():
+        if u["out"]:
+            continue
+        on = {
+            "hf_routed": u["status"] == "routed",
+            "hf_disordered": u["status"] == "disordered",
+            "hf_square": bool(u["square"]),
+            "hf_reacted": u["reacted"] == state["turn"],
+            "hf_done": uid in acted,
+        }
+        shown = [m for m in MARKERS if on[m]]
+        if shown:
+            out[uid] = shown
+    return out
+
+
+def arrows(scenario: Scenario, state: State) -> list[dict[str, str]]:
+    """The fire or melee in progress, from each firer or attacker to the target hex."""
+    units = state["units"]
+    out: list[dict[str, str]] = []
+
+    def add(uids: list[str], target: str, kind: str) -> None:
+        for place in dict.fromkeys(units[u]["hex"] for u in uids if not units[u]["out"]):
+            if place != target:
+                out.append({"from": place, "to": target, "kind": kind})
+
+    chance = state["chance"]
+    melee = None
+    if state["reaction"]:
+        melee = state["reaction"]["melee"]
+    elif state["after"]:
+        melee = state["after"]
+    elif chance and chance["purpose"] == "melee":
+        melee = {"attackers": chance["units"], "target": chance["target"], **chance}
+    else:
+        settle = next((q for q in state["queue"] if q["do"] == "settle"), None)
+        if settle:
+            c = settle["chance"]
+            melee = {"attackers": c["units"], "target": c["target"], "charge": c.get("charge")}
+    if melee:
+        kind = "charge" if melee.get("charge") else "melee"
+        add(list(melee["attackers"]), melee["target"], kind)
+    if chance and chance["purpose"] == "fire":
+        add(chance["units"], chance["target"], "fire")
+    return out

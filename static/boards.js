@@ -1,0 +1,171 @@
+// What play draws on each kind of map: the pieces of the view, the marks the core gives them,
+// the attacks in progress, and what a tap may act on. One board per renderer; the panel
+// (panel.js) never knows which it has. Nothing here decides a rule.
+
+// Marker badges of a piece: the core's marker ids, worded in the player's language.
+function badges(i18n, ids) {
+  return (ids || []).map(function (id) {
+    return {
+      id: id,
+      sign: i18n.t("marker_sign." + id),
+      title: i18n.t("marker." + id),
+    };
+  });
+}
+
+// A hex map: units stand in hexes, places are hex numbers.
+export class HexBoard {
+  constructor(map, i18n) {
+    this.map = map;
+    this.i18n = i18n;
+  }
+
+  // Every unit on the map where the view puts it, with its facing and markers.
+  draw(view, scenario) {
+    const units = (view.state && view.state.units) || {};
+    const markers = view.markers || {};
+    const i18n = this.i18n;
+    this.map.setUnits(
+      ((scenario && scenario.units) || [])
+        .filter(function (u) {
+          return units[u.id] && !units[u.id].out;
+        })
+        .map(function (u) {
+          return Object.assign({}, u, {
+            hex: units[u.id].hex,
+            facing: units[u.id].facing,
+            markers: badges(i18n, markers[u.id]),
+          });
+        }),
+    );
+    this.arrows(view.arrows);
+  }
+
+  arrows(list) {
+    if (this.map.setArrows) this.map.setArrows(list && list.length ? list : null);
+  }
+
+  // Light the places a tap may act on (with a cost text each, if given) and the units.
+  light(marks) {
+    if (this.map.light) {
+      this.map.light(marks);
+      return;
+    }
+    const shade = {};
+    ((marks && marks.places) || []).forEach(function (p) {
+      const text = marks.costs && marks.costs[p];
+      shade[p] = text ? { cls: "reach", text: text } : "reach";
+    });
+    this.map.highlight(marks ? shade : null);
+    this.map.selectUnit(marks ? marks.selected : null);
+  }
+
+  // What a tap reported, as the panel reads it: the place, the unit tapped, the units there.
+  tap(label, info) {
+    return {
+      place: label,
+      unit: (info && info.unit) || null,
+      stack: (info && (info.stack || info.units)) || [],
+    };
+  }
+
+  // The units standing at a place (a stack), in drawing order.
+  unitsAt(view, place) {
+    const units = (view.state && view.state.units) || {};
+    return Object.keys(units).filter(function (id) {
+      return units[id].hex === place && !units[id].out;
+    });
+  }
+
+  clear() {
+    this.map.setUnits([]);
+    this.light(null);
+    this.arrows(null);
+  }
+
+  // Ids of what may be named in messages: the view's units are the scenario's.
+  pieceName() {
+    return null;
+  }
+}
+
+// An area map: blocks stand in locales or on approaches ("a/b"), places are either.
+export class AreaBoard {
+  constructor(map, i18n) {
+    this.map = map;
+    this.i18n = i18n;
+  }
+
+  draw(view) {
+    const s = view.state || {};
+    const markers = view.markers || {};
+    const i18n = this.i18n;
+    this.map.setHolders(s.held || {});
+    this.map.setPieces(
+      (s.blocks || []).map(function (b) {
+        return Object.assign({}, b, { markers: badges(i18n, markers[b.id]) });
+      }),
+    );
+    this.map.select(s.selection || []);
+    this.arrows(view.arrows);
+  }
+
+  arrows(list) {
+    if (this.map.setArrows) this.map.setArrows(list && list.length ? list : null);
+  }
+
+  light(marks) {
+    if (!marks) {
+      this.map.light(null);
+      return;
+    }
+    // The renderer's light() takes places and units; locales, approaches and pieces are the
+    // same split its older form read.
+    const places = marks.places || [];
+    this.map.light({
+      places: places,
+      locales: places.filter(function (p) {
+        return p.indexOf("/") < 0;
+      }),
+      approaches: places.filter(function (p) {
+        return p.indexOf("/") >= 0;
+      }),
+      pieces: marks.units || [],
+      units: marks.units || [],
+      selected: marks.selected || null,
+    });
+  }
+
+  tap(target) {
+    if (!target) return { place: null, unit: null, stack: [] };
+    if (target.kind === "piece") {
+      return { place: target.place || null, unit: target.id, stack: target.stack || [target.id] };
+    }
+    return { place: target.id, unit: null, stack: [] };
+  }
+
+  unitsAt(view, place) {
+    return ((view.state && view.state.blocks) || [])
+      .filter(function (b) {
+        return (b.approach ? b.locale + "/" + b.approach : b.locale) === place;
+      })
+      .map(function (b) {
+        return b.id;
+      });
+  }
+
+  clear() {
+    this.map.setPieces([]);
+    this.light(null);
+    this.arrows(null);
+  }
+
+  // A block as its side's screen names it: its name, or a bare block by where it stands.
+  pieceName(view, id) {
+    const block = ((view && view.state && view.state.blocks) || []).find(function (b) {
+      return b.id === id;
+    });
+    if (!block) return null;
+    return block.hidden ? { hidden: true, locale: block.locale } : block.name;
+  }
+}

@@ -1,0 +1,1096 @@
+// The play panel, one for every system: it draws the view the core sends (docs/play-view.md)
+// and reports what the player touched. The prompt and its choices sit in a dock that never
+// scrolls away; fights are previewed with every modifier and the odds of each result; each
+// face of a die says what it does; the log is a history to look back on. Every decision is
+// the core's: nothing here knows a system, a rule number or an action's meaning.
+import { el } from "./panels.js";
+import { downloadSave, newSlot } from "./games.js";
+
+// The owner's combat results table (the game option "crt"), kept for the next new game.
+const OWN_CRT = "muster.crt.hex-hexside";
+// A tap or click this soon after the panel changed is taken for the second half of a double
+// tap, and ignored: one tap, one action.
+const QUIET_MS = 450;
+// A choice of more buttons than this folds away (taps on the map do the same).
+const FOLD_AT = 8;
+// Screen angle (degrees, clockwise from east) of hex direction 0 on each orientation.
+const DIRECTION_0 = { flat: -30, pointy: -60 };
+const COMPASS = ["e", "se", "s", "sw", "w", "nw", "n", "ne"];
+const ARROWS = ["→", "↘", "↓", "↙", "←", "↖", "↑", "↗"];
+// How many log lines a view holds; the text export asks for all of them.
+const LOG_ALL = 100000;
+
+export class Play {
+  constructor(opts) {
+    this.engine = opts.engine;
+    this.board = opts.board;
+    this.i18n = opts.i18n;
+    this.onError = opts.onError;
+    this.readJsonFile = opts.readJsonFile;
+    this.root = opts.root;
+    this.logRoot = opts.logRoot;
+    this.getScenario = opts.getScenario;
+    // The app's: keep a game in its slot; ask before a new game; the saved games' list.
+    this.onKeep = opts.onKeep;
+    this.confirmNew = opts.confirmNew;
+    this.savedPanel = opts.savedPanel;
+    this.openSaved = opts.openSaved;
+    this.openLegend = opts.openLegend;
+    this.clear();
+  }
+
+  clear() {
+    this.view = null;
+    this.viewer = null;
+    this.selected = null;
+    this.slot = null;
+    this.pending = null; // a fight being previewed: {item, answer}
+    this.picker = null; // several things one tap could mean: {title, items} or {title, units}
+    this.past = null; // the map as it was after an earlier action: {at, view}
+    this.covered = null; // the side the privacy screen waits for
+    this.costs = null; // the selected unit's movement costs, by place
+    this.busy = false;
+    this.quietUntil = 0;
+    this.lastSide = null;
+  }
+
+  active() {
+    return Boolean(this.view);
+  }
+
+  reset() {
+    this.hideCurtain();
+    this.clear();
+    this.render();
+  }
+
+  t(key, params) {
+    return this.i18n.t(key, params || {});
+  }
+
+  // ---- names: what the words of messages need from the scenario --------------------------
+
+  // The names the i18n module asks for when it words a parameter (docs/play-view.md).
+  names() {
+    const self = this;
+    const find = function (list, id) {
+      return (list || []).find(function (x) {
+        return x.id === id;
+      });
+    };
+    return {
+      unit: function (id) {
+        const scenario = self.getScenario() || {};
+        const unit = find(scenario.units, id);
+        if (unit) return unit.name;
+        const piece = self.board.pieceName(self.view, id);
+        if (piece && piece.hidden) return self.t("ui.hidden_block", { locale: piece.locale });
+        return piece || null;
+      },
+      place: function (id) {
+        const map = (self.getScenario() || {}).map || {};
+        const locale = find(map.locales, id);
+        return locale ? locale.name : null;
+      },
+      side: function (id) {
+        const side = find((self.getScenario() || {}).sides, id);
+        return side ? side.name : null;
+      },
+      formation: function (id) {
+        const formation = find((self.getScenario() || {}).formations, id);
+        return formation ? formation.name : null;
+      },
+      facing: function (n) {
+        return self.facingWord(n);
+      },
+    };
+  }
+
+  // Facing 0-11 in words: the compass point and arrow of its direction on this map.
+  facingWord(n) {
+    if (typeof n !== "number") return null;
+    const angle = this.facingAngle(n);
+    const index = ((Math.round(angle / 45) % 8) + 8) % 8;
+    return ARROWS[index] + " " + this.t("compass." + COMPASS[index]);
+  }
+
+  facingAngle(n) {
+    const scenario = this.getScenario();
+    const orientation = (scenario && scenario.map && scenario.map.orientation) || "flat";
+    return (DIRECTION_0[orientation] === undefined ? -30 : DIRECTION_0[orientation]) + 30 * n;
+  }
+
+  // ---- the rules' answers ----------------------------------------------------------------
+
+  // What the core says of the scenario's rules: whether they play, the options a game takes,
+  // and how the words of its messages are worded.
+  setRules(summary) {
+    this.playable = summary.playable;
+    this.options = summary.options || [];
+    if (this.i18n.setWords) this.i18n.setWords(summary.words || {}, this.names());
+  }
+
+  takes(name) {
+    return (this.options || []).indexOf(name) >= 0;
+  }
+
+  // Every request of a private game names the side looking at the screen.
+  params(extra) {
+    const out = Object.assign({}, extra || {});
+    if (this.view && this.view.private && this.viewer) out.viewer = this.viewer;
+    return out;
+  }
+
+  // Send a request that changes the game: one at a time, never twice for a double tap.
+  send(method, extra) {
+    if (this.busy || performance.now() < this.quietUntil) return Promise.resolve(null);
+    this.busy = true;
+    this.root.classList.add("busy");
+    return this.engine.call(method, this.params(extra)).then(
+      (view) => {
+        this.busy = false;
+        this.root.classList.remove("busy");
+        this.quietUntil = performance.now() + QUIET_MS;
+        return this.show(view);
+      },
+      (error) => {
+        this.busy = false;
+        this.root.classList.remove("busy");
+        this.onError(error);
+        return null;
+      },
+    );
+  }
+
+  act(action) {
+    return this.send("act", { action: action });
+  }
+
+  newGame() {
+    return this.confirmNew().then((yes) => (yes ? this.start() : null));
+  }
+
+  start() {
+    const seed = crypto.getRandomValues(new Uint32Array(1))[0];
+    const options = {};
+    const own = this.ownCrt();
+    if (this.takes("crt") && own) options.crt = own;
+    this.clear();
+    return this.engine.call("new_game", { seed: seed, options: options }).then((view) => {
+      this.slot = newSlot();
+      return this.show(view);
+    }, this.onError);
+  }
+
+  // A new view from the core: kept, then drawn, or the tablet handed to the side that
+  // decides when each side has its own screen.
+  show(view) {
+    const before = this.view;
+    this.view = view;
+    this.viewer = view.viewer;
+    this.pending = null;
+    this.picker = null;
+    this.past = null;
+    const side = view.prompt ? view.prompt.side : null;
+    this.handover = Boolean(before && side && side !== this.lastSide && !view.private);
+    if (side !== this.lastSide) this.selected = null; // marks never outlive a side's turn
+    this.lastSide = side;
+    if (this.selected && !this.items().some((i) => i.unit === this.selected)) {
+      this.selected = null;
+    }
+    this.costs = null;
+    this.autosave();
+    if (view.private && !view.result && view.decider && view.decider !== view.viewer) {
+      return this.handOver(view.decider);
+    }
+    this.draw();
+    return view;
+  }
+
+  // Keep the game in its slot after every change, so a reload or a closed tab loses nothing.
+  autosave() {
+    const slot = this.slot;
+    const summary = this.view ? this.view.summary : null;
+    if (!slot) return Promise.resolve();
+    return this.engine
+      .call("save", {})
+      .then((save) => this.onKeep(slot, save, summary), this.onError);
+  }
+
+  draw() {
+    this.hideCurtain();
+    if (!this.view) return;
+    this.board.draw(this.view, this.getScenario());
+    this.lightNow();
+    this.render();
+  }
+
+  // ---- the privacy screen (a side's own screen) ------------------------------------------
+
+  handOver(side) {
+    this.covered = side;
+    this.board.clear();
+    this.root.replaceChildren();
+    this.logRoot.replaceChildren();
+    if (!this.curtain) {
+      this.curtain = el("div", {
+        class: "curtain",
+        id: "curtain",
+        role: "dialog",
+        "aria-modal": "true",
+      });
+      document.body.appendChild(this.curtain);
+    }
+    const go = this.button(this.t("ui.al_show", { side: side }), () => this.reveal(side), {
+      id: "curtain-go",
+      class: "primary",
+      "data-side": side,
+    });
+    this.curtain.replaceChildren(
+      el("p", { class: "curtain-title", text: this.t("ui.al_hand_over", { side: side }) }),
+      el("p", { class: "hint", text: this.t("ui.al_privacy") }),
+      go,
+    );
+    this.curtain.hidden = false;
+    go.focus();
+    return this.view;
+  }
+
+  hideCurtain() {
+    this.covered = null;
+    if (this.curtain) this.curtain.hidden = true;
+  }
+
+  reveal(side) {
+    return this.engine.call("game_view", { viewer: side }).then((view) => {
+      this.viewer = side;
+      this.view = view;
+      this.lastSide = view.prompt ? view.prompt.side : null;
+      this.selected = null;
+      this.quietUntil = performance.now() + QUIET_MS;
+      this.draw();
+    }, this.onError);
+  }
+
+  // ---- what a tap may act on -------------------------------------------------------------
+
+  // Every item of every choice.
+  items() {
+    const out = [];
+    ((this.view && this.view.choices) || []).forEach((choice, index) => {
+      choice.items.forEach((item) => out.push(Object.assign({ choice: index }, item)));
+    });
+    return out;
+  }
+
+  // The unit whose places are lit: the one picked, or the only one that acts at places.
+  current() {
+    if (this.selected) return this.selected;
+    const units = unique(
+      this.items()
+        .filter((i) => i.unit && i.at)
+        .map((i) => i.unit),
+    );
+    const free = this.items().some((i) => i.at && !i.unit);
+    return units.length === 1 && !free ? units[0] : null;
+  }
+
+  lightNow() {
+    if (!this.view || this.past || this.view.chance) {
+      this.board.light(null);
+      return;
+    }
+    const items = this.items();
+    const unit = this.current();
+    let places;
+    let units;
+    if (unit) {
+      places = items.filter((i) => i.unit === unit && i.at).map((i) => i.at);
+      units = [unit];
+    } else {
+      places = items.filter((i) => i.at && !i.unit).map((i) => i.at);
+      units = unique(items.filter((i) => i.unit).map((i) => i.unit));
+    }
+    this.board.light({
+      places: unique(places),
+      units: units,
+      selected: unit,
+      costs: unit ? this.costs : null,
+    });
+  }
+
+  // A tap on the map during play (place, unit tapped, units there); true if play used it.
+  onTap(tap) {
+    if (!this.view || this.covered || this.past || this.view.chance || this.view.result) {
+      return false;
+    }
+    if (this.busy || performance.now() < this.quietUntil) return true;
+    const items = this.items();
+    const unit = this.current();
+    const place = tap.place;
+    if (unit && place) {
+      const here = items.filter((i) => i.unit === unit && i.at === place);
+      if (here.length) return this.take(here, place);
+    }
+    const stack = tap.stack && tap.stack.length ? tap.stack : tap.unit ? [tap.unit] : [];
+    const actors = stack.filter((u) => items.some((i) => i.unit === u));
+    const atPlace = place ? items.filter((i) => !i.unit && i.at === place) : [];
+    if (atPlace.length && actors.indexOf(tap.unit) < 0) return this.take(atPlace, place);
+    if (actors.length > 1) {
+      this.picker = { title: this.t("ui.pick_unit"), units: actors };
+      this.render();
+      return true;
+    }
+    if (actors.length === 1) {
+      this.pickUnit(actors[0]);
+      return true;
+    }
+    if (atPlace.length) return this.take(atPlace, place);
+    if (this.selected) {
+      this.unselect();
+      return true;
+    }
+    return false;
+  }
+
+  // One item is taken at once; several are listed to pick from.
+  take(items, place) {
+    if (items.length === 1) {
+      this.run(items[0]);
+      return true;
+    }
+    this.picker = {
+      title: place ? this.t("ui.pick_action_at", { place: place }) : this.t("ui.pick_action"),
+      items: items,
+    };
+    this.render();
+    return true;
+  }
+
+  run(item) {
+    if (item.preview) return this.askPreview(item);
+    return this.act(item.action);
+  }
+
+  // A unit picked (on the map, in a stack or in a list): what it may do.
+  pickUnit(unit) {
+    const own = this.items().filter((i) => i.unit === unit);
+    this.picker = null;
+    if (own.length && own.every((i) => !i.at)) {
+      if (own.length === 1) {
+        this.run(own[0]);
+        return;
+      }
+      this.selected = unit;
+      this.picker = { title: this.t("ui.pick_action_for", { unit: unit }), items: own };
+      this.lightNow();
+      this.render();
+      return;
+    }
+    this.selected = unit;
+    this.costs = null;
+    this.lightNow();
+    this.render();
+    const moving = own.some((i) => i.at && this.view.choices[i.choice].kind === "map");
+    if (!moving) return;
+    // How much each lit place costs to reach: the core's answer, written on the map.
+    this.engine.call("reachable", { unit: unit }).then(
+      (reach) => {
+        if (this.selected !== unit || !reach || !reach.hexes) return;
+        const costs = {};
+        Object.keys(reach.hexes).forEach((p) => {
+          costs[p] = this.i18n.num
+            ? this.i18n.num(reach.hexes[p].cost)
+            : String(reach.hexes[p].cost);
+        });
+        this.costs = costs;
+        this.lightNow();
+      },
+      () => null, // no costs on this map: the lit places say enough
+    );
+  }
+
+  unselect() {
+    this.selected = null;
+    this.picker = null;
+    this.costs = null;
+    this.lightNow();
+    this.render();
+  }
+
+  // ---- previews ----------------------------------------------------------------------------
+
+  askPreview(item) {
+    return this.engine.call("preview", { action: item.action }).then((answer) => {
+      this.pending = { item: item, answer: answer };
+      this.picker = null;
+      if (item.at) this.board.light({ places: [item.at], units: item.unit ? [item.unit] : [] });
+      this.render();
+    }, this.onError);
+  }
+
+  cancelPreview() {
+    this.pending = null;
+    this.lightNow();
+    this.render();
+  }
+
+  // ---- looking back ------------------------------------------------------------------------
+
+  lookBack(at) {
+    return this.engine.call("look_back", this.params({ at: at })).then((answer) => {
+      this.past = { at: at, view: answer };
+      this.board.draw(answer, this.getScenario());
+      this.board.light(null);
+      this.render();
+    }, this.onError);
+  }
+
+  backToPresent() {
+    this.past = null;
+    this.draw();
+  }
+
+  // ---- drawing the panel -------------------------------------------------------------------
+
+  button(text, onClick, attrs) {
+    const node = el("button", Object.assign({ type: "button", text: text }, attrs || {}));
+    node.addEventListener("click", (event) => {
+      if (this.busy || performance.now() < this.quietUntil) {
+        event.preventDefault();
+        return;
+      }
+      onClick(event);
+    });
+    return node;
+  }
+
+  label(x) {
+    return x ? this.t(x.key, x.params) : "";
+  }
+
+  render() {
+    const root = this.root;
+    if (this.covered) {
+      this.handOver(this.covered);
+      return;
+    }
+    if (!this.view) {
+      const nodes = [
+        this.playable === false
+          ? el("p", { class: "hint", text: this.t("ui.board_only") })
+          : this.button(this.t("ui.new_game"), () => this.newGame(), {
+              id: "new-game",
+              class: "primary",
+            }),
+        this.savedPanel(),
+      ].filter(Boolean);
+      if (this.takes("crt") && this.playable !== false) nodes.push(this.crtTools());
+      root.replaceChildren.apply(root, nodes);
+      this.logRoot.replaceChildren();
+      return;
+    }
+    const nodes = [this.dock()];
+    const extras = this.extras();
+    if (extras) nodes.push(extras);
+    nodes.push(this.gameBar());
+    root.replaceChildren.apply(root, nodes);
+    this.renderLog();
+  }
+
+  // The dock: who acts, what is asked, and the choices; it never scrolls away.
+  dock() {
+    const view = this.view;
+    const state = view.state || {};
+    const prompt = view.prompt;
+    const side = prompt ? prompt.side : null;
+    const head = [
+      el("span", {
+        class: "turn",
+        text: this.t("ui.turn", { turn: state.turn, turns: state.turns }),
+      }),
+    ];
+    if (side) {
+      head.push(
+        el("span", {
+          class: "side-chip",
+          "data-side": side,
+          style: this.sideStyle(side),
+          text: this.t("ui.side_to_act", { side: side }),
+        }),
+      );
+    }
+    if (view.private && view.viewer) {
+      head.push(
+        el("span", {
+          class: "viewer",
+          "data-side": view.viewer,
+          text: this.t("ui.al_viewer", { side: view.viewer }),
+        }),
+      );
+    }
+    head.push(
+      el("span", { class: "spacer" }),
+      this.button(
+        this.t("ui.undo"),
+        () => this.send("undo"),
+        view.can_undo && !this.past ? { id: "undo" } : { id: "undo", disabled: "disabled" },
+      ),
+      this.button(
+        this.t("ui.redo"),
+        () => this.send("redo"),
+        view.can_redo && !this.past ? { id: "redo" } : { id: "redo", disabled: "disabled" },
+      ),
+    );
+    const nodes = [el("div", { class: "dock-head" }, head)];
+    if (this.past) {
+      nodes.push(this.pastBox());
+      return el("section", { class: "dock", id: "dock", "aria-live": "polite" }, nodes);
+    }
+    nodes.push(
+      el("p", {
+        class: "prompt",
+        id: "prompt",
+        "data-phase": state.phase || "",
+        text: view.result ? this.resultText(view.result) : this.label(prompt),
+      }),
+    );
+    if (prompt && prompt.why) {
+      nodes.push(el("p", { class: "why", text: this.label(prompt.why) }));
+    }
+    if (this.handover && side) {
+      nodes.push(
+        el("p", {
+          class: "handover",
+          "data-side": side,
+          text: this.t("ui.handover", { side: side }),
+        }),
+      );
+    }
+    if (this.pending) nodes.push(this.previewBox(this.pending));
+    else if (this.picker) nodes.push(this.pickerBox(this.picker));
+    else if (view.chance) nodes.push(this.chanceBox(view.chance));
+    else if (!view.result) nodes.push(this.choicesBox());
+    return el("section", { class: "dock", id: "dock", "aria-live": "polite" }, nodes);
+  }
+
+  sideStyle(side) {
+    const found = ((this.getScenario() || {}).sides || []).find((s) => s.id === side);
+    if (!found || !found.color) return "";
+    return "background:" + found.color + ";color:" + (found.text || "#111");
+  }
+
+  resultText(result) {
+    return this.t("prompt.over", { winner: result.winner, points: result.points });
+  }
+
+  // The choices the core grouped, each under its label.
+  choicesBox() {
+    const nodes = [];
+    const unit = this.selected;
+    if (unit) nodes.push(this.selectedBar(unit));
+    (this.view.choices || []).forEach((choice, index) => {
+      const items = choice.items.map((i) => Object.assign({ choice: index }, i));
+      if (choice.kind === "map") nodes.push(this.mapChoice(choice, items));
+      else if (choice.kind === "facing") nodes.push(this.facingChoice(choice, items));
+      else nodes.push(this.buttonChoice(choice, items));
+    });
+    return el("div", { class: "choices" }, nodes.filter(Boolean));
+  }
+
+  selectedBar(unit) {
+    const extra = this.items().filter(
+      (i) => i.unit === unit && !i.at && this.view.choices[i.choice].kind !== "facing",
+    );
+    return el("div", { class: "selected-bar", "data-unit": unit }, [
+      el("p", { class: "selected-name", text: this.t("ui.selected", { unit: unit }) }),
+      el(
+        "div",
+        { class: "actions" },
+        extra
+          .map((i) => this.itemButton(i))
+          .concat([
+            this.button(this.t("ui.cancel_selection"), () => this.unselect(), {
+              id: "unselect",
+            }),
+          ]),
+      ),
+    ]);
+  }
+
+  itemButton(item) {
+    return this.button(this.label(item), () => this.run(item), {
+      class: "action" + (item.preview ? " fight" : ""),
+      "data-action": item.action.type,
+      "data-at": item.at || "",
+      "data-unit": item.unit || "",
+    });
+  }
+
+  buttonChoice(choice, items) {
+    const heading = el("h3", { class: "choice-label", text: this.label(choice) });
+    const box = el(
+      "div",
+      { class: "actions" },
+      items.map((i) => this.itemButton(i)),
+    );
+    if (items.length <= FOLD_AT) {
+      return el("div", { class: "choice", "data-kind": "buttons" }, [heading, box]);
+    }
+    const folded = el("details", { class: "choice folded", "data-kind": "buttons" }, [
+      el("summary", {
+        text: this.t("ui.choice_count", { label: this.label(choice), count: items.length }),
+      }),
+      box,
+    ]);
+    return folded;
+  }
+
+  // Moves: too many for buttons. Tap a lit unit, then a lit place; the units are listed too
+  // (a unit in a stack, or for a player who prefers a list).
+  mapChoice(choice, items) {
+    const units = unique(items.filter((i) => i.unit).map((i) => i.unit));
+    const list = units.map((u) =>
+      this.button(this.t("ui.unit_name", { unit: u }), () => this.pickUnit(u), {
+        class: "unit-pick" + (u === this.selected ? " on" : ""),
+        "data-unit": u,
+      }),
+    );
+    const hint = el("p", {
+      class: "hint",
+      text: this.t(this.selected ? "ui.map_hint_selected" : "ui.map_hint", {
+        unit: this.selected,
+      }),
+    });
+    const box = el("div", { class: "actions units" }, list);
+    const nodes = [el("h3", { class: "choice-label", text: this.label(choice) }), hint];
+    if (units.length > FOLD_AT) {
+      nodes.push(
+        el("details", { class: "folded" }, [
+          el("summary", { text: this.t("ui.units_to_pick", { count: units.length }) }),
+          box,
+        ]),
+      );
+    } else if (units.length) nodes.push(box);
+    return el("div", { class: "choice", "data-kind": "map" }, nodes);
+  }
+
+  // Facings: an arrow for each, at its angle on this map, for the unit that faces.
+  facingChoice(choice, items) {
+    const unit = this.current() || (items[0] && items[0].unit);
+    const own = items.filter((i) => i.unit === unit);
+    const shown = own.length ? own : items;
+    const ordered = shown
+      .filter((i) => i.action.facing % 2 === 0)
+      .concat(shown.filter((i) => i.action.facing % 2 !== 0));
+    const arrows = ordered.map((i) => {
+      const node = this.button("", () => this.run(i), {
+        class: "facing",
+        "data-action": i.action.type,
+        "data-facing": String(i.action.facing),
+        "aria-label": this.label(i),
+        title: this.label(i),
+      });
+      node.innerHTML =
+        '<svg viewBox="-12 -12 24 24" width="26" height="26" aria-hidden="true">' +
+        '<g transform="rotate(' +
+        this.facingAngle(i.action.facing) +
+        ')"><line x1="-8" y1="0" x2="4" y2="0" stroke="currentColor" stroke-width="2.4"/>' +
+        '<polygon points="10,0 2,-5 2,5" fill="currentColor"/></g></svg>';
+      return node;
+    });
+    return el("div", { class: "choice", "data-kind": "facing" }, [
+      el("h3", { class: "choice-label", text: this.label(choice) }),
+      el("div", { class: "facings" }, arrows),
+    ]);
+  }
+
+  // What one tap could mean, listed: the units of a stack, or the actions at a place.
+  pickerBox(picker) {
+    const rows = picker.units
+      ? picker.units.map((u) =>
+          this.button(this.t("ui.unit_name", { unit: u }), () => this.pickUnit(u), {
+            class: "pick-row",
+            "data-unit": u,
+          }),
+        )
+      : picker.items.map((i) => {
+          const node = this.itemButton(i);
+          node.classList.add("pick-row");
+          return node;
+        });
+    return el("div", { class: "picker", id: "picker" }, [
+      el("h3", { text: picker.title }),
+      el("div", { class: "pick-rows" }, rows),
+      this.button(this.t("ui.cancel"), () => this.unselect(), { id: "picker-cancel" }),
+    ]);
+  }
+
+  // A chance point: roll, or tap the face rolled at the table; each face says what it does.
+  chanceBox(chance) {
+    const cup = !chance.die;
+    const roll = this.button(
+      this.t(cup ? "ui.draw_digital" : "ui.roll_digital"),
+      () => this.act({ type: "roll" }),
+      { id: "roll", class: "primary" },
+    );
+    const faces = chance.faces.map((face) => {
+      const value = cup
+        ? this.names().formation(face.value) || String(face.value)
+        : String(face.value);
+      const node = this.button("", () => this.act({ type: "roll", value: face.value }), {
+        class: "face",
+        "data-value": String(face.value),
+      });
+      node.replaceChildren(
+        el("span", { class: "face-value", text: value }),
+        el("span", { class: "face-result", text: face.result ? this.label(face.result) : "" }),
+        el("span", { class: "face-p", text: this.pct(face.p) }),
+      );
+      return node;
+    });
+    return el("div", { class: "chance" }, [
+      roll,
+      el("p", { class: "hint", text: this.t(cup ? "ui.or_draw" : "ui.or_type") }),
+      el("div", { class: "faces" }, faces),
+    ]);
+  }
+
+  pct(p) {
+    if (this.i18n.pct) return this.i18n.pct(p);
+    return Math.round(p * 1000) / 10 + " %";
+  }
+
+  // Before a fight is taken: every modifier (value · reason · rule), the total, what it must
+  // reach, and each result's exact chance as a bar.
+  previewBox(pending) {
+    return el("div", { class: "preview-box", id: "preview" }, [
+      el("h3", { class: "preview-title", text: this.label(pending.item) }),
+      this.previewBody(pending.answer),
+      el("div", { class: "actions confirm-row" }, [
+        this.button(this.t("ui.confirm"), () => this.act(pending.item.action), {
+          id: "confirm",
+          class: "primary",
+        }),
+        this.button(this.t("ui.cancel"), () => this.cancelPreview(), { id: "cancel" }),
+      ]),
+    ]);
+  }
+
+  previewBody(answer) {
+    const nodes = [];
+    if (answer.odds)
+      nodes.push(el("p", { class: "combat-odds", text: this.t("ui.odds", answer.odds) }));
+    const rows = (answer.modifiers || []).map((m) =>
+      el("tr", { class: "modifier" }, [
+        el("td", { class: "part-value", text: signed(m.value) }),
+        el("td", { class: "part-text", text: this.t(m.key, m.params) }),
+        el("td", { class: "rule", text: this.ruleText(m.rule) }),
+      ]),
+    );
+    rows.push(
+      el("tr", { class: "total" }, [
+        el("td", { class: "part-value", text: signed(answer.total) }),
+        el("td", { class: "part-text", text: this.t("ui.total_label") }),
+        el("td", {}),
+      ]),
+    );
+    nodes.push(
+      el("table", { class: "modifiers" }, [
+        el("thead", {}, [
+          el("tr", {}, [
+            el("th", { text: this.t("ui.col_value") }),
+            el("th", { text: this.t("ui.col_reason") }),
+            el("th", { text: this.t("ui.col_rule") }),
+          ]),
+        ]),
+        el("tbody", {}, rows),
+      ]),
+    );
+    if (answer.target !== undefined && answer.target !== null) {
+      nodes.push(
+        el("p", { class: "target", text: this.t("ui.target_roll", { target: answer.target }) }),
+      );
+    }
+    const bars = (answer.outcomes || []).map((o) => {
+      const head = o.codes ? this.t("ui.on_rolls", { rolls: o.rolls, codes: o.codes }) + " — " : "";
+      const width = Math.max(0, Math.min(100, o.p * 100));
+      return el("li", { class: "outcome" }, [
+        el("span", { class: "outcome-text", text: head + this.outcomeText(o.outcome) }),
+        el("span", { class: "odds-bar" }, [
+          el("span", { class: "odds-bar-fill", style: "width:" + width.toFixed(1) + "%" }),
+        ]),
+        el("span", { class: "odds", text: this.pct(o.p) }),
+      ]);
+    });
+    nodes.push(el("ul", { class: "outcomes" }, bars));
+    if (answer.provisional) nodes.push(el("p", { class: "hint", text: this.t("ui.provisional") }));
+    if (answer.crt) nodes.push(this.crtLabel(answer.crt));
+    return el("div", { class: "preview" }, nodes);
+  }
+
+  ruleText(rule) {
+    return this.t("ui.rule_ref", { rule: rule });
+  }
+
+  outcomeText(outcome) {
+    const none = this.t("ui.no_effect");
+    return Object.keys(outcome || {})
+      .map((who) => {
+        const effects = outcome[who].map((e) =>
+          typeof e === "string" ? this.t("effect." + e) : this.label(e),
+        );
+        return this.t("ui." + who) + ": " + (effects.join(", ") || none);
+      })
+      .join(" · ");
+  }
+
+  // Below the dock: the fight in progress, the facts the core lists, the tables in use.
+  extras() {
+    const view = this.view;
+    const nodes = [];
+    (view.facts || []).forEach((f) => nodes.push(el("p", { class: "fact", text: this.label(f) })));
+    if (view.combat && view.combat.preview && !this.pending) {
+      nodes.push(el("h3", { text: this.t("ui.fight_now") }), this.previewBody(view.combat.preview));
+    }
+    if (view.crt) nodes.push(this.crtLabel(view.crt), this.crtTools());
+    return nodes.length ? el("section", { class: "extras" }, nodes) : null;
+  }
+
+  pastBox() {
+    const at = this.past.at;
+    return el("div", { class: "past", id: "past" }, [
+      el("p", {
+        class: "prompt",
+        text: this.t("ui.looking_back", { at: at, moves: this.view.moves }),
+      }),
+      this.button(this.t("ui.back_to_game"), () => this.backToPresent(), {
+        id: "back-to-game",
+        class: "primary",
+      }),
+    ]);
+  }
+
+  // New game, save, the saved games, the legend, the log as text.
+  gameBar() {
+    return el("div", { class: "play-bar" }, [
+      this.button(this.t("ui.new_game"), () => this.newGame(), { id: "new-game" }),
+      this.button(this.t("ui.save_game"), () => this.download(), { id: "save-game" }),
+      this.button(this.t("ui.saved_games"), () => this.openSaved(), { id: "saved-games" }),
+      this.button(this.t("ui.legend"), () => this.openLegend(this.legend()), { id: "legend" }),
+    ]);
+  }
+
+  // The markers of the game in view, each with its sign and what it means.
+  legend() {
+    const seen = [];
+    const markers = (this.view && this.view.markers) || {};
+    Object.keys(markers).forEach((id) => {
+      markers[id].forEach((m) => {
+        if (seen.indexOf(m) < 0) seen.push(m);
+      });
+    });
+    (this.legendSeen || []).forEach((m) => {
+      if (seen.indexOf(m) < 0) seen.push(m);
+    });
+    this.legendSeen = seen;
+    return seen.map((m) => ({ sign: this.t("marker_sign." + m), text: this.t("marker." + m) }));
+  }
+
+  // ---- the log -----------------------------------------------------------------------------
+
+  // Newest first; a fight's modifiers under it; tap an entry to see the map as it was then.
+  renderLog() {
+    const view = this.view;
+    const lines = view.log || [];
+    const at = view.log_at || [];
+    const groups = [];
+    lines.forEach((event, i) => {
+      if (isSubLine(event) && groups.length) {
+        groups[groups.length - 1].lines.push(event);
+      } else {
+        groups.push({ lines: [event], at: at[i] });
+      }
+    });
+    const items = groups.reverse().map((group) => {
+      const head = group.lines[0];
+      const text = this.label(head);
+      const entry =
+        group.at === undefined
+          ? el("span", { class: "log-text", text: text })
+          : this.button(text, () => this.lookBack(group.at), {
+              class: "log-entry",
+              "data-at": String(group.at),
+            });
+      const li = el("li", {}, [entry]);
+      if (group.lines.length > 1) {
+        li.appendChild(
+          el(
+            "ul",
+            { class: "log-modifiers" },
+            group.lines.slice(1).map((m) => el("li", { text: this.label(m) })),
+          ),
+        );
+      }
+      return li;
+    });
+    this.logRoot.replaceChildren(
+      el("div", { class: "log-head" }, [
+        el("h3", { text: this.t("ui.log") }),
+        this.button(this.t("ui.export_log"), () => this.exportLog(), { id: "export-log" }),
+      ]),
+      el("ol", { class: "log", reversed: "reversed" }, items),
+    );
+  }
+
+  // The whole log as text in the language on screen, as a file.
+  exportLog() {
+    return this.engine.call("game_view", this.params({ log: LOG_ALL })).then((view) => {
+      const scenario = this.getScenario() || {};
+      const out = [scenario.title || "", ""];
+      (view.log || []).forEach((event) => {
+        out.push((isSubLine(event) ? "    " : "") + this.label(event));
+      });
+      const blob = new Blob([out.join("\n") + "\n"], { type: "text/plain;charset=utf-8" });
+      const link = document.createElement("a");
+      link.href = URL.createObjectURL(blob);
+      link.download = (scenario.id || "game") + ".log.txt";
+      document.body.appendChild(link);
+      link.click();
+      link.remove();
+      setTimeout(() => URL.revokeObjectURL(link.href), 10000);
+      return out;
+    }, this.onError);
+  }
+
+  // ---- saves and the owner's tables --------------------------------------------------------
+
+  download() {
+    return this.engine.call("save", {}).then((save) => {
+      downloadSave(save);
+      this.lastSave = save;
+    }, this.onError);
+  }
+
+  // Put a save in play (the core replays it, or refuses it and the game is kept): in `slot`
+  // when resumed from the saved games, else in a new one.
+  load(save, slot) {
+    return this.engine.call("load_save", { save: save }).then((answer) => {
+      this.clear();
+      this.setRules({ playable: true, options: answer.options, words: answer.words });
+      this.slot = slot || newSlot();
+      this.view = answer.view;
+      this.viewer = answer.view.private ? null : answer.view.viewer;
+      this.lastSide = answer.view.prompt ? answer.view.prompt.side : null;
+      this.autosave();
+      return answer.scenario;
+    });
+  }
+
+  // Once the app has drawn the loaded game's map: a private game opens on the privacy screen
+  // of the side to act, so the side now holding the tablet sees nothing it may not.
+  opened() {
+    if (this.view.private) {
+      const summary = this.view.summary || {};
+      return this.handOver(summary.side || this.view.decider);
+    }
+    this.draw();
+    return this.view;
+  }
+
+  ownCrt() {
+    try {
+      const text = localStorage.getItem(OWN_CRT);
+      return text ? JSON.parse(text) : null;
+    } catch (error) {
+      return null;
+    }
+  }
+
+  importCrt(file) {
+    return this.readJsonFile(file, "crt")
+      .then((crt) =>
+        this.engine.call("check_crt", { crt: crt }).then((info) => {
+          try {
+            localStorage.setItem(OWN_CRT, JSON.stringify(crt));
+          } catch (error) {
+            this.onError({
+              key: "error.storage",
+              params: { detail: String(error.message || error) },
+            });
+            return null;
+          }
+          this.crtNote = this.t("ui.crt_imported", { name: info.name });
+          this.render();
+          return info;
+        }),
+      )
+      .catch(this.onError);
+  }
+
+  forgetCrt() {
+    try {
+      localStorage.removeItem(OWN_CRT);
+    } catch (error) {
+      // Nothing stored, or storage closed: the stand-in is used either way.
+    }
+    this.crtNote = this.t("ui.crt_forgotten");
+    this.render();
+  }
+
+  // Which combat results table is in use: a stand-in is said plainly.
+  crtLabel(crt) {
+    return el("p", {
+      class: "crt-label" + (crt.stand_in ? " stand-in" : ""),
+      "data-stand-in": String(Boolean(crt.stand_in)),
+      text: crt.stand_in
+        ? this.t("ui.crt_stand_in")
+        : this.t("ui.crt_own", { name: crt.name || "" }),
+    });
+  }
+
+  crtTools() {
+    const own = this.ownCrt();
+    const input = el("input", { type: "file", accept: ".json,application/json", id: "crt-file" });
+    input.hidden = true;
+    input.addEventListener("change", () => {
+      if (input.files && input.files[0]) this.importCrt(input.files[0]);
+      input.value = "";
+    });
+    const nodes = [
+      el("p", {
+        class: "hint crt-next",
+        text: own
+          ? this.t("ui.crt_next_own", { name: own.name || "" })
+          : this.t("ui.crt_next_stand_in"),
+      }),
+      this.button(this.t("ui.crt_import"), () => input.click(), { id: "crt-import" }),
+      input,
+    ];
+    if (own) {
+      nodes.push(
+        this.button(this.t("ui.crt_forget"), () => this.forgetCrt(), { id: "crt-forget" }),
+      );
+    }
+    if (this.crtNote) nodes.push(el("p", { class: "hint", text: this.crtNote }));
+    return el("div", { class: "crt-tools" }, nodes);
+  }
+}
+
+function unique(list) {
+  const out = [];
+  list.forEach((x) => {
+    if (out.indexOf(x) < 0) out.push(x);
+  });
+  return out;
+}
+
+// A modifier of a fight is listed under the fight's line (docs/play-view.md: a log key that
+// ends in "modifier").
+function isSubLine(event) {
+  return /modifier$/.test(event.key || "");
+}
+
+function signed(value) {
+  return (value > 0 ? "+" : value < 0 ? "−" : "±") + Math.abs(value);
+}
