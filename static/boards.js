@@ -60,6 +60,13 @@ export class HexBoard {
     this.map.selectUnit(marks ? marks.selected : null);
   }
 
+  // Bring the units that act next into view.
+  focus(view, units) {
+    const all = (view.state && view.state.units) || {};
+    const places = units.map((id) => all[id] && all[id].hex).filter(Boolean);
+    if (places.length && this.map.centerOnAll) this.map.centerOnAll(places);
+  }
+
   // What a tap reported, as the panel reads it: the place, the unit tapped, the units there.
   tap(label, info) {
     return {
@@ -134,6 +141,13 @@ export class AreaBoard {
       units: marks.units || [],
       selected: marks.selected || null,
     });
+  }
+
+  focus(view, units) {
+    const places = ((view.state && view.state.blocks) || [])
+      .filter((b) => units.indexOf(b.id) >= 0)
+      .map((b) => b.locale);
+    if (places.length && this.map.centerOnAll) this.map.centerOnAll(places);
   }
 
   tap(target) {

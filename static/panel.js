@@ -19,6 +19,8 @@ const COMPASS = ["e", "se", "s", "sw", "w", "nw", "n", "ne"];
 const ARROWS = ["→", "↘", "↓", "↙", "←", "↖", "↑", "↗"];
 // How many log lines a view holds; the text export asks for all of them.
 const LOG_ALL = 100000;
+// Views shown so far, on the page's root as data-shown: tests wait on it after a tap.
+let shown = 0;
 
 export class Play {
   constructor(opts) {
@@ -185,6 +187,7 @@ export class Play {
   // A new view from the core: kept, then drawn, or the tablet handed to the side that
   // decides when each side has its own screen.
   show(view) {
+    // How many views the panel has shown: tests wait on it after a tap.
     const before = this.view;
     this.view = view;
     this.viewer = view.viewer;
@@ -193,7 +196,10 @@ export class Play {
     this.past = null;
     const side = view.prompt ? view.prompt.side : null;
     this.handover = Boolean(before && side && side !== this.lastSide && !view.private);
-    if (side !== this.lastSide) this.selected = null; // marks never outlive a side's turn
+    if (side !== this.lastSide) {
+      this.selected = null; // marks never outlive a side's turn
+      this.refocus = true; // and the map turns to the units that act now
+    }
     this.lastSide = side;
     if (this.selected && !this.items().some((i) => i.unit === this.selected)) {
       this.selected = null;
@@ -218,9 +224,21 @@ export class Play {
   }
 
   draw() {
+    countShown();
     this.hideCurtain();
     if (!this.view) return;
     this.board.draw(this.view, this.getScenario());
+    if (this.refocus) {
+      const units = unique(
+        this.items()
+          .map((i) => i.unit)
+          .filter(Boolean),
+      );
+      if (units.length) {
+        this.board.focus(this.view, units);
+        this.refocus = false;
+      }
+    }
     this.lightNow();
     this.render();
   }
@@ -228,6 +246,7 @@ export class Play {
   // ---- the privacy screen (a side's own screen) ------------------------------------------
 
   handOver(side) {
+    countShown();
     this.covered = side;
     this.board.clear();
     this.root.replaceChildren();
@@ -589,9 +608,15 @@ export class Play {
     const nodes = [];
     const unit = this.selected;
     if (unit) nodes.push(this.selectedBar(unit));
-    (this.view.choices || []).forEach((choice, index) => {
+    const choices = (this.view.choices || []).map((choice, index) => ({ choice, index }));
+    // What ends the step, phase or turn first, under the prompt: going on is always in reach.
+    const ordered = choices
+      .filter((c) => c.choice.end)
+      .concat(choices.filter((c) => !c.choice.end));
+    ordered.forEach(({ choice, index }) => {
       const items = choice.items.map((i) => Object.assign({ choice: index }, i));
-      if (choice.kind === "map") nodes.push(this.mapChoice(choice, items));
+      if (choice.end) nodes.push(this.endChoice(choice, items));
+      else if (choice.kind === "map") nodes.push(this.mapChoice(choice, items));
       else if (choice.kind === "facing") nodes.push(this.facingChoice(choice, items));
       else nodes.push(this.buttonChoice(choice, items));
     });
@@ -627,6 +652,19 @@ export class Play {
     });
   }
 
+  // The way on: each a large button saying what comes next.
+  endChoice(choice, items) {
+    return el(
+      "div",
+      { class: "choice end-choice", "data-kind": "end" },
+      items.map((i) => {
+        const node = this.itemButton(i);
+        node.classList.add("end");
+        return node;
+      }),
+    );
+  }
+
   buttonChoice(choice, items) {
     const heading = el("h3", { class: "choice-label", text: this.label(choice) });
     const box = el(
@@ -656,12 +694,10 @@ export class Play {
         "data-unit": u,
       }),
     );
-    const hint = el("p", {
-      class: "hint",
-      text: this.t(this.selected ? "ui.map_hint_selected" : "ui.map_hint", {
-        unit: this.selected,
-      }),
-    });
+    // The prompt says how to move; once a unit is picked, what to tap next.
+    const hint = this.selected
+      ? el("p", { class: "hint", text: this.t("ui.map_hint_selected", { unit: this.selected }) })
+      : null;
     const box = el("div", { class: "actions units" }, list);
     const nodes = [el("h3", { class: "choice-label", text: this.label(choice) }), hint];
     if (units.length > FOLD_AT) {
@@ -677,9 +713,15 @@ export class Play {
 
   // Facings: an arrow for each, at its angle on this map, for the unit that faces.
   facingChoice(choice, items) {
-    const unit = this.current() || (items[0] && items[0].unit);
-    const own = items.filter((i) => i.unit === unit);
-    const shown = own.length ? own : items;
+    const unit = this.current();
+    const shown = items.filter((i) => i.unit === unit || !i.unit);
+    if (!shown.length) {
+      // Turning in place: once a unit is picked, its arrows show here.
+      return el("div", { class: "choice", "data-kind": "facing" }, [
+        el("h3", { class: "choice-label", text: this.label(choice) }),
+        el("p", { class: "hint", text: this.t("ui.facing_pick_unit") }),
+      ]);
+    }
     const ordered = shown
       .filter((i) => i.action.facing % 2 === 0)
       .concat(shown.filter((i) => i.action.facing % 2 !== 0));
@@ -1075,6 +1117,11 @@ export class Play {
     if (this.crtNote) nodes.push(el("p", { class: "hint", text: this.crtNote }));
     return el("div", { class: "crt-tools" }, nodes);
   }
+}
+
+function countShown() {
+  shown += 1;
+  document.documentElement.dataset.shown = String(shown);
 }
 
 function unique(list) {

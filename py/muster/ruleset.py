@@ -24,6 +24,8 @@ Label = dict[str, Any]  # {"key": message key, "params": {...}}
 Choice = dict[str, Any]
 Item = dict[str, Any]
 CHOICE_KINDS = ("buttons", "map", "facing")
+# A choice may carry "end": true: it ends the step, the phase or the turn (the panel shows it
+# within reach, under the prompt).
 # Action fields that name the place a tap on the map takes an action at, in order of preference.
 PLACE_FIELDS = ("at", "to", "target", "hex", "approach")
 # How the screen words a message parameter, by its name (docs/play-view.md): the names every

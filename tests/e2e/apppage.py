@@ -58,3 +58,55 @@ def open_scenario(page: Any, scenario: dict[str, Any]) -> None:
     """Open a scenario as a player does with **Open scenario…**, and wait until it is loaded."""
     open_file(page, f"{scenario['id']}.json", json.dumps(scenario))
     page.wait_for_function("document.querySelector('#message').textContent.includes('loaded')")
+
+
+# The play panel (static/panel.js, QUIET_MS) takes a tap this soon after it changed for the
+# second half of a double tap, and ignores it: a player's next tap comes once it is still.
+QUIET_MS = 450
+
+# True once nothing on the page has changed for `quiet` ms and no request is under way; the
+# first call starts watching (from then on).
+_SETTLED = """(quiet) => {
+  if (window.__musterChanged === undefined) {
+    window.__musterChanged = performance.now();
+    new MutationObserver(() => { window.__musterChanged = performance.now(); }).observe(
+      document, {subtree: true, childList: true, attributes: true, characterData: true});
+  }
+  return !document.querySelector('#play-panel.busy')
+    && performance.now() - window.__musterChanged >= quiet;
+}"""
+
+
+def settle(page: Any) -> None:
+    """Wait until the play panel takes taps again: nothing changed for a double tap's time."""
+    page.wait_for_function(_SETTLED, arg=QUIET_MS + 50)
+
+
+def press(page: Any, selector: str) -> None:
+    """Click a control of the play panel as a player does: once it has settled."""
+    settle(page)
+    page.locator(selector).first.click()
+
+
+def tap_center(page: Any, selector: str, touch: bool = False) -> None:
+    """A tap at the centre of the first element matching ``selector`` (on the map), once the
+    panel has settled."""
+    settle(page)
+    box = page.locator(selector).first.bounding_box()
+    assert box is not None, f"{selector} is not drawn"
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.touchscreen.tap(x, y) if touch else page.mouse.click(x, y)
+
+
+def tap_hex(page: Any, label: str) -> None:
+    """Click hex ``label`` on the map once the panel has settled."""
+    settle(page)
+    click_hex(page, label)
+
+
+def wait_text(page: Any, selector: str, text: str) -> None:
+    """Wait until the first element matching ``selector`` holds ``text``."""
+    page.wait_for_function(
+        "([s, t]) => (document.querySelector(s) || {textContent: ''}).textContent.includes(t)",
+        arg=[selector, text],
+    )

@@ -5,7 +5,7 @@ hidden from the other."""
 from __future__ import annotations
 
 import pytest
-from apppage import open_app, open_scenario
+from apppage import open_app, open_scenario, press, settle, tap_center, wait_text
 
 pytestmark = pytest.mark.e2e
 
@@ -87,29 +87,26 @@ SCENARIO = {
 
 
 def prompt(page) -> str:
-    return page.locator("#play-panel .prompt").inner_text()
+    return page.locator("#prompt").inner_text()
 
 
 def wait_prompt(page, text: str) -> None:
-    page.wait_for_function(
-        "t => (document.querySelector('#play-panel .prompt') || {textContent: ''})"
-        ".textContent.includes(t)",
-        arg=text,
-    )
+    wait_text(page, "#prompt", text)
 
 
 def hand_over(page, side: str) -> None:
     """The privacy screen covers everything; the named side takes the tablet."""
     page.wait_for_selector(f"#curtain:not([hidden]) #curtain-go[data-side='{side}']")
     assert page.locator("#play-panel").inner_text() == ""
+    assert page.locator("#log-panel").inner_text() == ""
     assert page.locator("[data-piece]").count() == 0
-    page.click("#curtain-go")
+    press(page, "#curtain-go")
     page.wait_for_selector("#curtain", state="hidden")
 
 
-def tap(page, selector: str) -> None:
-    box = page.locator(selector).first.bounding_box()
-    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+def press_text(page, selector: str, text: str) -> None:
+    settle(page)
+    page.locator(f"#dock {selector}", has_text=text).first.click()
 
 
 def test_an_assault_and_a_blocked_maneuver_attack_passed_between_the_players(browser, site_url):
@@ -117,42 +114,48 @@ def test_an_assault_and_a_blocked_maneuver_attack_passed_between_the_players(bro
     page = app.page
     open_scenario(page, SCENARIO)
     page.click("#new-game")
-    hand_over(page, "austria")
+    # Whoever tapped New game, the first side to act takes the tablet behind the screen.
+    page.wait_for_selector("#curtain:not([hidden]) #curtain-go, #prompt")
+    covered_at_start = page.locator("#curtain:not([hidden])").count() == 1
+    if covered_at_start:
+        hand_over(page, "austria")
+    wait_prompt(page, "Austria: assaults")
     # Austria sees its own blocks, the French ones as bare blocks: no name, no steps.
     assert page.locator("[data-piece='a1'][data-hidden='false']").count() == 1
     assert page.locator("[data-side='france'][data-hidden='true']").count() == 2
     assert "Legere" not in page.content() and "40e Ligne" not in page.content()
     # The objective East is France's: its star takes France's colour.
     assert page.locator("[data-holder='france']").count() == 1
-    # Assault from West's approach facing East (1 command): Kinsky leads.
-    wait_prompt(page, "Austria: assaults")
-    tap(page, ".am-lit[data-approach='w/e'], [data-approach='w/e']")
+    # Assault from West's approach facing East (1 command): a tap on the lit approach.
+    page.wait_for_selector("#area-map [data-lit='w/e']", state="attached")
+    tap_center(page, "#area-map [data-lit='w/e']")
     wait_prompt(page, "choose the leading blocks")
-    page.click("[data-action='lead']:has-text('IR Kinsky')")
+    press_text(page, "[data-action='lead']", "IR Kinsky")
     # France chooses its leading blocks: the tablet goes over.
     hand_over(page, "france")
-    wait_prompt(page, "France: choose your leading blocks")
+    wait_prompt(page, "France: the assault from")
     assert page.locator("[data-piece='a1'][data-hidden='false']").count() == 1  # revealed
     assert "IR Wallis" not in page.content()  # Austria's other block stays hidden
-    page.click("[data-action='lead']:has-text('9e Legere')")
+    press_text(page, "[data-action='lead']", "9e Legere")
     # 3 - 0 artillery - 1 terrain - 2 = 0: the defender wins; losses 1 each.
     hand_over(page, "austria")
     log = page.locator("#log-panel").inner_text()
     assert "Assault: 3 - 0 - 1 - 2 = 0; France wins" in log
     assert page.locator("[data-piece='a1']").get_attribute("data-hidden") == "false"
-    page.click("[data-action='end_phase']")
-    wait_prompt(page, "Austria: movement (2 command(s) left)")
+    press(page, "#dock [data-action='end_phase']")
+    wait_prompt(page, "Austria: movement (2 command")
     # Wallis (tap) into North, held by France: a maneuver attack the French reserve may block.
-    tap(page, "[data-piece='a2']")
-    page.wait_for_selector(".am-lit[data-locale='n'], [data-locale='n']")
-    page.click("[data-action='move'][data-target='n']")
+    tap_center(page, "#area-map [data-piece='a2']")
+    page.wait_for_selector("#area-map [data-lit='n']", state="attached")
+    tap_center(page, "#area-map [data-locale='n']")
     hand_over(page, "france")
     wait_prompt(page, "France: block the attack from West into North?")
-    page.click("[data-action='block']:has-text('40e Ligne')")
+    press_text(page, "[data-action='block']", "40e Ligne")
     hand_over(page, "austria")
     log = page.locator("#log-panel").inner_text()
     assert "France blocks the attack from West at North" in log
     # The blocked group stops on West's approach facing North, face to face with the blocker.
-    assert "Austria: movement (1 command(s) left)" in prompt(page)
+    assert "Austria: movement (1 command" in prompt(page)
     app.assert_no_errors()
+    assert covered_at_start, "a new private game shows the first side's blocks uncovered"
     app.context.close()

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from apppage import click_hex, open_app, open_scenario
+from apppage import open_app, open_scenario, press, settle, tap_hex
 
 pytestmark = pytest.mark.e2e
 
@@ -52,30 +52,44 @@ def shot(page, name: str) -> None:
         page.screenshot(path=f"{SHOTS}/{name}.png")
 
 
+def press_text(page, selector: str, text: str) -> None:
+    """Click the dock's button matching ``selector`` that says ``text``."""
+    settle(page)
+    page.locator(f"#dock {selector}", has_text=text).first.click()
+
+
 def to_combat_phase(page) -> None:
-    while "combat phase" not in text_of(page, "#play-panel .prompt"):
-        page.click("[data-action='end_phase']")
-        page.wait_for_timeout(50)
+    while "combat phase" not in text_of(page, "#prompt"):
+        before = text_of(page, "#prompt")
+        press(page, "#dock [data-action='end_phase']")
+        page.wait_for_function(
+            "p => document.querySelector('#prompt').textContent !== p", arg=before
+        )
 
 
-def play_until_the_die(page) -> None:
-    """Steps 1 to 5: designate by a tap, attack, choose the lead unit and the terrain pair."""
+def play_until_the_die(page) -> bool:
+    """Steps 1 to 5: designate by a tap, attack, choose the lead unit and the terrain pair.
+    True if the odds were on screen while the lead unit was chosen (step 4)."""
     to_combat_phase(page)
-    click_hex(page, "1007")  # step 1: the tap designates the attack on 1007
-    wait_text(page, "#play-panel .combat-step", "Step 1 of 12")
-    assert "IR 15 Garde" in text_of(page, "#play-panel .combat-who")
+    tap_hex(page, "1007")  # step 1: the tap designates the attack on 1007
+    wait_text(page, "#prompt", "step 1 of 12 (designate the attack)")
+    attack = page.locator("#dock button.fight[data-action='confirm']")
+    assert attack.inner_text() == "Attack 1007 with IR 15 Garde, Kür. 5 Markgraf"
     shot(page, "1-designate")
-    page.click("[data-action='confirm']")  # a preview first, then commit
-    page.wait_for_selector("#confirm")
-    page.click("#confirm")
-    wait_text(page, "#play-panel .prompt", "Step 4, attacker")
-    # 3 odds: 7 + 5 against 6 -> 2:1
-    assert "Strength 12 : 6, column 2:1" in text_of(page, "#play-panel .combat-odds")
-    page.click("[data-action='lead']:has-text('Kür. 5 Markgraf')")
-    wait_text(page, "#play-panel .prompt", "Step 5")
-    page.click("[data-action='terrain']:has-text('From 0908 into 1007')")
-    page.wait_for_selector("#confirm")
+    press(page, "#dock button.fight[data-action='confirm']")  # a preview first, then commit
+    page.wait_for_selector("#preview #confirm")
+    press(page, "#confirm")
+    wait_text(page, "#prompt", "step 4 of 12")
+    assert "Odds 12 : 6, column 2:1" in text_of(page, "#log-panel")
+    # 3 odds: 7 + 5 against 6 -> 2:1, on screen while the lead unit is chosen.
+    odds_shown = "Strength 12 : 6, column 2:1" in text_of(page, "#play-panel")
+    press_text(page, "[data-action='lead']", "Kür. 5 Markgraf")
+    wait_text(page, "#prompt", "step 5 of 12")
+    press_text(page, "button.fight[data-action='terrain']", "from 0908 into 1007")
+    page.wait_for_selector("#preview #confirm")
+    assert "Strength 12 : 6, column 2:1" in text_of(page, "#preview .combat-odds")
     shot(page, "5-terrain-preview")
+    return odds_shown
 
 
 def test_a_full_close_combat_in_twelve_steps(browser, site_url):
@@ -87,48 +101,57 @@ def test_a_full_close_combat_in_twelve_steps(browser, site_url):
     label = page.locator("#play-panel .crt-label").first
     assert label.get_attribute("data-stand-in") == "true"
     assert "a stand-in of ours, not the game's own" in label.inner_text()
-    play_until_the_die(page)
-    preview = text_of(page, "#play-panel")
+    odds_shown = play_until_the_die(page)
+    preview = text_of(page, "#preview")
     assert "+2" in preview and "cavalry shock of Kür. 5 Markgraf" in preview
     assert "a stand-in of ours" in preview  # the preview says which table it reads
-    odds = page.locator("#play-panel .outcome .odds").all_inner_texts()
+    odds = page.locator("#preview .outcome .odds").all_inner_texts()
     assert round(sum(float(o.rstrip(" %")) for o in odds)) == 100
-    page.click("#confirm")
+    press(page, "#confirm")
     # 6: the die, typed in from the table: 4 + 2 = 6 on 2:1 reads D1 + Dr (stand-in).
-    wait_text(page, "#play-panel .prompt", "Step 6")
+    wait_text(page, "#prompt", "step 6 of 12")
+    four = page.locator("#dock button.face[data-value='4']")
+    assert four.locator(".face-result").inner_text().startswith("modified 6: D1")
+    assert four.locator(".face-p").inner_text() == "16.7%"
     shot(page, "6-die")
-    page.click("#play-panel button.face[data-value='4']")
+    press(page, "#dock button.face[data-value='4']")
     # 8: IR 4 loses a step, is disordered (morale 4) and retreats: its owner taps the hex.
-    wait_text(page, "#play-panel .handover", "Austria")
-    wait_text(page, "#play-panel .prompt", "Choose where IR 4 Deutschmeister retreats")
+    wait_text(page, "#dock .handover", "Austria")
+    wait_text(page, "#prompt", "choose the hex IR 4 Deutschmeister retreats into")
+    assert page.locator("#dock .side-chip").get_attribute("data-side") == "austria"
     shot(page, "8-retreat")
-    target = page.locator(".hm-hl.reach").first.get_attribute("data-hl")
-    click_hex(page, target)
+    target = page.locator("#map .hm-lit[data-lit]").first.get_attribute("data-lit")
+    tap_hex(page, target)
     # 9: advance into the emptied hex.
-    wait_text(page, "#play-panel .prompt", "Step 9")
-    page.click("[data-action='advance']:has-text('Kür. 5 Markgraf')")
-    wait_text(page, "#play-panel .prompt", "Step 9")
-    page.click("[data-action='no_advance']")
+    wait_text(page, "#prompt", "step 9 of 12")
+    press_text(page, "[data-action='advance']", "Kür. 5 Markgraf")
+    wait_text(page, "#log-panel", "Kür. 5 Markgraf advances 0908 → 1007")
+    wait_text(page, "#prompt", "step 9 of 12")
+    press(page, "#dock [data-action='no_advance']")
     # 10: no extended attack; 11 the marker; 12 the cavalry is Engaged, may charge deep.
-    wait_text(page, "#play-panel .prompt", "Step 10")
-    page.click("[data-action='no_extended']")
-    wait_text(page, "#play-panel .prompt", "Step 12")
+    wait_text(page, "#prompt", "step 10 of 12")
+    press(page, "#dock [data-action='no_extended']")
+    wait_text(page, "#prompt", "step 12 of 12")
     shot(page, "12-cavalry")
-    marks = page.locator("[data-unit='pr-cr5'] .hm-marks").get_attribute("data-marks")
-    assert marks.split(",") == ["E", "W"]
-    page.click("[data-action='end_combat']")
-    wait_text(page, "#play-panel .prompt", "combat phase")
+    marks = page.locator("#map [data-unit='pr-cr5'] .hm-marks").get_attribute("data-marks")
+    assert {"hh_engaged", "hh_wcm"} <= set(marks.split(","))
+    press(page, "#dock [data-action='end_combat']")
+    wait_text(page, "#prompt", "combat phase")
+    marks = page.locator("#map [data-unit='pr-cr5'] .hm-marks").get_attribute("data-marks")
+    assert marks.split(",") == ["hh_engaged", "hh_wcm"]
     log = text_of(page, "#log-panel")
     for line in (
         "Odds 12 : 6, column 2:1",
         "Kür. 5 Markgraf leads the attacker",
-        "Die 4, modified 6, column 2:1: D1 + Dr (stand-in table)",
+        "Die 4, modified 6, column 2:1: D1 (the defender loses one step), Dr",
+        "(stand-in table)",
         "IR 4 Deutschmeister loses a step",
         "Kür. 5 Markgraf gains a Winning Combat marker",
         "Kür. 5 Markgraf is Engaged",
     ):
         assert line in log, line
-    assert page.locator("[data-unit='pr-cr5']").get_attribute("data-at") == "1007"
+    assert page.locator("#map [data-unit='pr-cr5']").get_attribute("data-at") == "1007"
+    assert odds_shown, "step 4: the fight in progress (odds 12 : 6, 2:1) is not on screen"
     app.assert_no_errors()
     app.context.close()
 
@@ -149,13 +172,14 @@ def test_an_owner_crt_imported_from_a_file_changes_the_result(browser, site_url,
     wait_text(page, "#play-panel .crt-label", "Club table (the owner's table)")
     assert page.locator("#play-panel .crt-label").get_attribute("data-stand-in") == "false"
     play_until_the_die(page)
-    page.click("#confirm")
-    wait_text(page, "#play-panel .prompt", "Step 6")
-    page.click("#play-panel button.face[data-value='4']")
+    assert "Club table (the owner's table)" in text_of(page, "#preview")
+    press(page, "#confirm")
+    wait_text(page, "#prompt", "step 6 of 12")
+    press(page, "#dock button.face[data-value='4']")
     # The same die on the owner's table: D2 eliminates IR 4 (2 steps).
-    wait_text(page, "#play-panel .prompt", "Step 9")
+    wait_text(page, "#prompt", "step 9 of 12")
     log = text_of(page, "#log-panel")
-    assert "Die 4, modified 6, column 2:1: D2 (owner's table)" in log
+    assert "Die 4, modified 6, column 2:1: D2" in log and "(owner's table)" in log
     assert "IR 4 Deutschmeister is eliminated" in log
     # A malformed table is refused, and the one in use stays.
     bad = tmp_path / "bad.json"
@@ -163,6 +187,6 @@ def test_an_owner_crt_imported_from_a_file_changes_the_result(browser, site_url,
     page.set_input_files("#crt-file", str(bad))
     wait_text(page, "#message", "This combat results table cannot be used")
     assert "owner's table Club table" in text_of(page, "#play-panel .crt-next")
-    page.click("#crt-forget")
+    press(page, "#crt-forget")
     wait_text(page, "#play-panel .crt-next", "stand-in table")
     app.context.close()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from apppage import hex_center, open_app
+from apppage import open_app, press, settle, tap_center, tap_hex, wait_text
 
 pytestmark = pytest.mark.e2e
 
@@ -25,7 +25,12 @@ def answer(page) -> None:
 
 
 def prompt(page) -> str:
-    return page.locator("#play-panel .prompt").inner_text()
+    return page.locator("#prompt").inner_text()
+
+
+def at(page, unit: str) -> str | None:
+    """The hex a unit's counter stands in on the map."""
+    return page.locator(f"#map [data-unit='{unit}']").first.get_attribute("data-at")
 
 
 def test_a_new_game_opens_with_a_cup_draw_and_its_odds(game):
@@ -33,108 +38,111 @@ def test_a_new_game_opens_with_a_cup_draw_and_its_odds(game):
     assert page.locator("#scenario-select").input_value() == "demo-valmont"
     page.click("#new-game")
     page.wait_for_selector("#roll")
-    assert prompt(page) == "Draw a formation marker from the cup"
+    assert prompt(page) == "Draw a formation marker from the cup (8 left)"
     faces = page.locator("#play-panel button.face")
     assert faces.count() == 8  # one marker per formation
-    assert faces.first.get_attribute("title") == "12.5 %"  # 1 in 8
+    # Each face says what it draws and its odds, on screen: 1 in 8.
+    first = faces.first
+    assert first.locator(".face-value").inner_text() == "Brigade Morand"
+    assert first.locator(".face-result").inner_text() == "Brigade Morand (France) is activated"
+    assert first.locator(".face-p").inner_text() == "12.5%"
+    assert first.locator(".face-p").is_visible()
 
 
 def test_a_marker_drawn_at_the_table_activates_its_formation(game):
     page = game.page
-    page.click("#play-panel button.face[data-value='fr-bde1']")
-    page.wait_for_function(
-        "document.querySelector('#play-panel .prompt').textContent.includes('artillery fire')"
-    )
-    assert prompt(page) == "Brigade Morand: artillery fire"
-    page.click("[data-action='next_step']")
-    page.wait_for_function(
-        "document.querySelector('#play-panel .prompt').textContent.includes('movement')"
-    )
+    press(page, "#play-panel button.face[data-value='fr-bde1']")
+    wait_text(page, "#prompt", "artillery fire")
+    assert prompt(page) == "Brigade Morand (France): artillery fire"
+    assert "Brigade Morand drawn (at the table)" in page.locator("#log-panel").inner_text()
+    press(page, "#dock [data-action='next_step']")
+    wait_text(page, "#prompt", "movement")
 
 
 def test_moving_a_unit_by_taps_then_choosing_its_facing(game):
     page = game.page
-    box = page.locator("[data-unit='fr-1-1']").first.bounding_box()
-    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    page.wait_for_selector(".hm-hl.reach[data-hl='0604']")
-    x, y = hex_center(page, "0604")
-    page.mouse.click(x, y)
-    page.wait_for_function(
-        "document.querySelector('#play-panel .prompt').textContent.includes('choose its facing')"
+    tap_center(page, "#map [data-unit='fr-1-1']")
+    page.wait_for_selector("#map .hm-lit[data-lit='0604']", state="attached")
+    tap_hex(page, "0604")
+    wait_text(page, "#prompt", "choose its facing")
+    assert prompt(page) == "1/8e Ligne (Brigade Morand): choose its facing"
+    assert page.locator("#dock .why").inner_text() == (
+        "1/8e Ligne has moved: it must choose its facing now"
     )
-    assert prompt(page) == "1/8e Ligne: choose its facing"
-    page.click("button.facing[data-facing='2']")
-    page.wait_for_function("document.querySelector('#log-panel').textContent.includes('faces 2')")
+    press(page, "#dock button.facing[data-facing='2']")
+    wait_text(page, "#log-panel", "1/8e Ligne faces → east")
     log = page.locator("#log-panel").inner_text()
     assert "1/8e Ligne moves 0404 → 0604 (2 MP)" in log
-    assert page.locator("[data-unit='fr-1-1']").first.get_attribute("data-at") == "0604"
+    assert at(page, "fr-1-1") == "0604"
 
 
 def test_undo_takes_back_the_facing_then_the_move(game):
     page = game.page
-    page.click("#undo")
+    press(page, "#undo")
+    wait_text(page, "#prompt", "choose its facing")
+    press(page, "#undo")
     page.wait_for_function(
-        "document.querySelector('#play-panel .prompt').textContent.includes('choose its facing')"
-    )
-    page.click("#undo")
-    page.wait_for_function(
-        "document.querySelector(\"[data-unit='fr-1-1']\").getAttribute('data-at') === '0404'"
+        "document.querySelector(\"#map [data-unit='fr-1-1']\").getAttribute('data-at') === '0404'"
     )
     assert page.locator("#redo").is_enabled()
-    page.click("#redo")
-    page.wait_for_function(
-        "document.querySelector('#play-panel .prompt').textContent.includes('choose its facing')"
-    )
-    page.click("button.facing[data-facing='2']")
-    page.wait_for_function(
-        "document.querySelector('#play-panel .prompt').textContent.includes('movement')"
-    )
+    press(page, "#redo")
+    wait_text(page, "#prompt", "choose its facing")
+    assert at(page, "fr-1-1") == "0604"
+    # The facing the move asks for is offered again, as arrows in the dock.
+    settle(page)
+    arrows = page.locator("#dock button.facing").count()
+    if not arrows:  # (a panel bug, asserted below) a player can still tap the unit instead
+        tap_center(page, "#map [data-unit='fr-1-1']")
+        page.wait_for_selector("#picker")
+        press(page, "#picker button.pick-row:has-text('faces → east')")
+    else:
+        press(page, "#dock button.facing[data-facing='2']")
+    wait_text(page, "#prompt", "movement")
+    assert arrows == 12, "after redo the forced facing shows no arrows, only a hint"
 
 
 def test_save_and_load_a_game(game, tmp_path):
     page = game.page
     with page.expect_download() as download:
-        page.click("#save-game")
+        press(page, "#save-game")
     path = tmp_path / "game.json"
     download.value.save_as(path)
     save = json.loads(path.read_text())
     assert save["format"] == "muster-save/1" and len(save["actions"]) == 4
     # Play on, then load the save: the position returns to it.
-    page.click("[data-action='next_step']")
-    page.wait_for_function(
-        "document.querySelector('#play-panel .prompt').textContent.includes('melee')"
-    )
+    press(page, "#dock [data-action='next_step']")
+    wait_text(page, "#prompt", "melee")
     page.set_input_files("#save-file", str(path))
     answer(page)  # a game is in progress: asked first (it stays in Saved games)
-    page.wait_for_function(
-        "document.querySelector('#play-panel .prompt').textContent.includes('movement')"
-    )
-    assert page.locator("[data-unit='fr-1-1']").first.get_attribute("data-at") == "0604"
+    wait_text(page, "#prompt", "movement")
+    assert at(page, "fr-1-1") == "0604"
     # A tampered save is refused and the game stays as it is.
     save["actions"][2]["to"] = "1212"
     path.write_text(json.dumps(save))
     page.set_input_files("#save-file", str(path))
     answer(page)
-    page.wait_for_function("document.querySelector('#message').textContent.includes('action 3')")
+    wait_text(page, "#message", "action 3")
     message = page.locator("#message").inner_text()
     assert message.startswith("The save cannot be replayed: action 3: Not allowed now: ")
     assert message.endswith("The game in progress is unchanged.")
-    assert page.locator("[data-unit='fr-1-1']").first.get_attribute("data-at") == "0604"
+    assert at(page, "fr-1-1") == "0604"
+    assert "movement" in prompt(page)
 
 
 def test_a_digital_roll(game):
     page = game.page
-    page.click("[data-action='next_step']")
-    page.click("[data-action='next_step']")
+    press(page, "#dock [data-action='next_step']")  # movement → melee
+    wait_text(page, "#prompt", "melee")
+    press(page, "#dock [data-action='next_step']")  # the activation ends: the next draw
     page.wait_for_selector("#roll")
-    page.click("#roll")
-    page.wait_for_function("document.querySelector('#log-panel').textContent.includes('(digital)')")
+    press(page, "#roll")
+    wait_text(page, "#log-panel", "(digital)")
     game.assert_no_errors()
 
 
 def test_a_reload_at_the_table_resumes_the_game(game):
     page = game.page
-    where = page.locator("[data-unit='fr-1-1']").first.get_attribute("data-at")
+    where = at(page, "fr-1-1")
     log = page.locator("#log-panel li").count()
     page.reload()
     page.wait_for_selector("html[data-ready='1']", state="attached", timeout=60_000)
@@ -143,6 +151,6 @@ def test_a_reload_at_the_table_resumes_the_game(game):
     resume = newest.locator("#resume")
     assert resume.inner_text() == "Resume"
     resume.click()
-    page.wait_for_selector("#play-panel .prompt")
-    assert page.locator("[data-unit='fr-1-1']").first.get_attribute("data-at") == where
+    page.wait_for_selector("#prompt")
+    assert at(page, "fr-1-1") == where
     assert page.locator("#log-panel li").count() == log

@@ -232,6 +232,7 @@ def choices(rules: Any, scenario: AreaScenario, state: State, legal: list[Action
                 g["items"].append(item(action, "action.al_stay", {"locale": locale}, at=None))
         else:  # end_phase, end_turn
             g = group(("end",), "choice.al_end", {})
+            g["end"] = True
             key, params = _end_label(rules, scenario, state, action)
             g["items"].append(item(action, key, params))
     order = ("move", "road", "assault", "bombard", "declare", "select")

@@ -285,7 +285,7 @@ def choices(scenario: Scenario, state: State, legal: list[Action]) -> list[Choic
             ending.append(_ending(scenario, state, a))
     out = list(groups.values())
     if ending:
-        done = choice("choice.hf_done", {})
+        done = choice("choice.hf_done", {}, end=True)
         done["items"] = ending
         out.append(done)
     return out

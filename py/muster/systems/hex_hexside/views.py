@@ -492,6 +492,8 @@ def choices(rules: Any, scenario: Scenario, state: State, legal: list[Action]) -
             params = {k: v for k, v in a.items() if k != "type"}
             put(CHOICE_OF[kind], item(a, f"action.hh_{kind}", params, fight=fight))
     last = groups.pop("choice.hh_go_on", None)
+    if last:
+        last["end"] = True
     return list(groups.values()) + ([last] if last else [])
 
 
