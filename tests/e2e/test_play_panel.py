@@ -129,9 +129,7 @@ def move_by_map(page, area: bool) -> bool:
             if b and b["y"] >= 0 and b["y"] + b["height"] <= H * 0.5:
                 before = shown(page)
                 page.touchscreen.tap(b["x"] + b["width"] / 2, b["y"] + b["height"] / 2)
-                page.wait_for_function(
-                    f"Number(document.documentElement.dataset.shown) > {before}"
-                )
+                page.wait_for_function(f"Number(document.documentElement.dataset.shown) > {before}")
                 page.wait_for_timeout(500)
                 return True
         tap(page, page.locator("#unselect"), wait=False)
