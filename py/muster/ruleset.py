@@ -71,6 +71,7 @@ COMMON_WORDS: dict[str, str] = {
     "total": "number",
     "cost": "number",
     "name": "text",
+    "morale": "number",
     # What an error repeats of a refused input, and where a file was refused: shown as they are.
     "action": "text",
     "method": "text",
@@ -226,6 +227,18 @@ def item(
 def params_of(action: Action) -> dict[str, Any]:
     """An action's fields but its type, as the params of its label."""
     return {k: v for k, v in action.items() if k != "type"}
+
+
+def held_facts(state: State, sides: list[str]) -> list[Label]:
+    """How many objectives each side holds, as facts the panel lists (every side, in order)."""
+    held = state.get("held") or {}
+    return [
+        {
+            "key": "fact.held",
+            "params": {"side": side, "count": sum(1 for s in held.values() if s == side)},
+        }
+        for side in sides
+    ]
 
 
 def words_of(rules: Ruleset) -> dict[str, str]:

@@ -143,9 +143,11 @@ def test_an_assault_and_a_blocked_maneuver_attack_passed_between_the_players(bro
     assert "Assault: 3 - 0 - 1 - 2 = 0; France wins" in log
     assert page.locator("[data-piece='a1']").get_attribute("data-hidden") == "false"
     press(page, "#dock [data-action='end_phase']")
-    wait_prompt(page, "Austria: movement (2 command")
+    wait_prompt(page, "Austria: movement, 2 commands left")
     # Wallis (tap) into North, held by France: a maneuver attack the French reserve may block.
     tap_center(page, "#area-map [data-piece='a2']")
+    page.wait_for_selector("#picker")  # Kinsky and Wallis stand together in West
+    press(page, "#picker button.pick-row[data-unit='a2']")
     page.wait_for_selector("#area-map [data-lit='n']", state="attached")
     tap_center(page, "#area-map [data-locale='n']")
     hand_over(page, "france")
@@ -155,7 +157,7 @@ def test_an_assault_and_a_blocked_maneuver_attack_passed_between_the_players(bro
     log = page.locator("#log-panel").inner_text()
     assert "France blocks the attack from West at North" in log
     # The blocked group stops on West's approach facing North, face to face with the blocker.
-    assert "Austria: movement (1 command" in prompt(page)
+    assert "Austria: movement, 1 command left" in prompt(page)
     app.assert_no_errors()
     assert covered_at_start, "a new private game shows the first side's blocks uncovered"
     app.context.close()

@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
-from apppage import READY_TIMEOUT_MS, AppPage, hex_center, open_app
+from apppage import READY_TIMEOUT_MS, AppPage, open_app, press, settle, tap_hex
 
 pytestmark = pytest.mark.e2e
 
@@ -70,7 +70,7 @@ def position(page) -> dict:
     """What a player sees of the game: the turn line, the prompt, the log, the pieces."""
     return {
         "turn": text(page, "#play-panel .turn"),
-        "prompt": text(page, "#play-panel .prompt"),
+        "prompt": text(page, "#prompt"),
         "log": page.locator("#log-panel li").all_inner_texts(),
         "units": page.eval_on_selector_all(
             "#map:not([hidden]) [data-unit]",
@@ -85,6 +85,7 @@ def position(page) -> dict:
 
 
 def tap_center(page, selector: str, touch: bool = False) -> None:
+    settle(page)
     box = page.locator(selector).first.bounding_box()
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     page.touchscreen.tap(x, y) if touch else page.mouse.click(x, y)
@@ -93,28 +94,27 @@ def tap_center(page, selector: str, touch: bool = False) -> None:
 def play_valmont(page) -> None:
     """A new Valmont game: the cup draws Morand's brigade, 1/8e Ligne moves to 0604."""
     page.click("#new-game")
-    page.click("#play-panel button.face[data-value='fr-bde1']")
-    wait_text(page, "#play-panel .prompt", "artillery fire")
-    page.click("[data-action='next_step']")
-    wait_text(page, "#play-panel .prompt", "movement")
-    tap_center(page, "[data-unit='fr-1-1']")
-    page.wait_for_selector(".hm-hl.reach[data-hl='0604']")
-    x, y = hex_center(page, "0604")
-    page.mouse.click(x, y)
-    page.click("button.facing[data-facing='2']")
-    wait_text(page, "#log-panel", "faces 2")
+    page.wait_for_selector("#roll")
+    press(page, "#play-panel button.face[data-value='fr-bde1']")
+    wait_text(page, "#prompt", "artillery fire")
+    press(page, "#dock [data-action='next_step']")
+    wait_text(page, "#prompt", "movement")
+    tap_center(page, "#map [data-unit='fr-1-1']")
+    page.wait_for_selector("#map .hm-lit[data-lit='0604']", state="attached")
+    tap_hex(page, "0604")
+    wait_text(page, "#prompt", "choose its facing")
+    press(page, "#dock button.facing[data-facing='2']")
+    wait_text(page, "#log-panel", "1/8e Ligne faces → east")
     assert page.locator("[data-unit='fr-1-1']").first.get_attribute("data-at") == "0604"
 
 
 def play_hohenbrueck(page) -> None:
     """A new Hohenbrück game, past its first phase."""
     page.click("#new-game")
-    wait_text(page, "#play-panel .prompt", "Prussia")
-    before = text(page, "#play-panel .prompt")
-    page.click("[data-action='end_phase']")
-    page.wait_for_function(
-        "p => document.querySelector('#play-panel .prompt').textContent !== p", arg=before
-    )
+    wait_text(page, "#prompt", "Prussia")
+    before = text(page, "#prompt")
+    press(page, "#dock [data-action='end_phase']")
+    page.wait_for_function("p => document.querySelector('#prompt').textContent !== p", arg=before)
 
 
 def hand_over(page, side: str, touch: bool = False) -> None:
@@ -123,6 +123,7 @@ def hand_over(page, side: str, touch: bool = False) -> None:
     assert page.locator("[data-piece]").count() == 0
     assert text(page, "#play-panel") == ""
     assert text(page, "#log-panel") == ""
+    settle(page)
     page.tap("#curtain-go") if touch else page.click("#curtain-go")
     page.wait_for_selector("#curtain", state="hidden")
 
@@ -131,9 +132,13 @@ def play_fontanella(page) -> None:
     """A new Fontanella game: Austria takes the tablet and moves a block to Ponte Gallo."""
     page.click("#new-game")
     hand_over(page, "austria")
-    wait_text(page, "#play-panel .prompt", "Austria")
+    wait_text(page, "#prompt", "Austria")
     tap_center(page, "[data-piece='a01']")
-    page.click("[data-action='move'][data-target='pontegallo']")
+    settle(page)
+    if page.locator("#picker").count():  # a01 stands with others: pick it from the list
+        press(page, "#picker button.pick-row[data-unit='a01']")
+    page.wait_for_selector("#area-map [data-lit='pontegallo']", state="attached")
+    tap_center(page, "#area-map [data-locale='pontegallo']")
     wait_text(page, "#log-panel", "to Ponte Gallo")
     assert page.locator("#curtain:not([hidden])").count() == 0  # Austria still acts
 
@@ -277,8 +282,9 @@ def test_a_reload_mid_hand_over_opens_on_the_privacy_screen(browser, site_url):
     page = app.page
     page.tap("#new-game")
     hand_over(page, "austria", touch=True)
-    wait_text(page, "#play-panel .prompt", "Austria")
-    page.tap("[data-action='end_phase']")
+    wait_text(page, "#prompt", "Austria")
+    settle(page)
+    page.tap("#dock [data-action='end_phase']")
     # The screen now asks to hand the tablet to France; the French player reloads.
     page.wait_for_selector("#curtain:not([hidden]) #curtain-go[data-side='france']")
     assert "Hand the tablet to France" in text(page, "#curtain")
@@ -296,7 +302,7 @@ def test_a_reload_mid_hand_over_opens_on_the_privacy_screen(browser, site_url):
     assert page.locator("[data-piece]").count() == 0
     assert text(page, "#play-panel") == "" and text(page, "#log-panel") == ""
     hand_over(page, "france", touch=True)
-    wait_text(page, "#play-panel .prompt", "France")
+    wait_text(page, "#prompt", "France")
     assert page.locator("[data-side='france'][data-hidden='false']").count() > 0
     assert page.locator("[data-side='austria'][data-hidden='false']").count() == 0
     # The list and the question at tablet size, tapped with a finger.
@@ -319,8 +325,8 @@ def test_refused_saves_change_nothing_and_another_scenario_asks_first(browser, s
     app = open_app(browser, site_url + "?scenario=demo-valmont", **DESKTOP)
     page = app.page
     page.click("#new-game")
-    page.click("#play-panel button.face[data-value='fr-bde1']")
-    wait_text(page, "#play-panel .prompt", "artillery fire")
+    press(page, "#play-panel button.face[data-value='fr-bde1']")
+    wait_text(page, "#prompt", "artillery fire")
     with page.expect_download() as download:
         page.click("#save-game")
     valmont = tmp_path / "valmont.json"
@@ -362,7 +368,7 @@ def test_refused_saves_change_nothing_and_another_scenario_asks_first(browser, s
     answer(page, go=True)
     wait_text(page, "#message", f"Saved game loaded: {VALMONT}")
     assert page.locator("#scenario-select").input_value() == "demo-valmont"
-    assert "artillery fire" in text(page, "#play-panel .prompt")
+    assert "artillery fire" in text(page, "#prompt")
     # The Hohenbrück game stays in Saved games.
     page.click("#saved-games")
     assert saved_entry(page, HOHENBRUECK, "#saved-list").count() == 1
@@ -392,18 +398,18 @@ def test_a_full_storage_is_said_and_play_goes_on(browser, site_url):
         "save it to a file."
     )
     # Play goes on: the draw happens, the next step can be taken, the game can be saved.
-    page.click("#play-panel button.face[data-value='fr-bde1']")
-    wait_text(page, "#play-panel .prompt", "artillery fire")
-    page.click("[data-action='next_step']")
-    wait_text(page, "#play-panel .prompt", "movement")
+    press(page, "#play-panel button.face[data-value='fr-bde1']")
+    wait_text(page, "#prompt", "artillery fire")
+    press(page, "#dock [data-action='next_step']")
+    wait_text(page, "#prompt", "movement")
     with page.expect_download() as download:
         page.click("#save-game")
     assert len(json.loads(Path(download.value.path()).read_text())["actions"]) == 2
     assert page.evaluate("window.muster.games.records.length") == 0
     # Room again: the game is kept again, at its latest position.
     cdp.send("Storage.overrideQuotaForOrigin", {"origin": origin})
-    page.click("#undo")
-    wait_text(page, "#play-panel .prompt", "artillery fire")
+    press(page, "#undo")
+    wait_text(page, "#prompt", "artillery fire")
     page.wait_for_function(
         "window.muster.games.records.length === 1 "
         "&& window.muster.games.records[0].summary.moves === 1"

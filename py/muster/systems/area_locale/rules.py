@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ...areamap import AreaScenario
-from ...ruleset import RulesBase
+from ...ruleset import RulesBase, held_facts
 from .. import common
 from . import assault as A
 from . import pieces as P
@@ -502,6 +502,12 @@ class AreaLocaleRules(RulesBase):
             "prompt": screen.prompt_for(self, scenario, state, side),
             "markers": screen.markers(self, scenario, state, side),
             "arrows": screen.arrows(self, scenario, state, side),
+            # Each side's army morale and objectives held: public on the map and the track.
+            "facts": [
+                {"key": "fact.army", "params": {"side": s, "morale": n}}
+                for s, n in state["army"].items()
+            ]
+            + held_facts(state, [s["id"] for s in scenario.data["sides"]]),
         }
 
     def view_for(self, scenario: AreaScenario, state: State, viewer: str | None) -> dict[str, Any]:

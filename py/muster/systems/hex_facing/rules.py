@@ -17,7 +17,7 @@ from typing import Any
 from ...errors import IllegalActionError
 from ...hexgrid import hex_distance
 from ...movement import Board, reachable
-from ...ruleset import Choice, Label, RulesBase
+from ...ruleset import Choice, Label, RulesBase, held_facts
 from ...scenario import Scenario
 from .. import common
 from . import combat, fighting, screen
@@ -173,6 +173,7 @@ class HexFacingRules(RulesBase):
         return {
             "markers": screen.markers(scenario, state),
             "arrows": screen.arrows(scenario, state),
+            "facts": held_facts(state, [s["id"] for s in scenario.data["sides"]]),
         }
 
     def initial_state(self, scenario: Scenario, options: dict[str, Any]) -> State:

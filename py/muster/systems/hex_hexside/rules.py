@@ -17,7 +17,7 @@ from ...errors import ScenarioError
 from ...hexgrid import hex_distance
 from ...los import line_of_sight
 from ...movement import Board, reachable
-from ...ruleset import RulesBase
+from ...ruleset import RulesBase, held_facts
 from ...scenario import Scenario
 from .. import common
 from . import closecombat as cc
@@ -501,6 +501,15 @@ class HexHexsideRules(RulesBase):
             "locked": locked,
             "markers": views.markers(scenario, state, locked),
             "arrows": views.arrows(scenario, state),
+            # Each side's army morale (and its level) and objectives held, under the prompt.
+            "facts": [
+                {
+                    "key": "fact.army_level",
+                    "params": {"side": side, "morale": army["points"], "level": army["level"]},
+                }
+                for side, army in state["army"].items()
+            ]
+            + held_facts(state, sides(scenario)),
         }
 
 
