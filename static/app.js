@@ -654,6 +654,7 @@ function start() {
   });
 
   els.lang.addEventListener("change", function () {
+    i18n.remember(els.lang.value); // the language chosen is the next visit's too
     i18n.load(els.lang.value).then(refreshText);
   });
 }

@@ -892,6 +892,15 @@ export class Play {
     const view = this.view;
     const nodes = [];
     (view.facts || []).forEach((f) => nodes.push(el("p", { class: "fact", text: this.label(f) })));
+    if (view.combat && view.combat.title) {
+      // The fight in progress, as the core words it: its step (or a bombardment), who fights.
+      nodes.push(el("h3", { class: "combat-title", text: this.label(view.combat.title) }));
+      (view.combat.lines || []).forEach((line) => {
+        if (line.key !== view.combat.title.key) {
+          nodes.push(el("p", { class: "combat-line", text: this.label(line) }));
+        }
+      });
+    }
     if (view.combat && view.combat.preview && !this.pending) {
       nodes.push(el("h3", { text: this.t("ui.fight_now") }), this.previewBody(view.combat.preview));
     }
