@@ -5,9 +5,10 @@
 // the core's: nothing here knows a system, a rule number or an action's meaning.
 import { el } from "./panels.js";
 import { downloadSave, newSlot } from "./games.js";
+import { oddsMethods } from "./panel_odds.js";
+import { logMethods } from "./panel_log.js";
+import { crtMethods } from "./panel_crt.js";
 
-// The owner's combat results table (the game option "crt"), kept for the next new game.
-const OWN_CRT = "muster.crt.hex-hexside";
 // A tap or click this soon after the panel changed is taken for the second half of a double
 // tap, and ignored: one tap, one action.
 const QUIET_MS = 450;
@@ -15,10 +16,26 @@ const QUIET_MS = 450;
 const FOLD_AT = 8;
 // Screen angle (degrees, clockwise from east) of hex direction 0 on each orientation.
 const DIRECTION_0 = { flat: -30, pointy: -60 };
-const COMPASS = ["e", "se", "s", "sw", "w", "nw", "n", "ne"];
+// Sixteen points: the twelve facings of a hex map fall on twelve different ones.
+const COMPASS = [
+  "e",
+  "ese",
+  "se",
+  "sse",
+  "s",
+  "ssw",
+  "sw",
+  "wsw",
+  "w",
+  "wnw",
+  "nw",
+  "nnw",
+  "n",
+  "nne",
+  "ne",
+  "ene",
+];
 const ARROWS = ["→", "↘", "↓", "↙", "←", "↖", "↑", "↗"];
-// How many log lines a view holds; the text export asks for all of them.
-const LOG_ALL = 100000;
 // Views shown so far, on the page's root as data-shown: tests wait on it after a tap.
 let shown = 0;
 
@@ -54,6 +71,7 @@ export class Play {
     this.busy = false;
     this.quietUntil = 0;
     this.lastSide = null;
+    this.lastActor = null;
   }
 
   active() {
@@ -112,8 +130,9 @@ export class Play {
   facingWord(n) {
     if (typeof n !== "number") return null;
     const angle = this.facingAngle(n);
-    const index = ((Math.round(angle / 45) % 8) + 8) % 8;
-    return ARROWS[index] + " " + this.t("compass." + COMPASS[index]);
+    const point = ((Math.round(angle / 22.5) % 16) + 16) % 16;
+    const arrow = ((Math.round(angle / 45) % 8) + 8) % 8;
+    return ARROWS[arrow] + " " + this.t("compass." + COMPASS[point]);
   }
 
   facingAngle(n) {
@@ -195,7 +214,9 @@ export class Play {
     this.picker = null;
     this.past = null;
     const side = view.prompt ? view.prompt.side : null;
-    this.handover = Boolean(before && side && side !== this.lastSide && !view.private);
+    // Pass-and-play: a note when another side than the last one that acted is asked now.
+    this.handover = Boolean(side && this.lastActor && side !== this.lastActor && !view.private);
+    if (side) this.lastActor = side;
     if (side !== this.lastSide) {
       this.selected = null; // marks never outlive a side's turn
       this.refocus = true; // and the map turns to the units that act now
@@ -206,7 +227,9 @@ export class Play {
     }
     this.costs = null;
     this.autosave();
-    if (view.private && !view.result && view.decider && view.decider !== view.viewer) {
+    // A new private game, and every change of the side deciding, goes behind the privacy
+    // screen: the side taking the tablet asks for its own view.
+    if (view.private && !view.result && view.decider && (!before || view.decider !== view.viewer)) {
       return this.handOver(view.decider);
     }
     this.draw();
@@ -474,13 +497,8 @@ export class Play {
 
   button(text, onClick, attrs) {
     const node = el("button", Object.assign({ type: "button", text: text }, attrs || {}));
-    node.addEventListener("click", (event) => {
-      if (this.busy || performance.now() < this.quietUntil) {
-        event.preventDefault();
-        return;
-      }
-      onClick(event);
-    });
+    // A double tap never takes two actions: send() refuses a second one this soon.
+    node.addEventListener("click", onClick);
     return node;
   }
 
@@ -509,10 +527,11 @@ export class Play {
       this.logRoot.replaceChildren();
       return;
     }
-    const nodes = [this.dock()];
+    // The game's buttons first, where a scroll to the top finds them; then the dock, which
+    // stays in view however far the panel scrolls; then the fight, the facts, the log.
+    const nodes = [this.gameBar(), this.dock()];
     const extras = this.extras();
     if (extras) nodes.push(extras);
-    nodes.push(this.gameBar());
     root.replaceChildren.apply(root, nodes);
     this.renderLog();
   }
@@ -628,7 +647,13 @@ export class Play {
       (i) => i.unit === unit && !i.at && this.view.choices[i.choice].kind !== "facing",
     );
     return el("div", { class: "selected-bar", "data-unit": unit }, [
-      el("p", { class: "selected-name", text: this.t("ui.selected", { unit: unit }) }),
+      el("p", {
+        class: "selected-name",
+        text: this.t(
+          this.items().some((i) => i.unit === unit && i.at) ? "ui.selected" : "ui.selected_plain",
+          { unit: unit },
+        ),
+      }),
       el(
         "div",
         { class: "actions" },
@@ -713,7 +738,8 @@ export class Play {
 
   // Facings: an arrow for each, at its angle on this map, for the unit that faces.
   facingChoice(choice, items) {
-    const unit = this.current();
+    const units = unique(items.map((i) => i.unit).filter(Boolean));
+    const unit = this.current() || (units.length === 1 ? units[0] : null);
     const shown = items.filter((i) => i.unit === unit || !i.unit);
     if (!shown.length) {
       // Turning in place: once a unit is picked, its arrows show here.
@@ -769,125 +795,6 @@ export class Play {
   }
 
   // A chance point: roll, or tap the face rolled at the table; each face says what it does.
-  chanceBox(chance) {
-    const cup = !chance.die;
-    const roll = this.button(
-      this.t(cup ? "ui.draw_digital" : "ui.roll_digital"),
-      () => this.act({ type: "roll" }),
-      { id: "roll", class: "primary" },
-    );
-    const faces = chance.faces.map((face) => {
-      const value = cup
-        ? this.names().formation(face.value) || String(face.value)
-        : String(face.value);
-      const node = this.button("", () => this.act({ type: "roll", value: face.value }), {
-        class: "face",
-        "data-value": String(face.value),
-      });
-      node.replaceChildren(
-        el("span", { class: "face-value", text: value }),
-        el("span", { class: "face-result", text: face.result ? this.label(face.result) : "" }),
-        el("span", { class: "face-p", text: this.pct(face.p) }),
-      );
-      return node;
-    });
-    return el("div", { class: "chance" }, [
-      roll,
-      el("p", { class: "hint", text: this.t(cup ? "ui.or_draw" : "ui.or_type") }),
-      el("div", { class: "faces" }, faces),
-    ]);
-  }
-
-  pct(p) {
-    if (this.i18n.pct) return this.i18n.pct(p);
-    return Math.round(p * 1000) / 10 + " %";
-  }
-
-  // Before a fight is taken: every modifier (value · reason · rule), the total, what it must
-  // reach, and each result's exact chance as a bar.
-  previewBox(pending) {
-    return el("div", { class: "preview-box", id: "preview" }, [
-      el("h3", { class: "preview-title", text: this.label(pending.item) }),
-      this.previewBody(pending.answer),
-      el("div", { class: "actions confirm-row" }, [
-        this.button(this.t("ui.confirm"), () => this.act(pending.item.action), {
-          id: "confirm",
-          class: "primary",
-        }),
-        this.button(this.t("ui.cancel"), () => this.cancelPreview(), { id: "cancel" }),
-      ]),
-    ]);
-  }
-
-  previewBody(answer) {
-    const nodes = [];
-    if (answer.odds)
-      nodes.push(el("p", { class: "combat-odds", text: this.t("ui.odds", answer.odds) }));
-    const rows = (answer.modifiers || []).map((m) =>
-      el("tr", { class: "modifier" }, [
-        el("td", { class: "part-value", text: signed(m.value) }),
-        el("td", { class: "part-text", text: this.t(m.key, m.params) }),
-        el("td", { class: "rule", text: this.ruleText(m.rule) }),
-      ]),
-    );
-    rows.push(
-      el("tr", { class: "total" }, [
-        el("td", { class: "part-value", text: signed(answer.total) }),
-        el("td", { class: "part-text", text: this.t("ui.total_label") }),
-        el("td", {}),
-      ]),
-    );
-    nodes.push(
-      el("table", { class: "modifiers" }, [
-        el("thead", {}, [
-          el("tr", {}, [
-            el("th", { text: this.t("ui.col_value") }),
-            el("th", { text: this.t("ui.col_reason") }),
-            el("th", { text: this.t("ui.col_rule") }),
-          ]),
-        ]),
-        el("tbody", {}, rows),
-      ]),
-    );
-    if (answer.target !== undefined && answer.target !== null) {
-      nodes.push(
-        el("p", { class: "target", text: this.t("ui.target_roll", { target: answer.target }) }),
-      );
-    }
-    const bars = (answer.outcomes || []).map((o) => {
-      const head = o.codes ? this.t("ui.on_rolls", { rolls: o.rolls, codes: o.codes }) + " — " : "";
-      const width = Math.max(0, Math.min(100, o.p * 100));
-      return el("li", { class: "outcome" }, [
-        el("span", { class: "outcome-text", text: head + this.outcomeText(o.outcome) }),
-        el("span", { class: "odds-bar" }, [
-          el("span", { class: "odds-bar-fill", style: "width:" + width.toFixed(1) + "%" }),
-        ]),
-        el("span", { class: "odds", text: this.pct(o.p) }),
-      ]);
-    });
-    nodes.push(el("ul", { class: "outcomes" }, bars));
-    if (answer.provisional) nodes.push(el("p", { class: "hint", text: this.t("ui.provisional") }));
-    if (answer.crt) nodes.push(this.crtLabel(answer.crt));
-    return el("div", { class: "preview" }, nodes);
-  }
-
-  ruleText(rule) {
-    return this.t("ui.rule_ref", { rule: rule });
-  }
-
-  outcomeText(outcome) {
-    const none = this.t("ui.no_effect");
-    return Object.keys(outcome || {})
-      .map((who) => {
-        const effects = outcome[who].map((e) =>
-          typeof e === "string" ? this.t("effect." + e) : this.label(e),
-        );
-        return this.t("ui." + who) + ": " + (effects.join(", ") || none);
-      })
-      .join(" · ");
-  }
-
-  // Below the dock: the fight in progress, the facts the core lists, the tables in use.
   extras() {
     const view = this.view;
     const nodes = [];
@@ -902,7 +809,9 @@ export class Play {
       });
     }
     if (view.combat && view.combat.preview && !this.pending) {
-      nodes.push(el("h3", { text: this.t("ui.fight_now") }), this.previewBody(view.combat.preview));
+      // The table in use is named once, below.
+      const preview = Object.assign({}, view.combat.preview, { crt: null });
+      nodes.push(el("h3", { text: this.t("ui.fight_now") }), this.previewBody(preview));
     }
     if (view.crt) nodes.push(this.crtLabel(view.crt), this.crtTools());
     return nodes.length ? el("section", { class: "extras" }, nodes) : null;
@@ -948,72 +857,6 @@ export class Play {
     return seen.map((m) => ({ sign: this.t("marker_sign." + m), text: this.t("marker." + m) }));
   }
 
-  // ---- the log -----------------------------------------------------------------------------
-
-  // Newest first; a fight's modifiers under it; tap an entry to see the map as it was then.
-  renderLog() {
-    const view = this.view;
-    const lines = view.log || [];
-    const at = view.log_at || [];
-    const groups = [];
-    lines.forEach((event, i) => {
-      if (isSubLine(event) && groups.length) {
-        groups[groups.length - 1].lines.push(event);
-      } else {
-        groups.push({ lines: [event], at: at[i] });
-      }
-    });
-    const items = groups.reverse().map((group) => {
-      const head = group.lines[0];
-      const text = this.label(head);
-      const entry =
-        group.at === undefined
-          ? el("span", { class: "log-text", text: text })
-          : this.button(text, () => this.lookBack(group.at), {
-              class: "log-entry",
-              "data-at": String(group.at),
-            });
-      const li = el("li", {}, [entry]);
-      if (group.lines.length > 1) {
-        li.appendChild(
-          el(
-            "ul",
-            { class: "log-modifiers" },
-            group.lines.slice(1).map((m) => el("li", { text: this.label(m) })),
-          ),
-        );
-      }
-      return li;
-    });
-    this.logRoot.replaceChildren(
-      el("div", { class: "log-head" }, [
-        el("h3", { text: this.t("ui.log") }),
-        this.button(this.t("ui.export_log"), () => this.exportLog(), { id: "export-log" }),
-      ]),
-      el("ol", { class: "log", reversed: "reversed" }, items),
-    );
-  }
-
-  // The whole log as text in the language on screen, as a file.
-  exportLog() {
-    return this.engine.call("game_view", this.params({ log: LOG_ALL })).then((view) => {
-      const scenario = this.getScenario() || {};
-      const out = [scenario.title || "", ""];
-      (view.log || []).forEach((event) => {
-        out.push((isSubLine(event) ? "    " : "") + this.label(event));
-      });
-      const blob = new Blob([out.join("\n") + "\n"], { type: "text/plain;charset=utf-8" });
-      const link = document.createElement("a");
-      link.href = URL.createObjectURL(blob);
-      link.download = (scenario.id || "game") + ".log.txt";
-      document.body.appendChild(link);
-      link.click();
-      link.remove();
-      setTimeout(() => URL.revokeObjectURL(link.href), 10000);
-      return out;
-    }, this.onError);
-  }
-
   // ---- saves and the owner's tables --------------------------------------------------------
 
   download() {
@@ -1048,85 +891,10 @@ export class Play {
     this.draw();
     return this.view;
   }
-
-  ownCrt() {
-    try {
-      const text = localStorage.getItem(OWN_CRT);
-      return text ? JSON.parse(text) : null;
-    } catch (error) {
-      return null;
-    }
-  }
-
-  importCrt(file) {
-    return this.readJsonFile(file, "crt")
-      .then((crt) =>
-        this.engine.call("check_crt", { crt: crt }).then((info) => {
-          try {
-            localStorage.setItem(OWN_CRT, JSON.stringify(crt));
-          } catch (error) {
-            this.onError({
-              key: "error.storage",
-              params: { detail: String(error.message || error) },
-            });
-            return null;
-          }
-          this.crtNote = this.t("ui.crt_imported", { name: info.name });
-          this.render();
-          return info;
-        }),
-      )
-      .catch(this.onError);
-  }
-
-  forgetCrt() {
-    try {
-      localStorage.removeItem(OWN_CRT);
-    } catch (error) {
-      // Nothing stored, or storage closed: the stand-in is used either way.
-    }
-    this.crtNote = this.t("ui.crt_forgotten");
-    this.render();
-  }
-
-  // Which combat results table is in use: a stand-in is said plainly.
-  crtLabel(crt) {
-    return el("p", {
-      class: "crt-label" + (crt.stand_in ? " stand-in" : ""),
-      "data-stand-in": String(Boolean(crt.stand_in)),
-      text: crt.stand_in
-        ? this.t("ui.crt_stand_in")
-        : this.t("ui.crt_own", { name: crt.name || "" }),
-    });
-  }
-
-  crtTools() {
-    const own = this.ownCrt();
-    const input = el("input", { type: "file", accept: ".json,application/json", id: "crt-file" });
-    input.hidden = true;
-    input.addEventListener("change", () => {
-      if (input.files && input.files[0]) this.importCrt(input.files[0]);
-      input.value = "";
-    });
-    const nodes = [
-      el("p", {
-        class: "hint crt-next",
-        text: own
-          ? this.t("ui.crt_next_own", { name: own.name || "" })
-          : this.t("ui.crt_next_stand_in"),
-      }),
-      this.button(this.t("ui.crt_import"), () => input.click(), { id: "crt-import" }),
-      input,
-    ];
-    if (own) {
-      nodes.push(
-        this.button(this.t("ui.crt_forget"), () => this.forgetCrt(), { id: "crt-forget" }),
-      );
-    }
-    if (this.crtNote) nodes.push(el("p", { class: "hint", text: this.crtNote }));
-    return el("div", { class: "crt-tools" }, nodes);
-  }
 }
+
+// The panel's methods by concern: odds and dice, the log, the owner's tables.
+Object.assign(Play.prototype, oddsMethods, logMethods, crtMethods);
 
 function countShown() {
   shown += 1;
@@ -1139,14 +907,4 @@ function unique(list) {
     if (out.indexOf(x) < 0) out.push(x);
   });
   return out;
-}
-
-// A modifier of a fight is listed under the fight's line (docs/play-view.md: a log key that
-// ends in "modifier").
-function isSubLine(event) {
-  return /modifier$/.test(event.key || "");
-}
-
-function signed(value) {
-  return (value > 0 ? "+" : value < 0 ? "−" : "±") + Math.abs(value);
 }

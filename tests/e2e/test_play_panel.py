@@ -412,3 +412,24 @@ def test_no_raw_key_id_or_code_after_a_turn(browser, site_url, lang):
             app.assert_no_errors()
         finally:
             app.context.close()
+
+
+def test_a_double_tap_takes_one_action(browser, site_url):
+    app = open_demo(browser, site_url, "demo-hohenbrueck")
+    page = app.page
+    try:
+        tap(page, page.locator("#new-game"))
+        moves = page.evaluate("window.muster.play.view.moves")
+        end = page.locator("#dock button.end").first
+        box = in_view(page, end)
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        page.touchscreen.tap(x, y)
+        page.touchscreen.tap(x, y)  # the next phase's button now stands in the same place
+        page.wait_for_timeout(1500)
+        assert page.evaluate("window.muster.play.view.moves") == moves + 1
+        page.mouse.dblclick(x, y)
+        page.wait_for_timeout(1500)
+        assert page.evaluate("window.muster.play.view.moves") == moves + 2
+        app.assert_no_errors()
+    finally:
+        app.context.close()

@@ -93,7 +93,7 @@ def tap_center(page, selector: str, touch: bool = False) -> None:
 
 def play_valmont(page) -> None:
     """A new Valmont game: the cup draws Morand's brigade, 1/8e Ligne moves to 0604."""
-    page.click("#new-game")
+    press(page, "#new-game")
     page.wait_for_selector("#roll")
     press(page, "#play-panel button.face[data-value='fr-bde1']")
     wait_text(page, "#prompt", "artillery fire")
@@ -110,7 +110,7 @@ def play_valmont(page) -> None:
 
 def play_hohenbrueck(page) -> None:
     """A new Hohenbrück game, past its first phase."""
-    page.click("#new-game")
+    press(page, "#new-game")
     wait_text(page, "#prompt", "Prussia")
     before = text(page, "#prompt")
     press(page, "#dock [data-action='end_phase']")
@@ -130,7 +130,7 @@ def hand_over(page, side: str, touch: bool = False) -> None:
 
 def play_fontanella(page) -> None:
     """A new Fontanella game: Austria takes the tablet and moves a block to Ponte Gallo."""
-    page.click("#new-game")
+    press(page, "#new-game")
     hand_over(page, "austria")
     wait_text(page, "#prompt", "Austria")
     tap_center(page, "[data-piece='a01']")
@@ -153,24 +153,24 @@ def test_new_game_asks_first_and_the_old_game_stays_in_saved_games(browser, site
     play_valmont(page)
     before = position(page)
     # New game asks; Cancel (or Escape) keeps the game exactly as it was.
-    page.click("#new-game")
+    press(page, "#new-game")
     page.wait_for_selector("#ask[open]")
     assert text(page, "#ask-title") == f"Start a new game of {VALMONT}?"
     assert "The game in progress stays in Saved games" in text(page, "#ask-body")
     shot(page, "confirm-new-game-desktop")
     answer(page, go=False)
     assert position(page) == before
-    page.click("#new-game")
+    press(page, "#new-game")
     page.wait_for_selector("#ask[open]")
     page.keyboard.press("Escape")
     page.wait_for_selector("#ask:not([open])", state="attached")
     assert position(page) == before
     # Confirm: a new game; the first one is still in Saved games.
-    page.click("#new-game")
+    press(page, "#new-game")
     answer(page, go=True)
     page.wait_for_selector("#roll")
     assert page.locator("[data-unit='fr-1-1']").first.get_attribute("data-at") == "0404"
-    page.click("#saved-games")
+    press(page, "#saved-games")
     page.wait_for_selector("#saved-dialog[open] .saved-game")
     games = page.locator("#saved-list .saved-game")
     assert games.count() == 2
@@ -203,7 +203,7 @@ def test_new_game_asks_first_and_the_old_game_stays_in_saved_games(browser, site
     wait_text(page, "#message", "Saved game loaded")
     assert position(page) == before
     # Delete the other game (asked first); the one on screen cannot be deleted.
-    page.click("#saved-games")
+    press(page, "#saved-games")
     page.wait_for_selector("#saved-dialog[open] .saved-game")
     games = page.locator("#saved-list .saved-game")
     assert games.count() == 2
@@ -259,7 +259,7 @@ def test_each_demo_resumes_after_a_reload_at_the_same_position(browser, site_url
     assert page.locator("#scenario-select").input_value() == "demo-valmont"
     assert position(page) == seen[VALMONT]
     # Hohenbrück, from the dialog during play: asked first, naming both scenarios.
-    page.click("#saved-games")
+    press(page, "#saved-games")
     saved_entry(page, HOHENBRUECK, "#saved-list").locator(".saved-resume").click()
     page.wait_for_selector("#ask[open]")
     body = text(page, "#ask-body")
@@ -280,6 +280,7 @@ def test_each_demo_resumes_after_a_reload_at_the_same_position(browser, site_url
 def test_a_reload_mid_hand_over_opens_on_the_privacy_screen(browser, site_url):
     app = open_app(browser, site_url + "?scenario=demo-fontanella", **TABLET)
     page = app.page
+    settle(page)
     page.tap("#new-game")
     hand_over(page, "austria", touch=True)
     wait_text(page, "#prompt", "Austria")
@@ -310,6 +311,7 @@ def test_a_reload_mid_hand_over_opens_on_the_privacy_screen(browser, site_url):
     page.wait_for_selector("#saved-dialog[open] .saved-game")
     shot(page, "saved-games-dialog-tablet")
     page.tap("#saved-close")
+    settle(page)
     page.tap("#new-game")
     page.wait_for_selector("#ask[open]")
     for button in ("#ask-ok", "#ask-cancel"):
@@ -324,18 +326,18 @@ def test_a_reload_mid_hand_over_opens_on_the_privacy_screen(browser, site_url):
 def test_refused_saves_change_nothing_and_another_scenario_asks_first(browser, site_url, tmp_path):
     app = open_app(browser, site_url + "?scenario=demo-valmont", **DESKTOP)
     page = app.page
-    page.click("#new-game")
+    press(page, "#new-game")
     press(page, "#play-panel button.face[data-value='fr-bde1']")
     wait_text(page, "#prompt", "artillery fire")
     with page.expect_download() as download:
-        page.click("#save-game")
+        press(page, "#save-game")
     valmont = tmp_path / "valmont.json"
     download.value.save_as(valmont)
     pick_scenario(page, "demo-hohenbrueck", go=True)
     play_hohenbrueck(page)
     before = position(page)
     with page.expect_download() as download:
-        page.click("#save-game")
+        press(page, "#save-game")
     save = json.loads(Path(download.value.path()).read_text())
     # A Hohenbrück save claiming another rule system: refused, the game on screen kept.
     save["system"] = "area-locale"
@@ -370,7 +372,7 @@ def test_refused_saves_change_nothing_and_another_scenario_asks_first(browser, s
     assert page.locator("#scenario-select").input_value() == "demo-valmont"
     assert "artillery fire" in text(page, "#prompt")
     # The Hohenbrück game stays in Saved games.
-    page.click("#saved-games")
+    press(page, "#saved-games")
     assert saved_entry(page, HOHENBRUECK, "#saved-list").count() == 1
     page.click("#saved-close")
     app.assert_no_errors()
@@ -390,7 +392,7 @@ def test_a_full_storage_is_said_and_play_goes_on(browser, site_url):
     cdp.send("Storage.overrideQuotaForOrigin", {"origin": origin, "quotaSize": 1})
     page.goto(site_url + "?scenario=demo-valmont")
     page.wait_for_selector("html[data-ready='1']", state="attached", timeout=READY_TIMEOUT_MS)
-    page.click("#new-game")
+    press(page, "#new-game")
     page.wait_for_selector("#roll")
     wait_text(page, "#message", "could not be kept in this browser's storage")
     assert text(page, "#message") == (
@@ -403,7 +405,7 @@ def test_a_full_storage_is_said_and_play_goes_on(browser, site_url):
     press(page, "#dock [data-action='next_step']")
     wait_text(page, "#prompt", "movement")
     with page.expect_download() as download:
-        page.click("#save-game")
+        press(page, "#save-game")
     assert len(json.loads(Path(download.value.path()).read_text())["actions"]) == 2
     assert page.evaluate("window.muster.games.records.length") == 0
     # Room again: the game is kept again, at its latest position.

@@ -185,7 +185,7 @@ def choices(rules: Any, scenario: AreaScenario, state: State, legal: list[Action
             ap = action["approach"]
             a, n = ap.split("/")
             g = group(("assault",), "choice.al_assault", {"count": state["commands"]})
-            params = {"approach": ap, "to": f"{n}/{a}", "cost": 1}
+            params = {"approach": a, "to": n, "cost": 1}  # from one locale on the next
             g["items"].append(item(action, "action.al_assault", params, at=ap))
         elif kind in ("bombard", "declare"):
             pid = action["unit"]
