@@ -747,18 +747,15 @@ export class AreaMap extends PanZoomMap {
 
   // Centre the view on the middle of several places (the blocks that act next), at this zoom.
   centerOnAll(places) {
-    const pts = (places || [])
-      .map((id) => {
-        const g = this._approaches.get(String(id));
-        const L = this._locales.get(String(id));
-        return g ? [g.x, g.y] : L ? L.c : null;
-      })
-      .filter(Boolean);
-    if (!pts.length) return;
-    this._cx = pts.reduce((a, p) => a + p[0], 0) / pts.length;
-    this._cy = pts.reduce((a, p) => a + p[1], 0) / pts.length;
-    this._fitted = false;
-    this._applyView();
+    this.centerOnPoints(
+      (places || [])
+        .map((id) => {
+          const g = this._approaches.get(String(id));
+          const L = this._locales.get(String(id));
+          return g ? [g.x, g.y] : L ? L.c : null;
+        })
+        .filter(Boolean),
+    );
   }
 
   // ---- taps: hooks of PanZoomMap ---------------------------------------------------

@@ -439,12 +439,9 @@ export class HexMap extends PanZoomMap {
 
   // Centre the view on the middle of several hexes (the units that act next), at this zoom.
   centerOnAll(labels) {
-    const pts = (labels || []).map((l) => this._grid && this._grid.center(l)).filter(Boolean);
-    if (!pts.length) return;
-    this._cx = pts.reduce((a, p) => a + p[0], 0) / pts.length;
-    this._cy = pts.reduce((a, p) => a + p[1], 0) / pts.length;
-    this._fitted = false;
-    this._applyView();
+    this.centerOnPoints(
+      (labels || []).map((l) => this._grid && this._grid.center(l)).filter(Boolean),
+    );
   }
 
   // Tiny is also far: "hm-far hm-tiny" hides the hex numbers and the counter texts.

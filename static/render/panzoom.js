@@ -163,6 +163,15 @@ export class PanZoomMap {
     this._applyView();
   }
 
+  // Centre the view on the middle of several map points [x, y], at the zoom it has.
+  centerOnPoints(pts) {
+    if (!pts.length) return;
+    this._cx = pts.reduce((a, p) => a + p[0], 0) / pts.length;
+    this._cy = pts.reduce((a, p) => a + p[1], 0) / pts.length;
+    this._fitted = false;
+    this._applyView();
+  }
+
   // Zoom out and centre so the whole map shows ("contain").
   fitAll() {
     const v = this._dims();

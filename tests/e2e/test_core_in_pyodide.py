@@ -16,6 +16,11 @@ def test_core_unit_tests_pass_inside_pyodide(browser, site_url, pyodide_wheels):
         for p in sorted((ROOT / "tests" / "core").glob("*.py"))
     ]
     assert len(files) >= 4
+    # The words of the app: the core's tests check every message it emits has them.
+    files += [
+        {"url": f"{site_url}static/i18n/{p.name}", "path": f"/home/pyodide/static/i18n/{p.name}"}
+        for p in sorted((ROOT / "static" / "i18n").glob("*.json"))
+    ]
     context = browser.new_context()
     page = context.new_page()
     errors: list[str] = []
