@@ -185,8 +185,16 @@ class RulesBase:
         return {k: v for k, v in state.items() if k not in ("rng", "chance")}
 
     def preview(self, scenario: Any, state: State, action: Action) -> dict[str, Any]:
-        """No previews by default (``previewable`` is empty)."""
-        raise NotImplementedError
+        """No previews by default (``previewable`` is empty, so the API never asks).
+
+        Raises:
+            IllegalActionError: always: this system previews nothing.
+        """
+        from .errors import IllegalActionError
+
+        raise IllegalActionError(
+            "error.illegal_action", "not allowed now: {action}", action=action.get("type", "")
+        )
 
     def view_extra(self, scenario: Any, state: State, viewer: str | None) -> dict[str, Any]:
         """Nothing beside the state by default."""

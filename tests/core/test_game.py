@@ -188,3 +188,12 @@ def test_cup_draws_are_chance_points_too():
     assert g.legal_actions()[1:] == [{"type": "roll", "value": c} for c in ("red", "blue", "green")]
     g.apply({"type": "roll"})
     assert g.state["drawn"] in ("red", "blue", "green")
+
+
+def test_a_system_without_previews_refuses_one():
+    from muster.errors import IllegalActionError
+    from muster.ruleset import RulesBase
+
+    with pytest.raises(IllegalActionError) as refused:
+        RulesBase().preview(None, {}, {"type": "fire"})
+    assert refused.value.key == "error.illegal_action"
