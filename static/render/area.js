@@ -738,11 +738,8 @@ export class AreaMap extends PanZoomMap {
     const L = this._locales.get(id);
     const p = g ? [g.x, g.y] : L ? L.c : null;
     if (!p) return;
-    this._cx = p[0];
-    this._cy = p[1];
     if (opts && typeof opts.zoom === "number") this._k = opts.zoom;
-    this._fitted = false;
-    this._applyView();
+    this.centerOnPoints([p]);
   }
 
   // Centre the view on the middle of several places (the blocks that act next), at this zoom.

@@ -430,11 +430,8 @@ export class HexMap extends PanZoomMap {
   centerOn(label, opts) {
     const p = this._grid && this._grid.center(label);
     if (!p) return;
-    this._cx = p[0];
-    this._cy = p[1];
     if (opts && typeof opts.zoom === "number") this._k = opts.zoom;
-    this._fitted = false;
-    this._applyView();
+    this.centerOnPoints([p]);
   }
 
   // Centre the view on the middle of several hexes (the units that act next), at this zoom.

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from playouts import random_playout
+from test_play_hex_hexside import U  # the one-line unit fixture
 
 from muster.game import Game, canonical, chance_faces
 from muster.ruleset import CHOICE_KINDS, words_of
@@ -204,16 +205,6 @@ def test_every_rule_reference_and_code_has_words():
 
 
 # -- what a player checks ----------------------------------------------------------------------
-
-
-def U(uid: str, at: str, side: str = "prussia", kind: str = "infantry", steps: int = 2, **r: Any):
-    ratings = {"strength": 4, "morale": 4, "movement": 4, **r}
-    if kind == "leader":
-        ratings = {"morale_modifier": 1, "movement": 8, **r}
-    spec = {"id": uid, "side": side, "type": kind, "name": uid, "hex": at, "ratings": ratings}
-    if kind != "leader":
-        spec["steps"] = steps
-    return spec
 
 
 def start(units, **extra) -> Game:
