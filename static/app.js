@@ -653,6 +653,10 @@ function start() {
     els.file.value = "";
   });
 
+  document.getElementById("settings-button").addEventListener("click", function () {
+    document.getElementById("settings-dialog").showModal();
+  });
+
   els.lang.addEventListener("change", function () {
     i18n.remember(els.lang.value); // the language chosen is the next visit's too
     i18n.load(els.lang.value).then(refreshText);

@@ -290,5 +290,11 @@ export class I18n {
     root.querySelectorAll("[data-i18n]").forEach(function (node) {
       node.textContent = self.t(node.getAttribute("data-i18n"));
     });
+    // Buttons that show a sign only are named for screen readers and tooltips alike.
+    root.querySelectorAll("[data-i18n-label]").forEach(function (node) {
+      const label = self.t(node.getAttribute("data-i18n-label"));
+      node.setAttribute("aria-label", label);
+      node.setAttribute("title", label);
+    });
   }
 }

@@ -133,10 +133,14 @@ def test_a_valid_scenario_file_replaces_the_battle(app):
 
 def test_language_switch(app):
     page = app.page
+    page.click("#settings-button")
     page.select_option("#lang", "pl")
     page.wait_for_function("document.querySelector('#status').textContent === 'zasady gotowe'")
+    assert page.locator("#settings-title").inner_text() == "Ustawienia"
     page.select_option("#lang", "en")
     page.wait_for_function("document.querySelector('#status').textContent === 'rules ready'")
+    page.keyboard.press("Escape")
+    assert not page.locator("#settings-dialog").is_visible()
 
 
 def test_no_console_errors(app):
