@@ -2,8 +2,9 @@
 """Build the static site into dist/, or build and serve it: ``python build.py [serve]``.
 
 Standard library only. Writes the app, the Pyodide core files (from node_modules), the
-project's pure-Python wheel with a lockfile of our own, the web app manifest, icons and a
-service worker that precaches every file under a cache name holding the build hash.
+project's pure-Python wheel with a lockfile of our own, the web app manifest with its icons and
+screenshots, and a service worker whose precache list carries each file's content hash, so an
+update downloads only the files that changed (static/sw.template.js says how).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import sys
 import threading
 import zipfile
 import zlib
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -30,6 +32,12 @@ PACKAGE = "muster"
 PYODIDE_DIR = ROOT / "node_modules" / "pyodide"
 # The Pyodide files the browser loads; the rest of the npm package is for Node.
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
+# The manifest's screenshots (made by bench/screenshots.py), copied into dist/screenshots/.
+SCREENSHOTS = ROOT / "docs" / "screenshots"
+# Files of dist/ the service worker does not precache: itself, GitHub Pages' marker, the build
+# stamp written after it, and the screenshots only an install dialog shows.
+NOT_PRECACHED = ("sw.js", ".nojekyll", "build.json")
+NOT_PRECACHED_DIRS = ("screenshots/",)
 ZIP_TIME = (1980, 1, 1, 0, 0, 0)
 
 MIME_TYPES = {
@@ -109,13 +117,17 @@ def write_lockfile(wheel: Path, target: Path) -> None:
     )
 
 
-def _png(size: int) -> bytes:
-    """A square app icon: a dark field with a light hexagon, drawn with zlib alone."""
+def _png(size: int, radius: float = 0.38) -> bytes:
+    """A square app icon: a dark field with a light hexagon, drawn with zlib alone.
+
+    ``radius`` is the distance of the hexagon's corners from the centre as a share of the side:
+    0.38 fills a plain icon; a maskable one (:func:`maskable_png`) keeps it in the safe zone.
+    """
     import math
 
     rows = []
     c = size / 2
-    radius = size * 0.38
+    radius = size * radius
     corners = [
         (c + radius * math.cos(math.pi / 3 * i), c + radius * math.sin(math.pi / 3 * i))
         for i in range(6)
@@ -143,19 +155,84 @@ def _png(size: int) -> bytes:
     return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", raw) + chunk(b"IEND", b"")
 
 
+def maskable_png(size: int) -> bytes:
+    """The icon a launcher may cut to a circle or a rounded square: the field fills the whole
+    square and the hexagon stays inside the central 80 % (the safe zone, a circle of radius 0.4
+    of the side) with room to spare: its corners lie 0.3 of the side from the centre."""
+    return _png(size, radius=0.3)
+
+
+ICON_SIZES = (192, 512)
+DESCRIPTION = (
+    "A table-side rules engine for horse-and-musket board wargames: it knows the rules of the "
+    "battle on the table, previews every fight with its odds, and works offline on a tablet."
+)
 MANIFEST = {
+    "id": "/",
     "name": "Muster: table-side rules for horse-and-musket wargames",
     "short_name": "Muster",
+    "description": DESCRIPTION,
+    "categories": ["games", "entertainment", "utilities"],
     "start_url": "./",
     "scope": "./",
     "display": "standalone",
     "background_color": "#2b3a55",
     "theme_color": "#2b3a55",
     "icons": [
-        {"src": "icons/icon-192.png", "sizes": "192x192", "type": "image/png"},
-        {"src": "icons/icon-512.png", "sizes": "512x512", "type": "image/png"},
+        *(
+            {"src": f"icons/icon-{n}.png", "sizes": f"{n}x{n}", "type": "image/png"}
+            | {"purpose": "any"}
+            for n in ICON_SIZES
+        ),
+        *(
+            {"src": f"icons/maskable-{n}.png", "sizes": f"{n}x{n}", "type": "image/png"}
+            | {"purpose": "maskable"}
+            for n in ICON_SIZES
+        ),
     ],
 }
+# The manifest's screenshots: file in docs/screenshots/, form factor, label.
+SCREENSHOT_FILES = (
+    ("wide.png", "wide", "A demo battle on a wide screen: the map and the play panel"),
+    ("narrow.png", "narrow", "A demo battle on a tablet held upright"),
+)
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    """A PNG's width and height, read from its header."""
+    if data[:8] != b"\x89PNG\r\n\x1a\n" or data[12:16] != b"IHDR":
+        raise ValueError("not a PNG file")
+    width, height = struct.unpack(">II", data[16:24])
+    return width, height
+
+
+def write_manifest(dist: Path, base_path: str = "/") -> None:
+    """The icons, the screenshots and the manifest naming them.
+
+    ``base_path`` is the path the site is served under (GitHub Pages: ``/<repo>/``), the app's
+    id: a relative id would resolve against the origin alone, the same for every project site
+    of one GitHub user.
+    """
+    (dist / "icons").mkdir(exist_ok=True)
+    for size in ICON_SIZES:
+        (dist / "icons" / f"icon-{size}.png").write_bytes(_png(size))
+        (dist / "icons" / f"maskable-{size}.png").write_bytes(maskable_png(size))
+    base = base_path.strip("/")
+    manifest = dict(MANIFEST, id=f"/{base}/" if base else "/")
+    shots = []
+    for name, form_factor, label in SCREENSHOT_FILES:
+        source = SCREENSHOTS / name
+        if not source.exists():
+            continue  # bench/screenshots.py makes them
+        data = source.read_bytes()
+        width, height = png_size(data)
+        (dist / "screenshots").mkdir(exist_ok=True)
+        (dist / "screenshots" / name).write_bytes(data)
+        shot = {"src": f"screenshots/{name}", "sizes": f"{width}x{height}", "type": "image/png"}
+        shots.append(shot | {"form_factor": form_factor, "label": label})
+    if shots:
+        manifest["screenshots"] = shots
+    (dist / "manifest.webmanifest").write_text(json.dumps(manifest, indent=1))
 
 
 def copy_scenarios(dist: Path) -> None:
@@ -177,29 +254,49 @@ def copy_scenarios(dist: Path) -> None:
     (target / "index.json").write_text(json.dumps(index, indent=1, ensure_ascii=False))
 
 
+def pyodide_version() -> str:
+    """The pinned Pyodide's version (node_modules/pyodide/package.json)."""
+    return json.loads((PYODIDE_DIR / "package.json").read_text())["version"]
+
+
+def precache_list(dist: Path) -> list[dict[str, str]]:
+    """Every file the service worker keeps, with its revision and content hash, by URL.
+
+    ``rev`` keys the file in the service worker's cache: the sha256 prefix of its bytes, or
+    ``pyodide-<version>`` for Pyodide's own files (refetched only when Pyodide changes).
+    ``sha256`` is the prefix the service worker checks each download against. ``./`` is
+    index.html as the bare (sub-)path serves it.
+    """
+    version = pyodide_version()
+    entries = []
+    for path in sorted(p for p in dist.rglob("*") if p.is_file()):
+        name = path.relative_to(dist).as_posix()
+        if name in NOT_PRECACHED or name.startswith(NOT_PRECACHED_DIRS):
+            continue
+        sha = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+        rev = f"pyodide-{version}" if name.startswith("pyodide/") else sha
+        entries.append({"url": "./" + name, "rev": rev, "sha256": sha})
+        if name == "index.html":
+            entries.append({"url": "./", "rev": rev, "sha256": sha})
+    return sorted(entries, key=lambda e: e["url"])
+
+
 def write_service_worker(dist: Path) -> str:
-    """Write sw.js precaching every file of dist/; returns the build hash in its cache name."""
-    files = sorted(
-        p.relative_to(dist).as_posix()
-        for p in dist.rglob("*")
-        if p.is_file() and p.name not in ("sw.js", ".nojekyll")
-    )
-    digest = hashlib.sha256()
-    for name in files:
-        digest.update(name.encode() + b"\0" + (dist / name).read_bytes())
-    build_hash = digest.hexdigest()[:16]
+    """Write sw.js with the precache list of dist/; returns the build hash (of that list)."""
+    (dist / "static" / "sw.template.js").unlink(missing_ok=True)
+    entries = precache_list(dist)
+    build_hash = hashlib.sha256(json.dumps(entries).encode()).hexdigest()[:16]
     template = (ROOT / "static" / "sw.template.js").read_text()
-    urls = ["./"] + ["./" + name for name in files if name != "static/sw.template.js"]
     text = template.replace("__BUILD_HASH__", build_hash).replace(
-        "__PRECACHE__", json.dumps(urls, indent=1)
+        "__PRECACHE__", json.dumps(entries, indent=1)
     )
     (dist / "sw.js").write_text(text)
-    (dist / "static" / "sw.template.js").unlink()
     return build_hash
 
 
-def build(dist: Path = ROOT / "dist") -> str:
-    """Write the whole site into ``dist``; returns the build hash."""
+def build(dist: Path = ROOT / "dist", base_path: str = "/") -> str:
+    """Write the whole site into ``dist``; returns the build hash. ``base_path``: the path the
+    site will be served under (the manifest's id)."""
     missing = [f for f in PYODIDE_FILES if not (PYODIDE_DIR / f).exists()]
     if missing:
         raise SystemExit(f"build: {', '.join(missing)} missing in {PYODIDE_DIR}: run `npm ci`")
@@ -214,16 +311,29 @@ def build(dist: Path = ROOT / "dist") -> str:
     wheel = build_wheel(dist / "wheels")
     write_lockfile(wheel, dist / "wheels" / "muster-lock.json")
     copy_scenarios(dist)
-    (dist / "icons").mkdir()
-    for size in (192, 512):
-        (dist / "icons" / f"icon-{size}.png").write_bytes(_png(size))
-    (dist / "manifest.webmanifest").write_text(json.dumps(MANIFEST, indent=1))
+    write_manifest(dist, base_path)
     (dist / ".nojekyll").write_text("")
+    return finish(dist)
+
+
+def finish(dist: Path) -> str:
+    """The last step of a build: the service worker over the files of ``dist`` and the build
+    stamp; returns the build hash."""
     build_hash = write_service_worker(dist)
-    (dist / "build.json").write_text(
-        json.dumps({"hash": build_hash, "version": package_version()}, indent=1)
-    )
+    stamp = {"hash": build_hash, "version": package_version(), "pyodide": pyodide_version()}
+    (dist / "build.json").write_text(json.dumps(stamp, indent=1))
     return build_hash
+
+
+def rebuild_with(dist: Path, changes: dict[str, bytes]) -> str:
+    """The build in ``dist`` as a new build would be with only ``changes`` (paths in dist ->
+    new bytes) changed: the update test's second build, immune to other edits of the sources
+    in between. Returns the new build hash."""
+    for name, data in changes.items():
+        target = dist / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+    return finish(dist)
 
 
 class Handler(http.server.SimpleHTTPRequestHandler):
@@ -231,8 +341,16 @@ class Handler(http.server.SimpleHTTPRequestHandler):
 
     extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **MIME_TYPES}
 
-    def __init__(self, *args, root: Path, prefix: str, extra: dict[str, Path], **kw) -> None:
-        self.root, self.prefix, self.extra = root, prefix, extra
+    def __init__(
+        self,
+        *args,
+        root: Path,
+        prefix: str,
+        extra: dict[str, Path],
+        on_request: Callable[[str], None] | None = None,
+        **kw,
+    ) -> None:
+        self.root, self.prefix, self.extra, self.on_request = root, prefix, extra, on_request
         super().__init__(*args, directory=str(root), **kw)
 
     def translate_path(self, path: str) -> str:
@@ -254,6 +372,8 @@ class Handler(http.server.SimpleHTTPRequestHandler):
 
     def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
         """Redirect the bare prefix to its folder form, then serve the file."""
+        if self.on_request:
+            self.on_request(self.path)
         if self.prefix != "/" and urlsplit(self.path).path == self.prefix.rstrip("/"):
             self.send_response(301)
             self.send_header("Location", self.prefix)
@@ -278,10 +398,15 @@ def make_server(
     prefix: str = "/",
     extra: dict[str, Path] | None = None,
     host: str = "127.0.0.1",
+    on_request: Callable[[str], None] | None = None,
 ) -> http.server.ThreadingHTTPServer:
-    """A threaded HTTP server for ``root`` under ``prefix``; port 0 picks a free port."""
+    """A threaded HTTP server for ``root`` under ``prefix``; port 0 picks a free port.
+
+    ``extra`` mounts other folders at URL paths; ``on_request`` is called with the path of
+    every GET (tests count what the browser fetches).
+    """
     prefix = "/" + prefix.strip("/") + "/" if prefix.strip("/") else "/"
-    handler = partial(Handler, root=root, prefix=prefix, extra=extra or {})
+    handler = partial(Handler, root=root, prefix=prefix, extra=extra or {}, on_request=on_request)
     server = http.server.ThreadingHTTPServer((host, port), handler)
     server.daemon_threads = True
     return server
@@ -301,8 +426,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--prefix", default="/", help="serve under a sub-path, e.g. /muster/")
     parser.add_argument("--out", type=Path, default=ROOT / "dist")
+    parser.add_argument(
+        "--base-path",
+        help="the path the site will be served under, e.g. /muster/ (the app's id in the "
+        "manifest); defaults to --prefix",
+    )
     args = parser.parse_args(argv)
-    build_hash = build(args.out)
+    build_hash = build(args.out, args.base_path or args.prefix)
     print(f"built {args.out} (build {build_hash})")
     if args.command == "serve":
         server = make_server(args.out, args.port, args.prefix)

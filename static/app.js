@@ -11,6 +11,11 @@ import { fileReader } from "./files.js";
 import { AreaMap } from "./render/area.js";
 import { Games, storageDetail } from "./games.js";
 import { SavedGames, ask } from "./saved.js";
+import { rulesDialog } from "./panel_rules.js";
+import { setupKeys } from "./keys.js";
+import { offerUpdates, afterUpdate } from "./update.js";
+import { initSettings } from "./settings.js";
+import { keepFocusInDialogs } from "./dialogs.js";
 
 const html = document.documentElement;
 const timing = { start: performance.now(), mapPainted: null, rulesReady: null };
@@ -37,6 +42,7 @@ const els = {
 };
 
 const params = new URLSearchParams(location.search);
+keepFocusInDialogs(document);
 const i18n = new I18n(new URL("i18n/", import.meta.url));
 const state = {
   scenario: null,
@@ -83,6 +89,7 @@ const readJsonFile = fileReader(function () {
 });
 playOptions.readJsonFile = readJsonFile;
 playOptions.openLegend = openLegend;
+playOptions.openRules = rulesDialog({ engine: engine, i18n: i18n, onError: playOptions.onError });
 // One play panel for every system; each draws on its own kind of map.
 const play = new Play(Object.assign({}, playOptions, { board: new HexBoard(map, i18n) }));
 const areaPlay = new Play(Object.assign({}, playOptions, { board: new AreaBoard(areaMap, i18n) }));
@@ -527,15 +534,41 @@ function loadSave(save, slot) {
 
 function registerServiceWorker() {
   if (!("serviceWorker" in navigator) || params.has("nosw")) return;
-  navigator.serviceWorker.register("sw.js").catch(function (error) {
-    console.warn("offline cache unavailable:", error.message);
+  navigator.serviceWorker.register("sw.js").then(
+    function (registration) {
+      offerUpdates(registration, {
+        i18n: i18n,
+        onScreen: function () {
+          return { slot: current().view ? current().slot : null, scenario: state.scenarioId };
+        },
+      });
+    },
+    function (error) {
+      console.warn("offline cache unavailable:", error.message);
+    },
+  );
+}
+
+// After the player pressed Update: the game that was on screen again, as it was.
+function resumeAfterUpdate(updated) {
+  const record = updated.slot ? games.get(updated.slot) : null;
+  if (!record || current().view) {
+    if (!current().view) current().render();
+    showMessage(i18n.t("ui.updated"), "info");
+    return null;
+  }
+  return loadSave(record.save, record.id).then(function () {
+    if (current().slot !== record.id) return;
+    const title = record.name || saved.title(record);
+    showMessage(i18n.t("ui.updated_game", { title: title }), "info");
   });
 }
 
 function start() {
   setStatus("loading");
   const base = new URL("../scenarios/", import.meta.url);
-  const wanted = params.get("scenario");
+  const updated = afterUpdate();
+  const wanted = params.get("scenario") || (updated && updated.scenario);
   const kept = games.load().catch(function (error) {
     console.warn("saved games unavailable:", error.message || error);
   });
@@ -575,6 +608,7 @@ function start() {
       if (state.selected) showHex(state.selected);
       current().render();
       kept.then(function () {
+        if (updated) return resumeAfterUpdate(updated);
         if (!current().view) current().render();
       });
       registerServiceWorker();
@@ -656,6 +690,12 @@ function start() {
   document.getElementById("settings-button").addEventListener("click", function () {
     document.getElementById("settings-dialog").showModal();
   });
+  initSettings({
+    gameOpen: function () {
+      return Boolean(current().view);
+    },
+    playPanel: els.playPanel,
+  });
 
   els.lang.addEventListener("change", function () {
     i18n.remember(els.lang.value); // the language chosen is the next visit's too
@@ -677,6 +717,22 @@ i18n
   .load(params.get("lang") || i18n.preferred(navigator.languages || [navigator.language]))
   .then(refreshText, function () {})
   .then(start);
+
+// The keyboard: the maps' cursors in words, the shortcuts, the keyboard dialog.
+setupKeys({
+  i18n: i18n,
+  hexMap: map,
+  areaMap: areaMap,
+  hexPlay: play,
+  areaPlay: areaPlay,
+  current: current,
+  scenario: function () {
+    return state.scenario;
+  },
+  area: function () {
+    return Boolean(state.area);
+  },
+});
 
 window.muster = {
   engine: engine,

@@ -90,6 +90,15 @@ export class HexBoard {
     this.arrows(null);
   }
 
+  // The keyboard: give the map the focus (its cursor shows), and whether it has it.
+  focusMap() {
+    this.map.focus();
+  }
+
+  hasFocus() {
+    return Boolean(this.map.keyboardActive);
+  }
+
   // Ids of what may be named in messages: the view's units are the scenario's.
   pieceName() {
     return null;
@@ -172,6 +181,14 @@ export class AreaBoard {
     this.map.setPieces([]);
     this.light(null);
     this.arrows(null);
+  }
+
+  focusMap() {
+    this.map.focus();
+  }
+
+  hasFocus() {
+    return Boolean(this.map.keyboardActive);
   }
 
   // A block as its side's screen names it: its name, or a bare block by where it stands.

@@ -8,6 +8,7 @@ import { downloadSave, newSlot } from "./games.js";
 import { oddsMethods } from "./panel_odds.js";
 import { logMethods } from "./panel_log.js";
 import { crtMethods } from "./panel_crt.js";
+import { focusKeeper, SHORTCUTS } from "./keys.js";
 
 // A tap or click this soon after the panel changed is taken for the second half of a double
 // tap, and ignored: one tap, one action.
@@ -55,6 +56,7 @@ export class Play {
     this.savedPanel = opts.savedPanel;
     this.openSaved = opts.openSaved;
     this.openLegend = opts.openLegend;
+    this.openRules = opts.openRules; // the rules reference, at a row: openRules(ref)
     this.clear();
   }
 
@@ -275,12 +277,15 @@ export class Play {
     this.root.replaceChildren();
     this.logRoot.replaceChildren();
     if (!this.curtain) {
-      this.curtain = el("div", {
+      // A modal dialog: focus stays on it, Tab never reaches the game behind, and Escape
+      // does not lift it (only the button for the side whose screen it is).
+      this.curtain = el("dialog", {
         class: "curtain",
         id: "curtain",
-        role: "dialog",
-        "aria-modal": "true",
+        "aria-labelledby": "curtain-title",
+        "aria-describedby": "curtain-hint",
       });
+      this.curtain.addEventListener("cancel", (event) => event.preventDefault());
       document.body.appendChild(this.curtain);
     }
     const go = this.button(this.t("ui.al_show", { side: side }), () => this.reveal(side), {
@@ -289,18 +294,25 @@ export class Play {
       "data-side": side,
     });
     this.curtain.replaceChildren(
-      el("p", { class: "curtain-title", text: this.t("ui.al_hand_over", { side: side }) }),
-      el("p", { class: "hint", text: this.t("ui.al_privacy") }),
+      el("h2", {
+        class: "curtain-title",
+        id: "curtain-title",
+        text: this.t("ui.al_hand_over", { side: side }),
+      }),
+      el("p", { class: "hint", id: "curtain-hint", text: this.t("ui.al_privacy") }),
       go,
     );
     this.curtain.hidden = false;
+    if (!this.curtain.open) this.curtain.showModal();
     go.focus();
     return this.view;
   }
 
   hideCurtain() {
     this.covered = null;
-    if (this.curtain) this.curtain.hidden = true;
+    if (!this.curtain) return;
+    this.curtain.hidden = true;
+    if (this.curtain.open) this.curtain.close();
   }
 
   reveal(side) {
@@ -506,7 +518,14 @@ export class Play {
     return x ? this.t(x.key, x.params) : "";
   }
 
+  // Draw the panel; a keyboard player's focus survives it (keys.js).
   render() {
+    const kept = focusKeeper(this);
+    this.paint();
+    kept();
+  }
+
+  paint() {
     const root = this.root;
     if (this.covered) {
       this.handOver(this.covered);
@@ -572,12 +591,18 @@ export class Play {
       this.button(
         this.t("ui.undo"),
         () => this.send("undo"),
-        view.can_undo && !this.past ? { id: "undo" } : { id: "undo", disabled: "disabled" },
+        Object.assign(
+          { "aria-keyshortcuts": SHORTCUTS.undo },
+          view.can_undo && !this.past ? { id: "undo" } : { id: "undo", disabled: "disabled" },
+        ),
       ),
       this.button(
         this.t("ui.redo"),
         () => this.send("redo"),
-        view.can_redo && !this.past ? { id: "redo" } : { id: "redo", disabled: "disabled" },
+        Object.assign(
+          { "aria-keyshortcuts": SHORTCUTS.redo },
+          view.can_redo && !this.past ? { id: "redo" } : { id: "redo", disabled: "disabled" },
+        ),
       ),
     );
     const nodes = [el("div", { class: "dock-head" }, head)];
@@ -586,7 +611,7 @@ export class Play {
       return el("section", { class: "dock", id: "dock", "aria-live": "polite" }, nodes);
     }
     nodes.push(
-      el("p", {
+      el("h2", {
         class: "prompt",
         id: "prompt",
         "data-phase": state.phase || "",
@@ -685,6 +710,7 @@ export class Play {
       items.map((i) => {
         const node = this.itemButton(i);
         node.classList.add("end");
+        node.setAttribute("aria-keyshortcuts", SHORTCUTS.end);
         return node;
       }),
     );
@@ -838,6 +864,7 @@ export class Play {
       this.button(this.t("ui.save_game"), () => this.download(), { id: "save-game" }),
       this.button(this.t("ui.saved_games"), () => this.openSaved(), { id: "saved-games" }),
       this.button(this.t("ui.legend"), () => this.openLegend(this.legend()), { id: "legend" }),
+      this.button(this.t("ui.rules"), () => this.openRules(), { id: "rules" }),
     ]);
   }
 

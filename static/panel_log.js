@@ -46,7 +46,7 @@ export const logMethods = {
     });
     this.logRoot.replaceChildren(
       el("div", { class: "log-head" }, [
-        el("h3", { text: this.t("ui.log") }),
+        el("h2", { class: "log-title", text: this.t("ui.log") }),
         this.button(this.t("ui.export_log"), () => this.exportLog(), { id: "export-log" }),
       ]),
       el("ol", { class: "log", reversed: "reversed" }, items),

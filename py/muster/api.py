@@ -53,6 +53,7 @@ class Session:
             "save": self.save,
             "load_save": self.load_save,
             "check_crt": self.check_crt,
+            "rules_reference": self.rules_reference,
         }
 
     def call(self, method: str, params: Params | None = None) -> dict[str, Any]:
@@ -429,6 +430,27 @@ class Session:
         from .systems.hex_hexside.rules import crt_info
 
         return crt_info({"crt": params.get("crt")})
+
+    def rules_reference(self, params: Params) -> dict[str, Any]:
+        """The charts of the loaded scenario's rule system, read from the tables its rules read,
+        with the scenario's overrides and the tables of the game in play (docs/rules-reference.md).
+
+        Raises:
+            InvalidActionError: a parameter (it takes none).
+            RulesError: no scenario is loaded, or its system cannot be played.
+        """
+        for name in params:
+            raise InvalidActionError(
+                "error.unknown_param",
+                "{method} takes no parameter {name}",
+                method="rules_reference",
+                name=echo(name),
+            )
+        sc = self._loaded()
+        rules = game_rules(sc.system)
+        game = self.game
+        state = game.state if game is not None and game.scenario is sc else None
+        return rules.reference(sc, state)
 
     def load_save(self, params: Params) -> dict[str, Any]:
         """Replace the game with a saved one, once the whole save is checked and replays to

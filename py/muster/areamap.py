@@ -42,6 +42,8 @@ APPROACH_FLAGS = frozenset({"cavalry_obstructed", "impassable"})
 ROAD_KINDS = ("primary", "secondary")
 PIECE_TYPES = {"infantry": 3, "cavalry": 2, "artillery": 1}  # type: most steps (the notes)
 TERRAINS = ("open", "town", "woods", "farm", "river_bank", "hills")
+# How many leading pieces an assault may have, by the width of its approach (the notes).
+LEADING = {"narrow": 1, "wide": 2}
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +76,7 @@ class Approach:
     @property
     def leaders(self) -> int:
         """How many leading pieces an assault may have here: 1 narrow, 2 wide."""
-        return 1 if self.width == "narrow" else 2
+        return LEADING[self.width]
 
 
 @dataclass(slots=True)

@@ -56,6 +56,13 @@ COMMON_WORDS: dict[str, str] = {
     "facing": "facing",
     "rule": "rule",
     "terrain": "word:terrain.",
+    # The rules reference's cells (docs/rules-reference.md).
+    "names": "labels",
+    "items": "labels",
+    "unit_type": "word:unit_type.",
+    "unit_types": "words:unit_type.",
+    "first": "label",
+    "second": "label",
     "feature": "word:feature.",
     "status": "word:status.",
     "die": "word:die.",
@@ -139,6 +146,11 @@ class Ruleset(Protocol):
         ``markers`` (unit id -> marker words) and ``arrows`` drawn on the map."""
         ...
 
+    def reference(self, scenario: Any, state: State | None) -> dict[str, Any]:
+        """The system's charts for ``scenario`` (its overrides applied), read from the tables
+        the rules read; ``state``: the game in play, if any (the tables it plays with)."""
+        ...
+
 
 class RulesBase:
     """The defaults of every ``Ruleset`` method but the four a system must write."""
@@ -199,6 +211,10 @@ class RulesBase:
     def view_extra(self, scenario: Any, state: State, viewer: str | None) -> dict[str, Any]:
         """Nothing beside the state by default."""
         return {}
+
+    def reference(self, scenario: Any, state: State | None) -> dict[str, Any]:
+        """No charts by default (docs/rules-reference.md gives the shape)."""
+        return {"system": self.system, "sections": []}
 
 
 def choice(key: str, params: dict[str, Any], kind: str = "buttons", **extra: Any) -> Choice:

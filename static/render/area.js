@@ -19,6 +19,10 @@
 //                                  arrow from approach "a/b" goes from a into b
 //   select(blockIds), fit(), fitAll(), zoomBy(f), panBy(dx, dy), centerOn(place, {zoom}),
 //   zoom, destroy()
+//   keyboard (PanZoomMap): focus(), keyboardActive, describe(what), cursor (the target under
+//                                  it), setCursor(id); the cursor stops at every locale,
+//                                  approach and block, and Enter calls onTap with the target a
+//                                  tap there reports
 // A tap calls onTap(target): {kind: "piece", id, locale, approach, place, stack} (place:
 // where the block stands, "a/b" on an approach; stack: the blocks there in drawing
 // order), {kind: "approach", id: "a/b", locale, facing} or {kind: "locale", id}.
@@ -180,9 +184,12 @@ export class AreaMap extends PanZoomMap {
     // Only locales, approaches and pieces take pointer events; taps resolve by element.
     const tappable = { locales: 1, approaches: 1, pieces: 1 };
     const layers = ["locales", "roads", "lit", "labels", "approaches", "pieces", "arrows", "costs"];
-    for (const name of layers) {
+    for (const name of layers.concat(["cursor"])) {
       this._addLayer(name, "am-layer am-layer-" + name, !!tappable[name]);
     }
+    this.layers.cursor.classList.add("pz-cursor");
+    this._cursor = null; // the keyboard's cursor: a stop's key, see _stops
+    this._pos = new Map(); // piece id -> where it is drawn (from _layout)
   }
 
   // ---- drawing -------------------------------------------------------------------
@@ -217,6 +224,8 @@ export class AreaMap extends PanZoomMap {
     }
     this._defs.innerHTML = this._patternDefs();
     this._arrows = [];
+    this._cursor = null;
+    this.layers.cursor.innerHTML = "";
     this._drawLocales();
     this._drawRoads(map.roads || []);
     this._drawApproaches();
@@ -379,6 +388,15 @@ export class AreaMap extends PanZoomMap {
     return { data: ap, x, y, t, u, angle, len: BAR_LEN[ap.width] || BAR_LEN.narrow };
   }
 
+  // An approach in words: "A → B" by the locales' names.
+  _approachName(ap) {
+    const name = (id) => {
+      const L = this._locales.get(id);
+      return (L && L.data.name) || id;
+    };
+    return name(ap.from) + " → " + name(ap.facing);
+  }
+
   _drawApproaches() {
     const out = [];
     this._approaches.forEach((g, id) => {
@@ -399,7 +417,7 @@ export class AreaMap extends PanZoomMap {
       const h = g.len / 2;
       let s =
         `<g class="am-approach am-${ap.width === "wide" ? "wide" : "narrow"}" ${attrs}>` +
-        `<title>${esc(id)}</title>` +
+        `<title>${esc(this._approachName(ap))}</title>` +
         // A finger-sized invisible hit area round the bar.
         rect(g.len + 16, 22, 0, 'fill="#000" fill-opacity="0"') +
         rect(g.len, BAR_THICK, BAR_THICK / 2, 'class="am-bar"');
@@ -422,6 +440,7 @@ export class AreaMap extends PanZoomMap {
     this._pieces = (pieces || []).filter((p) => p && this._locales.has(p.locale));
     this._drawPieces();
     this._drawLit();
+    this._cursorRefresh();
   }
 
   // Where the blocks go: {pos: piece id -> [x, y], group: piece id -> its place ("A", or
@@ -510,6 +529,7 @@ export class AreaMap extends PanZoomMap {
     const layout = this._layout();
     this._stacks = layout.stacks;
     this._groupOf = layout.group;
+    this._pos = layout.pos;
     const lit = new Set(((this._lit && this._lit.units) || []).map(String));
     const sel = this._selectedSet();
     const plain = [];
@@ -612,6 +632,7 @@ export class AreaMap extends PanZoomMap {
     }
     this._drawPieces();
     this._drawLit();
+    this._cursorRefresh();
   }
 
   // Locales and approaches are lit in their own layer below the markers; pieces in place;
@@ -659,6 +680,7 @@ export class AreaMap extends PanZoomMap {
   select(pieceIds) {
     this._selected = new Set((pieceIds || []).map(String));
     this._drawPieces();
+    this._cursorRefresh();
   }
 
   // Attacks in progress: [{from, to, kind}], each place a locale id or an approach "a/b";
@@ -755,6 +777,189 @@ export class AreaMap extends PanZoomMap {
     );
   }
 
+  // ---- the keyboard's cursor (PanZoomMap's hooks) ------------------------------------
+
+  // Where the cursor may stand: every locale (at its centroid), every approach a tap may
+  // take (at its marker) and every block (where it is drawn); each with the target a tap
+  // there reports. Keys: "locale:<id>", "approach:<a/b>", "piece:<id>".
+  _stops() {
+    const out = [];
+    this._locales.forEach((L, id) => {
+      out.push({ key: "locale:" + id, x: L.c[0], y: L.c[1], target: this._localeTarget(id) });
+    });
+    this._approaches.forEach((g, id) => {
+      if ((g.data.flags || []).indexOf("impassable") >= 0) return;
+      out.push({ key: "approach:" + id, x: g.x, y: g.y, target: this._approachTarget(g) });
+    });
+    for (const p of this._pieces) {
+      const at = this._pos.get(p.id);
+      if (!at) continue;
+      out.push({ key: "piece:" + p.id, x: at[0], y: at[1], target: this._pieceTarget(p) });
+    }
+    return out;
+  }
+
+  _stop(key) {
+    return key ? this._stops().find((s) => s.key === key) || null : null;
+  }
+
+  // The stop under the cursor: {key, x, y, target}, or null (its block or place is gone).
+  get cursor() {
+    const s = this._stop(this._cursor);
+    return s ? s.target : null;
+  }
+
+  // Put the cursor on a place (locale id or approach "a/b") or a block id.
+  setCursor(id) {
+    const key = ["piece:", "approach:", "locale:"].map((k) => k + id).find((k) => this._stop(k));
+    if (!key) return;
+    this._cursor = key;
+    this._kbAxis = null;
+    this._cursorShown(true);
+  }
+
+  _cursorPoint() {
+    const s = this._stop(this._cursor);
+    return s ? { x: s.x, y: s.y } : null;
+  }
+
+  _selectedKey() {
+    const sel = Array.from(this._selectedSet());
+    return sel.length ? "piece:" + sel[0] : null;
+  }
+
+  // The selected block, else the locale whose centre is nearest the middle of the view.
+  _cursorStart() {
+    const sel = this._selectedKey();
+    let key = sel && this._stop(sel) ? sel : null;
+    if (!key) {
+      let best = Infinity;
+      this._locales.forEach((L, id) => {
+        const d = Math.hypot(L.c[0] - this._cx, L.c[1] - this._cy);
+        if (d < best) {
+          best = d;
+          key = "locale:" + id;
+        }
+      });
+    }
+    this._cursor = key;
+    this._kbAxis = null;
+  }
+
+  _cursorSelection() {
+    return this._selectedKey();
+  }
+
+  // To the nearest stop within 60 degrees of the arrow: the distance along the arrow plus
+  // twice the distance across it, so the straightest near stop wins.
+  _cursorMove(step) {
+    const from = this._cursorPoint();
+    const next = this._toward(
+      from,
+      step,
+      this._stops(),
+      60,
+      (d, cos) => d * cos + 2 * d * Math.sqrt(Math.max(0, 1 - cos * cos)),
+    );
+    if (next) this._cursor = next.key;
+  }
+
+  // What a tap may act on: the lit blocks, locales and approaches, in reading order.
+  _litStops() {
+    const m = this._lit;
+    if (!m) return [];
+    const keys = new Set(
+      m.units
+        .map((id) => "piece:" + id)
+        .concat(m.locales.map((id) => "locale:" + id))
+        .concat(m.approaches.map((id) => "approach:" + id)),
+    );
+    return this._stops()
+      .filter((s) => keys.has(s.key))
+      .sort((p, q) => p.y - q.y || p.x - q.x);
+  }
+
+  _cursorJump(dir) {
+    const stops = this._litStops();
+    if (!stops.length) return;
+    const here = this._cursorPoint();
+    let i = stops.findIndex((s) => s.key === this._cursor);
+    if (i < 0 && here) {
+      i = stops.findIndex(
+        (s) => s.y > here.y + 1e-6 || (Math.abs(s.y - here.y) <= 1e-6 && s.x > here.x),
+      );
+      if (i < 0) i = stops.length;
+      i = dir > 0 ? i - 1 : i;
+    }
+    this._cursor = stops[(((i + dir) % stops.length) + stops.length) % stops.length].key;
+  }
+
+  // Enter or Space: what a tap on the block, approach or locale under the cursor does.
+  _cursorTap() {
+    const s = this._stop(this._cursor);
+    if (s && this.onTap) this.onTap(s.target);
+  }
+
+  _drawCursor() {
+    const s = this._stop(this._cursor);
+    let shape = "";
+    if (s && s.target.kind === "locale") {
+      const pts = pointsAttr(this._locales.get(s.target.id).poly);
+      shape =
+        `<polygon class="am-cursor-casing" points="${pts}"/>` +
+        `<polygon class="am-cursor-ring" points="${pts}"/>` +
+        `<polygon class="am-cursor-dash" points="${pts}"/>`;
+    } else if (s) {
+      const g = s.target.kind === "approach" ? this._approaches.get(s.target.id) : null;
+      const w = g ? g.len + 20 : BLOCK + 14;
+      const h = g ? BAR_THICK + 20 : BLOCK + 14;
+      const turn = g ? ` rotate(${r1(g.angle)})` : "";
+      shape =
+        `<g transform="translate(${r1(s.x)} ${r1(s.y)})${turn}">` +
+        rect(w, h, 8, 'class="am-cursor-casing"') +
+        rect(w, h, 8, 'class="am-cursor-ring"') +
+        rect(w, h, 8, 'class="am-cursor-dash"') +
+        "</g>";
+    }
+    this.layers.cursor.innerHTML = s
+      ? `<g data-cursor="${esc(s.key.slice(s.key.indexOf(":") + 1))}" data-cursor-kind="${s.target.kind}">${shape}</g>`
+      : "";
+  }
+
+  // What the live region says: the target (as a tap reports it) with the locale's or the
+  // block's data, whether a tap there acts, and whether the block is selected.
+  _cursorWhat() {
+    const s = this._stop(this._cursor);
+    if (!s) return null;
+    const t = s.target;
+    const m = this._lit;
+    const out = Object.assign({}, t);
+    if (t.kind === "locale") {
+      out.locale = this._locales.get(t.id).data;
+      out.pieces = this._pieces.filter((p) => p.locale === t.id && !p.approach);
+      out.lit = Boolean(m && m.locales.indexOf(String(t.id)) >= 0);
+    } else if (t.kind === "approach") {
+      const g = this._approaches.get(t.id);
+      out.approach = g.data;
+      out.name = this._approachName(g.data);
+      out.pieces = this._pieces.filter((p) => p.locale + "/" + p.approach === t.id);
+      out.lit = Boolean(m && m.approaches.indexOf(String(t.id)) >= 0);
+    } else {
+      out.piece = this._pieces.find((p) => String(p.id) === String(t.id));
+      const L = this._locales.get(t.locale);
+      out.localeName = L ? L.data.name : t.locale;
+      const g = t.place !== t.locale ? this._approaches.get(t.place) : null;
+      out.approachName = g ? this._approachName(g.data) : null;
+      out.lit = Boolean(m && m.units.indexOf(String(t.id)) >= 0);
+      out.selected = this._selectedSet().has(String(t.id));
+    }
+    return out;
+  }
+
+  _cursorMargin() {
+    return PITCH * 1.2;
+  }
+
   // ---- taps: hooks of PanZoomMap ---------------------------------------------------
 
   // What a tap on element el reports: a piece, else an approach, else a locale, else null.
@@ -764,29 +969,38 @@ export class AreaMap extends PanZoomMap {
     if (piece) {
       const id = piece.getAttribute("data-piece");
       const p = this._pieces.find((q) => String(q.id) === id);
-      if (p) {
-        const place = (this._groupOf && this._groupOf.get(p.id)) || p.locale;
-        const stack = (this._stacks && this._stacks.get(place)) || [p.id];
-        return {
-          kind: "piece",
-          id: p.id,
-          locale: p.locale,
-          approach: p.approach || null,
-          place: place,
-          stack: stack.slice(),
-        };
-      }
+      if (p) return this._pieceTarget(p);
     }
     const ap = el.closest("[data-approach]");
     if (ap) {
       const g = this._approaches.get(ap.getAttribute("data-approach"));
-      if (g) {
-        const d = g.data;
-        return { kind: "approach", id: d.from + "/" + d.facing, locale: d.from, facing: d.facing };
-      }
+      if (g) return this._approachTarget(g);
     }
     const loc = el.closest("[data-locale]");
-    return loc ? { kind: "locale", id: loc.getAttribute("data-locale") } : null;
+    return loc ? this._localeTarget(loc.getAttribute("data-locale")) : null;
+  }
+
+  // The targets a tap reports (the class comment): a block, an approach, a locale.
+  _pieceTarget(p) {
+    const place = (this._groupOf && this._groupOf.get(p.id)) || p.locale;
+    const stack = (this._stacks && this._stacks.get(place)) || [p.id];
+    return {
+      kind: "piece",
+      id: p.id,
+      locale: p.locale,
+      approach: p.approach || null,
+      place: place,
+      stack: stack.slice(),
+    };
+  }
+
+  _approachTarget(g) {
+    const d = g.data;
+    return { kind: "approach", id: d.from + "/" + d.facing, locale: d.from, facing: d.facing };
+  }
+
+  _localeTarget(id) {
+    return { kind: "locale", id: id };
   }
 
   _reportTap(g) {

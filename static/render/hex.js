@@ -19,14 +19,18 @@
 //                                  bombard, assault, attack
 //   select(label), selectUnit(id), highlight(marks), setLines(lines)   board tools
 //   fit(), fitAll(), zoomBy(f), panBy(dx, dy), centerOn(label, {zoom}), zoom
-//   hexInfo(label), hexAtClientPoint(x, y), hexToClient(label), destroy()
+//   hexInfo(label), hexAtClientPoint(x, y), hexToClient(label), hasHex(label), destroy()
+//   keyboard (PanZoomMap): focus(), keyboardActive, describe(what) (set by the app: words
+//                                  for the live region), cursor, setCursor(label); Enter at
+//                                  the cursor calls onHexTap as a tap on the top counter there
+//                                  does, with pointerType "keyboard"
 // A tap calls onHexTap(label, info): info = hexInfo(label) plus unit (the counter tapped,
 // or null), stack (the unit ids in the hex, bottom of the stack first), pointerType,
 // clientX, clientY.
 
 import { PanZoomMap } from "./panzoom.js";
 import { r1, esc, line } from "./svg.js";
-import { HexGrid, SIZE } from "./hexgrid.js";
+import { HexGrid, SIZE, DIRECTIONS } from "./hexgrid.js";
 import { patternDefs, terrainSvg, hexsidesSvg, roadsSvg, labelsSvg } from "./hexterrain.js";
 import {
   counterSvg,
@@ -92,8 +96,11 @@ export class HexMap extends PanZoomMap {
       "arrows",
       "overlays",
       "costs",
+      "cursor",
     ];
     for (const name of names) this._addLayer(name, "hm-layer hm-" + name, name === "units");
+    this.layers.cursor.classList.add("pz-cursor");
+    this._cursor = null; // the keyboard's cursor: a hex label
   }
 
   // ---- drawing -------------------------------------------------------------------
@@ -112,6 +119,8 @@ export class HexMap extends PanZoomMap {
     this._lines = [];
     this._light = null;
     this._arrows = [];
+    this._cursor = null;
+    this.layers.cursor.innerHTML = "";
     this._defs.innerHTML = patternDefs(this._id);
     const terrain = terrainSvg(grid, map, this._id);
     this.layers.terrain.innerHTML = terrain.svg;
@@ -139,6 +148,7 @@ export class HexMap extends PanZoomMap {
   // markers?, status?}].
   setUnits(units) {
     this._drawUnits(units || []);
+    this._cursorRefresh();
   }
 
   // The units on each hex, in the caller's order (the bottom of a stack first).
@@ -239,6 +249,7 @@ export class HexMap extends PanZoomMap {
     }
     this._drawLit();
     this._drawUnits(this._units);
+    this._cursorRefresh();
   }
 
   _drawLit() {
@@ -387,7 +398,164 @@ export class HexMap extends PanZoomMap {
     this.layers.overlays.innerHTML = s;
   }
 
+  // ---- the keyboard's cursor (PanZoomMap's hooks) ------------------------------------
+
+  // The hex under the cursor (a label or null); setCursor puts it on a hex of the map.
+  get cursor() {
+    return this._cursor;
+  }
+
+  setCursor(label) {
+    if (!this._grid || !this._grid.has(label)) return;
+    this._cursor = label;
+    this._kbAxis = null;
+    this._cursorShown(true);
+  }
+
+  _cursorPoint() {
+    const p = this._cursor && this._grid ? this._grid.center(this._cursor) : null;
+    return p ? { x: p[0], y: p[1] } : null;
+  }
+
+  // The selected unit's hex, else the selected hex, else the hex in the middle of the view.
+  _cursorStart() {
+    const grid = this._grid;
+    if (!grid) return;
+    const sel = this._selectedId();
+    const unit = sel == null ? null : this._units.find((u) => u && String(u.id) === sel);
+    let label = unit && grid.has(unit.hex) ? unit.hex : null;
+    if (!label && this._selected && this._inView(this._cursorPointOf(this._selected))) {
+      label = this._selected;
+    }
+    if (!label) label = grid.labelAt(this._cx, this._cy) || this._nearestHex(this._cx, this._cy);
+    this._cursor = label;
+    this._kbAxis = null;
+  }
+
+  _cursorPointOf(label) {
+    const p = this._grid.center(label);
+    return { x: p[0], y: p[1] };
+  }
+
+  _nearestHex(x, y) {
+    let best = null;
+    let bestD = Infinity;
+    for (const c of this._grid.cells()) {
+      const d = Math.hypot(c.x - x, c.y - y);
+      if (d < bestD) {
+        best = c.label;
+        bestD = d;
+      }
+    }
+    return best;
+  }
+
+  _cursorSelection() {
+    return this._selectedId();
+  }
+
+  // To the neighbour in the arrow's direction (of the one or two nearest it, the one back
+  // toward the row or column the arrows began on); none off the map.
+  _cursorMove(step) {
+    const grid = this._grid;
+    const a = grid.axialOf(this._cursor);
+    if (!a) return;
+    const near = [];
+    for (const d of DIRECTIONS) {
+      const o = grid.fromAxial(a[0] + d[0], a[1] + d[1]);
+      if (!grid.contains(o[0], o[1])) continue;
+      const p = grid.pixel(a[0] + d[0], a[1] + d[1]);
+      near.push({ x: p[0], y: p[1], label: grid.label(o[0], o[1]) });
+    }
+    const from = this._cursorPoint();
+    const next = this._toward(from, step, near, 45, (d, cos) => -cos);
+    if (next) this._cursor = next.label;
+  }
+
+  // The hexes a tap may act on (lit units' hexes and lit places), in reading order.
+  _litHexes() {
+    const l = this._light;
+    if (!l || !this._grid) return [];
+    const lit = new Set(l.units);
+    const labels = this._units.filter((u) => u && lit.has(String(u.id))).map((u) => u.hex);
+    return unique(labels.concat(l.places))
+      .filter((label) => this._grid.has(label))
+      .map((label) => Object.assign({ label }, this._cursorPointOf(label)))
+      .sort((p, q) => p.y - q.y || p.x - q.x);
+  }
+
+  _cursorJump(dir) {
+    const stops = this._litHexes();
+    if (!stops.length) return;
+    const here = this._cursorPoint();
+    let i = stops.findIndex((s) => s.label === this._cursor);
+    if (i < 0 && here) {
+      // From a hex that is not lit: the next in reading order after it (or the one before).
+      i = stops.findIndex(
+        (s) => s.y > here.y + 1e-6 || (Math.abs(s.y - here.y) <= 1e-6 && s.x > here.x),
+      );
+      if (i < 0) i = stops.length;
+      i = dir > 0 ? i - 1 : i;
+    }
+    this._cursor = stops[(((i + dir) % stops.length) + stops.length) % stops.length].label;
+  }
+
+  // Enter or Space: what a tap on the hex's middle does, the top counter tapped if any.
+  _cursorTap() {
+    const label = this._cursor;
+    if (!label || !this.onHexTap) return;
+    const stack = this.hexInfo(label).units;
+    const sel = this._selectedId();
+    const top = stack.indexOf(sel) >= 0 ? sel : stack.length ? stack[stack.length - 1] : null;
+    const c = this._mapToClient(this._cursorPoint());
+    this._tapHex(label, top, "keyboard", c.x, c.y);
+  }
+
+  _drawCursor() {
+    const grid = this._grid;
+    const p = this._cursor && grid ? grid.center(this._cursor) : null;
+    if (!p) {
+      this.layers.cursor.innerHTML = "";
+      return;
+    }
+    const pts = grid.points(p[0], p[1]);
+    this.layers.cursor.innerHTML =
+      `<polygon class="hm-cursor-casing" points="${pts}"/>` +
+      `<polygon class="hm-cursor-ring" points="${pts}"/>` +
+      `<polygon class="hm-cursor-dash" data-cursor="${this._cursor}" points="${pts}"/>`;
+  }
+
+  // What the live region says: the hex, its terrain and level, its units (the top last,
+  // with their side, facing and markers), whether a tap there acts, and the selected unit.
+  _cursorWhat() {
+    const info = this._cursor ? this.hexInfo(this._cursor) : null;
+    if (!info) return null;
+    const l = this._light;
+    const litUnits = new Set((l && l.units) || []);
+    const units = this._units.filter((u) => u && u.hex === this._cursor);
+    return {
+      kind: "hex",
+      hex: info.label,
+      terrain: info.terrain,
+      level: info.level,
+      units: units,
+      lit:
+        Boolean(l && l.places.indexOf(info.label) >= 0) ||
+        units.some((u) => litUnits.has(String(u.id))),
+      selected: units.some((u) => String(u.id) === this._selectedId()),
+    };
+  }
+
+  _cursorMargin() {
+    return SIZE * 1.3;
+  }
+
   // ---- geometry helpers for callers ------------------------------------------------
+
+  // Whether `label` is a hex of the map.
+  hasHex(label) {
+    return Boolean(this._grid && this._grid.has(label));
+  }
 
   // The hex under a client (CSS pixel) point, or null.
   hexAtClientPoint(x, y) {
@@ -466,12 +634,17 @@ export class HexMap extends PanZoomMap {
     // A tap on a counter is a tap on its hex, even where the counter overhangs a neighbour.
     const label = (counter && counter.hex) || this.hexAtClientPoint(g.x0, g.y0);
     if (!label || !this.onHexTap) return;
+    this._tapHex(label, counter ? counter.unit : null, g.pointerType, g.x0, g.y0);
+  }
+
+  // A tap on hex `label` (a pointer's, or Enter at the cursor): the counter tapped or null.
+  _tapHex(label, unit, pointerType, x, y) {
     const info = this.hexInfo(label);
-    info.unit = counter ? counter.unit : null;
+    info.unit = unit;
     info.stack = info.units.slice();
-    info.pointerType = g.pointerType;
-    info.clientX = g.x0;
-    info.clientY = g.y0;
+    info.pointerType = pointerType;
+    info.clientX = x;
+    info.clientY = y;
     this.onHexTap(label, info);
   }
 

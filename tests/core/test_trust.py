@@ -39,7 +39,7 @@ BAD = [
     DEEP,
 ]
 QUERIES = {"version", "scenario_list", "hex_info", "reachable", "path", "los", "game_view"}
-QUERIES |= {"preview", "save", "check_crt", "look_back"}
+QUERIES |= {"preview", "save", "check_crt", "look_back", "rules_reference"}
 
 
 def snapshot(session: Session) -> tuple:
@@ -120,6 +120,7 @@ def good_params(session: Session) -> dict[str, dict]:
         "save": {},
         "load_save": {"save": game.save(), "viewer": sides[0]},
         "check_crt": {"crt": None},
+        "rules_reference": {},
     }
 
 

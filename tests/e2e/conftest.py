@@ -60,6 +60,11 @@ def pyodide_wheels() -> Path:
     return WHEEL_CACHE
 
 
+# Where the e2e tests serve the site by default: a sub-path, as GitHub Pages serves a project
+# site (https://<user>.github.io/<repo>/), so nothing may assume the root.
+PREFIX = "/muster/"
+
+
 def _serve(root: Path, prefix: str, extra: dict[str, Path] | None = None) -> Iterator[str]:
     server = build.make_server(root, 0, prefix, extra)
     build.serve_in_thread(server)
@@ -73,15 +78,16 @@ def _serve(root: Path, prefix: str, extra: dict[str, Path] | None = None) -> Ite
 
 @pytest.fixture(scope="session")
 def site_url(dist, pyodide_wheels) -> Iterator[str]:
-    """The site served at the root, with the tests and test wheels mounted beside it."""
-    extra = {"/__tests__/": ROOT / "tests", "/__wheels__/": pyodide_wheels}
-    yield from _serve(dist, "/", extra)
+    """The site served under PREFIX, with the tests and test wheels mounted beside its files
+    (``{site_url}__tests__/``, ``{site_url}__wheels__/``)."""
+    extra = {PREFIX + "__tests__/": ROOT / "tests", PREFIX + "__wheels__/": pyodide_wheels}
+    yield from _serve(dist, PREFIX, extra)
 
 
 @pytest.fixture(scope="session")
-def subpath_url(dist) -> Iterator[str]:
-    """The same site under a sub-path, as GitHub Pages serves a project site."""
-    yield from _serve(dist, "/some-repo/")
+def root_url(dist) -> Iterator[str]:
+    """The same site served at the root of its origin."""
+    yield from _serve(dist, "/")
 
 
 @pytest.fixture(scope="module")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 from apppage import READY_TIMEOUT_MS, AppPage, open_app, press, settle, tap_hex
@@ -388,7 +389,7 @@ def test_a_full_storage_is_said_and_play_goes_on(browser, site_url):
     page.on("console", lambda m: app.errors.append(m.text) if m.type == "error" else None)
     page.on("pageerror", lambda exc: app.errors.append(str(exc)))
     cdp = context.new_cdp_session(page)
-    origin = site_url.rstrip("/")
+    origin = "{0.scheme}://{0.netloc}".format(urlsplit(site_url))
     cdp.send("Storage.overrideQuotaForOrigin", {"origin": origin, "quotaSize": 1})
     page.goto(site_url + "?scenario=demo-valmont")
     page.wait_for_selector("html[data-ready='1']", state="attached", timeout=READY_TIMEOUT_MS)

@@ -18,6 +18,10 @@ from . import pieces as P
 State = dict[str, Any]
 Action = dict[str, Any]
 Event = dict[str, Any]
+# The notes' numbers of an assault: a leading piece of this many steps or more among the
+# attacker's (step 1); the result the attacker wins at (step 4); the steps the winner loses,
+# and the loser beyond the result's size (step 5); what the pursuing cavalry loses (step 6).
+ASSAULT = {"strong_steps": 2, "wins_at": 1, "winner_loss": 1, "loser_loss": 1, "pursuer_loss": 1}
 
 
 def _log(key: str, **params: Any) -> Event:
@@ -46,7 +50,7 @@ def leading_options(
     for size in range(1, ap.leaders + 1):
         for combo in combinations(here, size):
             kinds = {P.kind(scenario, pid) for pid in combo}
-            strong = any(state["pieces"][pid]["steps"] >= 2 for pid in combo)
+            strong = any(state["pieces"][pid]["steps"] >= ASSAULT["strong_steps"] for pid in combo)
             if len(kinds) == 1 and strong:
                 out.append(list(combo))
     return out
@@ -56,7 +60,7 @@ def can_assault(scenario: AreaScenario, state: State, approach: str) -> bool:
     """True if the phasing side may assault from ``approach`` now (1 command)."""
     a, n = approach.split("/")
     side = state["side"]
-    if state["commands"] < 1 or P.demoralized(scenario, state, side):
+    if state["commands"] < P.COMMANDS["assault"] or P.demoralized(scenario, state, side):
         return False
     mine = P.at(state, a, n, side, scenario)
     blockers = P.at(state, n, a, P.other(scenario, side), scenario)
@@ -68,7 +72,7 @@ def can_assault(scenario: AreaScenario, state: State, approach: str) -> bool:
 def start_assault(scenario: AreaScenario, state: State, approach: str) -> list[Event]:
     """An assault from ``approach`` on the enemy approach facing it: 1 command."""
     a, n = approach.split("/")
-    state["commands"] -= 1
+    state["commands"] -= P.COMMANDS["assault"]
     attackers = P.at(state, a, n)
     for pid in attackers:
         state["pieces"][pid]["assaulted"] = True
@@ -169,7 +173,7 @@ def _result(scenario: AreaScenario, state: State) -> list[Event]:
     defence = sum(steps[p]["steps"] for p in s["defence"])
     result = attack - s["artillery"] - effect - defence
     s["result"] = result
-    won = result >= 1
+    won = result >= ASSAULT["wins_at"]
     attacker, defender = state["side"], P.other(scenario, state["side"])
     events = [
         _log(
@@ -182,8 +186,9 @@ def _result(scenario: AreaScenario, state: State) -> list[Event]:
             winner=attacker if won else defender,
         )
     ]
-    loser_loss = 1 + abs(result)
-    a_loss, d_loss = (1, loser_loss) if won else (loser_loss, 1)
+    loser_loss = ASSAULT["loser_loss"] + abs(result)
+    winner_loss = ASSAULT["winner_loss"]
+    a_loss, d_loss = (winner_loss, loser_loss) if won else (loser_loss, winner_loss)
     queue: list[dict[str, Any]] = [
         _loss_item(s["lead"], s["attackers"], a_loss, attacker, defender),
         _loss_item(s["defence"], s["defenders"], d_loss, defender, attacker),
@@ -324,7 +329,7 @@ def pursue(scenario: AreaScenario, state: State, ids: list[str]) -> list[Event]:
         },
         {
             "do": "loss",
-            "n": 1,
+            "n": ASSAULT["pursuer_loss"],
             "lead": [],
             "rest": ids,
             "owner": state["side"],

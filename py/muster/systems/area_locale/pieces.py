@@ -13,6 +13,20 @@ from ...areamap import AreaScenario
 from .. import common
 
 FOLDER = "area_locale"
+# What a move or an assault costs in commands (the notes): from a reserve to a locale, to the
+# approach facing the enemy or into the enemy (a maneuver attack); from an approach back to
+# the reserve when the enemy blocks it, into the locale beyond (a maneuver attack), and, with
+# no enemy beyond, back to the reserve for free or on into that locale; an assault.
+COMMANDS = {
+    "reserve_to_locale": 1,
+    "reserve_to_approach": 1,
+    "reserve_attack": 1,
+    "approach_blocked_back": 1,
+    "approach_attack": 1,
+    "approach_free_back": 0,
+    "approach_on": 1,
+    "assault": 1,
+}
 State = dict[str, Any]
 Event = dict[str, Any]
 

@@ -19,7 +19,7 @@ from ...ruleset import RulesBase, held_facts
 from .. import common
 from . import assault as A
 from . import pieces as P
-from . import screen
+from . import reference, screen
 
 State = dict[str, Any]
 Action = dict[str, Any]
@@ -39,6 +39,10 @@ class AreaLocaleRules(RulesBase):
     def board(self, scenario: AreaScenario, state: State) -> None:
         """No hex board: area maps have their own queries."""
         return None
+
+    def reference(self, scenario: AreaScenario, state: State | None) -> dict[str, Any]:
+        """The charts of area-locale for the scenario (``reference.py``)."""
+        return reference.reference(scenario, state)
 
     def initial_state(self, scenario: AreaScenario, options: dict[str, Any]) -> State:
         """Blocks where the scenario sets them; the first side's turn."""
@@ -250,28 +254,30 @@ class AreaLocaleRules(RulesBase):
         a, facing = first["locale"], first["approach"]
         enemy = P.other(scenario, side)
         out: list[tuple[str, int, bool]] = []
+        cost = P.COMMANDS
         if facing is None:
             for n in scenario.neighbors[a]:
                 if not scenario.passable(a, n):
                     continue
                 if P.enemy_in(scenario, state, n, side):
-                    out.append((f"{a}/{n}", 1, False))  # to the approach facing the enemy
+                    # to the approach facing the enemy
+                    out.append((f"{a}/{n}", cost["reserve_to_approach"], False))
                     blocked = P.at(state, n, a, enemy, scenario)  # then: assault it instead
                     if not blocked and P.room(scenario, state, n, side) >= len(group):
-                        out.append((n, 1, True))  # a maneuver attack
+                        out.append((n, cost["reserve_attack"], True))  # a maneuver attack
                 elif n not in state["won"] and P.room(scenario, state, n, side) >= len(group):
-                    out.append((n, 1, False))
+                    out.append((n, cost["reserve_to_locale"], False))
             return out
         n = facing
         if P.at(state, n, a, enemy, scenario):  # the enemy blocks it: back to the reserve
-            out.append((a, 1, False))
+            out.append((a, cost["approach_blocked_back"], False))
         elif P.enemy_in(scenario, state, n, side):  # not blocked: into the locale, an attack
             if P.room(scenario, state, n, side) >= len(group):
-                out.append((n, 1, True))
+                out.append((n, cost["approach_attack"], True))
         else:  # no enemy beyond: it must move, to the reserve for free, or on
-            out.append((a, 0, False))
+            out.append((a, cost["approach_free_back"], False))
             if n not in state["won"] and P.room(scenario, state, n, side) >= len(group):
-                out.append((n, 1, False))
+                out.append((n, cost["approach_on"], False))
         return out
 
     def road_paths(self, scenario: AreaScenario, state: State, pid: str) -> list[list[str]]:

@@ -24,7 +24,7 @@ from typing import Any
 from ...dice import Die, bind, distribution, map_outcomes
 from ...errors import RulesError
 from ...movement import Part
-from ...terrain import TerrainChart, load_chart
+from ...terrain import TerrainChart, chart_with_overrides, load_chart
 
 SYSTEM = "hex-facing"
 TABLE = "terrain table"
@@ -225,6 +225,19 @@ def load_tables() -> CombatTables:
         CombatDataError: combat.json is malformed.
     """
     return parse_tables(raw_tables())
+
+
+def tables_for(scenario: Any) -> CombatTables:
+    """The combat tables a scenario plays with: the system's, on its terrain chart with the
+    scenario's cell overrides (the Fire and Melee columns are the chart's); made once."""
+    terrain = scenario.data.get("overrides", {}).get("terrain")
+    if not terrain:
+        return load_tables()
+    found = scenario.memo.get("hf combat tables")
+    if found is None:
+        found = parse_tables(raw_tables(), chart_with_overrides(SYSTEM, terrain))
+        scenario.memo["hf combat tables"] = found
+    return found
 
 
 def _number(x: Any) -> Fraction | None:

@@ -14,7 +14,7 @@ from ...hexgrid import Hex, Hexside, hex_distance
 from ...los import line_of_sight, trace
 from ...movement import Board, Unit
 from ...scenario import Scenario
-from . import combat
+from . import combat, reference
 from .combat import Combatant, FireSituation, IllegalCombatError, MeleeSituation
 from .geometry import (
     attack_position,
@@ -117,7 +117,7 @@ def can_fire(scenario: Scenario, state: State, action: Action) -> bool:
     if not line_of_sight(scenario, origin, scenario.hex_at(action["target"])).clear:
         return False
     try:
-        combat.fire_modifiers(fire_situation(scenario, state, action))
+        combat.fire_modifiers(fire_situation(scenario, state, action), combat.tables_for(scenario))
     except IllegalCombatError:
         return False
     return True
@@ -179,7 +179,10 @@ def melee_actions(scenario: Scenario, state: State, board: Board, ready: list[st
                     if charge:
                         action["charge"] = True
                     try:
-                        combat.melee_modifiers(melee_situation(scenario, state, board, action))
+                        combat.melee_modifiers(
+                            melee_situation(scenario, state, board, action),
+                            combat.tables_for(scenario),
+                        )
                     except IllegalCombatError:
                         continue
                     actions.append(action)
@@ -224,13 +227,13 @@ def preview(scenario: Scenario, state: State, board: Board, action: Action) -> d
         }
     if action["type"] == "fire":
         situation = fire_situation(scenario, state, action)
-        parts = combat.fire_modifiers(situation)
+        parts = combat.fire_modifiers(situation, combat.tables_for(scenario))
         drm = combat.total(parts)
         cohesion = min((t.cohesion for t in situation.targets), default=0)
         outcomes = combat.fire_distribution(drm, cohesion)
     else:
         situation = melee_situation(scenario, state, board, action)
-        parts = combat.melee_modifiers(situation)
+        parts = combat.melee_modifiers(situation, combat.tables_for(scenario))
         drm = combat.total(parts)
         outcomes = combat.melee_distribution(
             drm,
@@ -240,8 +243,9 @@ def preview(scenario: Scenario, state: State, board: Board, action: Action) -> d
             any(d.type == "cavalry" for d in situation.defenders),
         )
     return {
-        "modifiers": [p.to_json() for p in parts],
+        "modifiers": reference.with_refs(parts),
         "total": drm,
+        "ref": "fire-table" if action["type"] == "fire" else "melee-table",
         "outcomes": [{"outcome": o, "p": float(p)} for o, p in outcomes],
     }
 

@@ -20,7 +20,7 @@ from ...movement import Board, reachable
 from ...ruleset import Choice, Label, RulesBase, held_facts
 from ...scenario import Scenario
 from .. import common
-from . import combat, fighting, screen
+from . import combat, fighting, reference, screen
 from .movement import RULES as MOVEMENT
 
 FOLDER = "hex_facing"
@@ -175,6 +175,10 @@ class HexFacingRules(RulesBase):
             "arrows": screen.arrows(scenario, state),
             "facts": held_facts(state, [s["id"] for s in scenario.data["sides"]]),
         }
+
+    def reference(self, scenario: Scenario, state: State | None) -> dict[str, Any]:
+        """The charts of hex-facing for the scenario (``reference.py``)."""
+        return reference.reference(scenario, state)
 
     def initial_state(self, scenario: Scenario, options: dict[str, Any]) -> State:
         """Units where the scenario sets them; the first activation draw is due."""
@@ -504,7 +508,7 @@ class HexFacingRules(RulesBase):
     def fire(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
         """Declare a fire: its modifiers are fixed now, the die decides."""
         situation = fighting.fire_situation(scenario, state, action)
-        parts = combat.fire_modifiers(situation)
+        parts = combat.fire_modifiers(situation, combat.tables_for(scenario))
         firers = [action["unit"]] + ([action["with"]] if "with" in action else [])
         if action.get("kind") != "reaction":
             state["active"]["acted"] += firers
@@ -588,7 +592,8 @@ class HexFacingRules(RulesBase):
     ) -> tuple[dict[str, Any], list[Any]]:
         """The melee's die roll as a chance point, with its modifiers as things stand now."""
         board = board_for(scenario, state)
-        parts = combat.melee_modifiers(fighting.melee_situation(scenario, state, board, action))
+        situation = fighting.melee_situation(scenario, state, board, action)
+        parts = combat.melee_modifiers(situation, combat.tables_for(scenario))
         chance = {
             "die": "d10",
             "purpose": "melee",

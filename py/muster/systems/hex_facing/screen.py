@@ -28,6 +28,7 @@ WORDS: dict[str, str] = {
     "step": "word:step.",
     "reason": "label",
     "codes": "words:hf_code.",
+    "cavalry_codes": "words:hf_code.",
     "defender_codes": "words:hf_code.",
     "attacker_codes": "words:hf_code.",
     "failed": "words:effect.",

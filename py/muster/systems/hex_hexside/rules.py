@@ -21,7 +21,7 @@ from ...ruleset import RulesBase, held_facts
 from ...scenario import Scenario
 from .. import common
 from . import closecombat as cc
-from . import combat, views
+from . import combat, reference, views
 from . import tables as T
 from .combat import settings
 from .movement import RULES as MOVEMENT
@@ -474,6 +474,10 @@ class HexHexsideRules(RulesBase):
             target = combat.morale(scenario, action["unit"]) + sum(p.value for p in parts)
             return views.test_preview(state, parts, int(target), "rally")
         return views.preview(scenario, state, action)
+
+    def reference(self, scenario: Scenario, state: State | None) -> dict[str, Any]:
+        """The charts of hex-hexside for the scenario and the game's CRT (``reference.py``)."""
+        return reference.reference(scenario, state)
 
     def prompt(self, scenario: Scenario, state: State) -> dict[str, Any] | None:
         """What is asked now, which side decides (pass-and-play hands the tablet over), and why

@@ -18,7 +18,7 @@ from ...movement import Part
 from ...ruleset import Choice, Label, choice, item
 from ...scenario import Scenario
 from . import closecombat as cc
-from . import combat
+from . import combat, reference
 from . import tables as T
 
 State = dict[str, Any]
@@ -141,8 +141,9 @@ def _answer(
 ) -> dict[str, Any]:
     total = int(sum(p.value for p in parts))
     return {
-        "modifiers": [p.to_json() for p in parts],
+        "modifiers": reference.with_refs(parts),
         "total": total,
+        "ref": "crt",
         "odds": odds,
         "outcomes": _outcomes(state, odds["column"], total, bombard),
         "provisional": provisional,
@@ -165,8 +166,9 @@ def test_preview(
     }
     yes, no = words[kind]
     return {
-        "modifiers": [x.to_json() for x in parts],
+        "modifiers": reference.with_refs(parts),
         "total": int(sum(x.value for x in parts)),
+        "ref": "rally" if kind == "rally" else "deep-charges",
         "target": target,
         "outcomes": [
             {"outcome": {"result": [{"key": yes, "params": {}}]}, "p": float(p)},
