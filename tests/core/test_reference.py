@@ -27,7 +27,8 @@ from muster.systems.hex_facing import combat as hf
 from muster.systems.hex_hexside import tables as T
 from muster.terrain import load_chart
 
-ROOT = Path(__file__).resolve().parents[2]
+# The installed core (in CPython the source tree, in Pyodide the wheel).
+CORE = Path(T.__file__).resolve().parent
 DEMOS = {"hex-facing": "demo-valmont", "hex-hexside": "demo-hohenbrueck"}
 DEMOS["area-locale"] = "demo-fontanella"
 
@@ -272,7 +273,7 @@ def test_hex_hexside_lists_the_chart_the_crt_and_every_modifier_as_the_rules_rea
 
 def test_hex_hexside_marks_the_stand_in_crt_and_the_defaults():
     ref = reference(session(DEMOS["hex-hexside"]))
-    raw = json.loads((ROOT / "py/muster/systems/hex_hexside/combat.json").read_text())
+    raw = json.loads((CORE / "combat.json").read_text())
     assert raw["crt"]["stand_in"] is True
     assert sections(ref)["crt"]["flags"] == ["standin"]
     assert all(r["flags"] == ["standin"] for r in rows(ref, "crt").values())
