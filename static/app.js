@@ -16,6 +16,7 @@ import { setupKeys } from "./keys.js";
 import { offerUpdates, afterUpdate } from "./update.js";
 import { initSettings } from "./settings.js";
 import { keepFocusInDialogs } from "./dialogs.js";
+import { offerInstall } from "./install.js";
 
 const html = document.documentElement;
 const timing = { start: performance.now(), mapPainted: null, rulesReady: null };
@@ -43,6 +44,7 @@ const els = {
 
 const params = new URLSearchParams(location.search);
 keepFocusInDialogs(document);
+offerInstall();
 const i18n = new I18n(new URL("i18n/", import.meta.url));
 const state = {
   scenario: null,

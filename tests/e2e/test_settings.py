@@ -212,3 +212,41 @@ def test_without_the_api_the_setting_says_so(browser, site_url):
     new_game(page)
     app.assert_no_errors()
     app.context.close()
+
+
+# What a Chromium browser sends when the app may be installed: a stand-in whose prompt() and
+# userChoice the test can see.
+INSTALL_OFFER = """(outcome) => {
+  const event = new Event("beforeinstallprompt", {cancelable: true});
+  window.__prompted = 0;
+  event.prompt = () => { window.__prompted += 1; return Promise.resolve(); };
+  event.userChoice = Promise.resolve({outcome: outcome});
+  window.dispatchEvent(event);
+  return event.defaultPrevented;
+}"""
+
+
+@pytest.mark.parametrize("outcome", ["accepted", "dismissed"])
+def test_install_is_offered_in_settings_when_the_browser_allows_it(browser, site_url, outcome):
+    app = open_app(browser, site_url, **DESKTOP)
+    page = app.page
+    try:
+        page.click("#settings-button")
+        # No offer from the browser yet: the settings say how to install from its menu.
+        assert page.locator("#install-hint").is_visible()
+        assert not page.locator("#install-app").is_visible()
+        # The browser's own banner is held back: the app offers it here instead.
+        assert page.evaluate(INSTALL_OFFER, outcome) is True
+        page.wait_for_selector("#install-app", state="visible")
+        assert not page.locator("#install-hint").is_visible()
+        page.click("#install-app")
+        page.wait_for_function("window.__prompted === 1")
+        if outcome == "accepted":
+            wait_text(page, "#install-done", "installed")
+            assert page.locator("#install-done").is_visible()
+        else:
+            page.wait_for_selector("#install-hint", state="visible")
+        assert not page.locator("#install-app").is_visible()
+        app.assert_no_errors()
+    finally:
+        app.context.close()
