@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "py"), str(ROOT / "tests" / "e2e")]
 
-from apppage import press, settle, tap_center, wait_text  # noqa: E402
+from apppage import settle, tap_center, valmont_to_movement  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 import build  # noqa: E402
@@ -40,12 +40,7 @@ def battle(page, url: str) -> None:
     """Open Valmont and play to a battalion selected in the movement step."""
     page.goto(url + "?scenario=demo-valmont&lang=en&nosw")
     page.wait_for_selector("html[data-ready='1']", state="attached", timeout=TIMEOUT_MS)
-    press(page, "#new-game")
-    page.wait_for_selector("#roll")
-    press(page, "#play-panel button.face[data-value='fr-bde1']")
-    wait_text(page, "#prompt", "artillery fire")
-    press(page, "#dock [data-action='next_step']")
-    wait_text(page, "#prompt", "movement")
+    valmont_to_movement(page)
     tap_center(page, "#map [data-unit='fr-1-1']")
     page.wait_for_selector("#map .hm-lit[data-lit='0604']", state="attached")
     settle(page)

@@ -218,6 +218,32 @@ def movement_flags(
     return flags
 
 
+def zoc_and_stacking_rows(scenario: Any, m: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The rows both hex systems' movement sections share: the zone of control's extent,
+    whether entering one stops, and the stacking limit (``m``: the movement settings in force)."""
+    f = movement_flags
+    return [
+        setting_row(
+            "movement-zoc",
+            label("ref.move.zoc"),
+            label(f"ref.setting.zoc_{m['zoc']['extent']}"),
+            f(scenario, "zoc", "extent"),
+        ),
+        setting_row(
+            "movement-zoc-stops",
+            label("ref.move.zoc_stops"),
+            yes_no(m["zoc"]["entering_stops"]),
+            f(scenario, "zoc", "entering_stops"),
+        ),
+        setting_row(
+            "movement-stacking",
+            label("ref.move.stacking"),
+            m["stacking"]["max_units"],
+            f(scenario, "stacking", "max_units"),
+        ),
+    ]
+
+
 # -- the terrain chart --------------------------------------------------------------------------
 
 
@@ -450,6 +476,27 @@ def sequence_rows(
                 cells = {"phase": head, "what": label(f"{what_prefix}step_{step}")}
                 rows.append(row(anchor("sequence-step", step), cells, sub))
     return rows
+
+
+def player_turn_section(
+    scenario: Any,
+    data: Mapping[str, Any],
+    settings: Mapping[str, Any],
+    phase_prefix: str,
+    what_prefix: str,
+) -> Section:
+    """The sequence of a system played in player turns: each phase in order (``settings``,
+    the sequence in force; ``data``, the system's file), then the number of turns."""
+    phases = [p["phase"] for p in settings["player_turn"]]
+    rows = sequence_rows(scenario, data, phases, "player_turn", phase_prefix, what_prefix)
+    rows.append(
+        row(
+            "sequence-turns",
+            {"phase": label("ref.turns"), "what": settings["turns"]},
+            sequence_flags(scenario, data, "turns"),
+        )
+    )
+    return section("sequence", label("ref.section.sequence"), sequence_columns(), rows)
 
 
 def sequence_columns() -> list[dict[str, Any]]:

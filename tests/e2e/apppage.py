@@ -110,3 +110,47 @@ def wait_text(page: Any, selector: str, text: str) -> None:
         "([s, t]) => (document.querySelector(s) || {textContent: ''}).textContent.includes(t)",
         arg=[selector, text],
     )
+
+
+def valmont_to_movement(page: Any) -> None:
+    """A new Valmont game to its first movement: the cup draws Morand's brigade (the face
+    typed in, as from a real cup), its artillery fire is passed."""
+    press(page, "#new-game")
+    page.wait_for_selector("#roll")
+    press(page, "#play-panel button.face[data-value='fr-bde1']")
+    wait_text(page, "#prompt", "artillery fire")
+    press(page, "#dock [data-action='next_step']")
+    wait_text(page, "#prompt", "movement")
+
+
+def play_valmont(page: Any) -> None:
+    """A new Valmont game: the cup draws Morand's brigade, 1/8e Ligne moves to 0604 and faces
+    east."""
+    valmont_to_movement(page)
+    tap_center(page, "#map [data-unit='fr-1-1']")
+    page.wait_for_selector("#map .hm-lit[data-lit='0604']", state="attached")
+    tap_hex(page, "0604")
+    wait_text(page, "#prompt", "choose its facing")
+    press(page, "#dock button.facing[data-facing='2']")
+    wait_text(page, "#log-panel", "1/8e Ligne faces → east")
+
+
+def draw_a_formation_that_fires(page: Any, tap: Any = None) -> None:
+    """At a new Valmont game's cup: type in each marker in turn (undoing the draw when its
+    formation has no fire) until a formation that can fire is activated. ``tap(locator)``
+    presses a control (default: a click once the panel has settled)."""
+
+    def click(locator: Any) -> None:
+        settle(page)
+        locator.click()
+
+    tap = tap or click
+    faces = page.locator("#dock button.face")
+    fights = page.locator("#dock button.fight")
+    for value in [faces.nth(i).get_attribute("data-value") for i in range(faces.count())]:
+        tap(page.locator(f"#dock button.face[data-value='{value}']"))
+        settle(page)
+        if fights.count():
+            return
+        tap(page.locator("#undo"))
+    raise AssertionError("no formation could fire")

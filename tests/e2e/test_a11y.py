@@ -11,7 +11,7 @@ import base64
 from pathlib import Path
 
 import pytest
-from apppage import open_app, open_file, press, settle
+from apppage import draw_a_formation_that_fires, open_app, open_file, press, settle
 
 pytestmark = pytest.mark.e2e
 
@@ -96,16 +96,7 @@ def test_every_screen_of_a_hex_game_passes_axe(browser, site_url, scheme):
         start_game(page)
         page.wait_for_selector("#dock button.face")
         found += axe(page, "cup draw (a chance point)")
-        faces = page.locator("#dock button.face")
-        values = [faces.nth(i).get_attribute("data-value") for i in range(faces.count())]
-        fights = page.locator("#dock button.fight")
-        for value in values:
-            press(page, f"#dock button.face[data-value='{value}']")
-            settle(page)
-            if fights.count():
-                break
-            press(page, "#undo")
-        assert fights.count(), "no formation could fire"
+        draw_a_formation_that_fires(page)
         found += axe(page, "formation activated")
         press(page, "#dock button.fight")
         page.wait_for_selector("#preview")

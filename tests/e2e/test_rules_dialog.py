@@ -13,6 +13,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from apppage import draw_a_formation_that_fires
 from test_play_panel import TABLET, W, open_demo, raw_codes, reveal_if_covered, scenario, tap
 
 pytestmark = pytest.mark.e2e
@@ -130,15 +131,8 @@ def test_a_modifier_line_opens_the_rules_at_its_row(browser, site_url):
     page = app.page
     try:
         start(page)
-        faces = page.locator("#dock button.face")
-        fights = page.locator("#dock button.fight")
-        for value in [faces.nth(i).get_attribute("data-value") for i in range(faces.count())]:
-            tap(page, page.locator(f"#dock button.face[data-value='{value}']"))
-            if fights.count():
-                break
-            tap(page, page.locator("#undo"))
-        assert fights.count(), "no formation could fire"
-        fights.first.click()
+        draw_a_formation_that_fires(page, lambda locator: tap(page, locator))
+        page.locator("#dock button.fight").first.click()
         page.wait_for_selector("#preview")
         links = page.locator("#preview table.modifiers .rules-link[data-ref]")
         assert links.count() == page.locator("#preview table.modifiers tr.modifier").count()

@@ -8,8 +8,9 @@ import json
 from pathlib import Path
 from urllib.parse import urlsplit
 
+import apppage
 import pytest
-from apppage import READY_TIMEOUT_MS, AppPage, open_app, press, settle, tap_hex
+from apppage import READY_TIMEOUT_MS, AppPage, open_app, press, settle
 
 pytestmark = pytest.mark.e2e
 
@@ -93,19 +94,8 @@ def tap_center(page, selector: str, touch: bool = False) -> None:
 
 
 def play_valmont(page) -> None:
-    """A new Valmont game: the cup draws Morand's brigade, 1/8e Ligne moves to 0604."""
-    press(page, "#new-game")
-    page.wait_for_selector("#roll")
-    press(page, "#play-panel button.face[data-value='fr-bde1']")
-    wait_text(page, "#prompt", "artillery fire")
-    press(page, "#dock [data-action='next_step']")
-    wait_text(page, "#prompt", "movement")
-    tap_center(page, "#map [data-unit='fr-1-1']")
-    page.wait_for_selector("#map .hm-lit[data-lit='0604']", state="attached")
-    tap_hex(page, "0604")
-    wait_text(page, "#prompt", "choose its facing")
-    press(page, "#dock button.facing[data-facing='2']")
-    wait_text(page, "#log-panel", "1/8e Ligne faces → east")
+    """A new Valmont game: 1/8e Ligne moves to 0604 (apppage.play_valmont), and stands there."""
+    apppage.play_valmont(page)
     assert page.locator("[data-unit='fr-1-1']").first.get_attribute("data-at") == "0604"
 
 

@@ -8,7 +8,7 @@ import json
 import time
 
 import pytest
-from apppage import READY_TIMEOUT_MS, open_app, press, tap_center, tap_hex, wait_text
+from apppage import READY_TIMEOUT_MS, open_app, play_valmont, wait_text
 
 import build
 
@@ -29,22 +29,6 @@ def position(page) -> dict:
             "#map [data-unit]", "els => els.map(e => e.dataset.unit + '@' + e.dataset.at).sort()"
         ),
     }
-
-
-def play_a_little(page) -> None:
-    """A new Valmont game: the cup draws Morand's brigade, 1/8e Ligne moves to 0604."""
-    press(page, "#new-game")
-    page.wait_for_selector("#roll")
-    press(page, "#play-panel button.face[data-value='fr-bde1']")
-    wait_text(page, "#prompt", "artillery fire")
-    press(page, "#dock [data-action='next_step']")
-    wait_text(page, "#prompt", "movement")
-    tap_center(page, "#map [data-unit='fr-1-1']")
-    page.wait_for_selector("#map .hm-lit[data-lit='0604']", state="attached")
-    tap_hex(page, "0604")
-    wait_text(page, "#prompt", "choose its facing")
-    press(page, "#dock button.facing[data-facing='2']")
-    wait_text(page, "#log-panel", "1/8e Ligne faces → east")
 
 
 @pytest.fixture
@@ -68,7 +52,7 @@ def test_an_update_fetches_what_changed_and_waits_for_the_player(browser, site):
     out, url, asked = site
     app = open_app(browser, url + "?scenario=demo-valmont", viewport={"width": 1280, "height": 800})
     page = app.page
-    play_a_little(page)
+    play_valmont(page)
     page.wait_for_function(
         "navigator.serviceWorker.controller !== null", timeout=60_000, polling=200
     )

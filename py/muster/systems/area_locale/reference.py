@@ -7,7 +7,6 @@ all read from what the rules read (``pieces.COMMANDS``, ``assault.ASSAULT``,
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from ... import reference as R
@@ -299,15 +298,6 @@ def _settings(scenario: AreaScenario) -> Any:
 
 def _sequence(scenario: AreaScenario) -> Any:
     """The player turn's phases in order, and the number of turns."""
-    data: Mapping[str, Any] = P.sequence_data()
-    s = P.settings(scenario)
-    phases = [p["phase"] for p in s["player_turn"]]
-    rows = R.sequence_rows(scenario, data, phases, "player_turn", "al_phase.", "ref.al_seq.")
-    rows.append(
-        row(
-            "sequence-turns",
-            {"phase": label("ref.turns"), "what": s["turns"]},
-            R.sequence_flags(scenario, data, "turns"),
-        )
+    return R.player_turn_section(
+        scenario, P.sequence_data(), P.settings(scenario), "al_phase.", "ref.al_seq."
     )
-    return section("sequence", label("ref.section.sequence"), R.sequence_columns(), rows)

@@ -329,24 +329,7 @@ def _movement(scenario: Scenario) -> Any:
             m["steep_slope_impassable_levels"],
             f(scenario, "steep_slope_impassable_levels"),
         ),
-        R.setting_row(
-            "movement-zoc",
-            label("ref.move.zoc"),
-            label(f"ref.setting.zoc_{m['zoc']['extent']}"),
-            f(scenario, "zoc", "extent"),
-        ),
-        R.setting_row(
-            "movement-zoc-stops",
-            label("ref.move.zoc_stops"),
-            R.yes_no(m["zoc"]["entering_stops"]),
-            f(scenario, "zoc", "entering_stops"),
-        ),
-        R.setting_row(
-            "movement-stacking",
-            label("ref.move.stacking"),
-            m["stacking"]["max_units"],
-            f(scenario, "stacking", "max_units"),
-        ),
+        *R.zoc_and_stacking_rows(scenario, m),
     ]
     cols = R.setting_columns(with_rule=True)
     return section("movement", label("ref.section.movement"), cols, rows)

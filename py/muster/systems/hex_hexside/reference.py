@@ -351,42 +351,16 @@ def _movement(scenario: Scenario) -> Any:
         R.setting_row(
             "movement-road", label("ref.move.road_cost"), m["road"]["cost"], f(scenario, "road")
         ),
-        R.setting_row(
-            "movement-zoc",
-            label("ref.move.zoc"),
-            label(f"ref.setting.zoc_{m['zoc']['extent']}"),
-            f(scenario, "zoc", "extent"),
-        ),
-        R.setting_row(
-            "movement-zoc-stops",
-            label("ref.move.zoc_stops"),
-            R.yes_no(m["zoc"]["entering_stops"]),
-            f(scenario, "zoc", "entering_stops"),
-        ),
-        R.setting_row(
-            "movement-stacking",
-            label("ref.move.stacking"),
-            m["stacking"]["max_units"],
-            f(scenario, "stacking", "max_units"),
-        ),
+        *R.zoc_and_stacking_rows(scenario, m),
     ]
     return section("movement", label("ref.section.movement"), R.setting_columns(), rows)
 
 
 def _sequence(scenario: Scenario) -> Any:
     """The player turn's phases in order, and the number of turns."""
-    data = _sequence_file()
-    s = combat.settings(scenario)
-    phases = [p["phase"] for p in s["player_turn"]]
-    rows = R.sequence_rows(scenario, data, phases, "player_turn", "hh_phase.", "ref.hh_seq.")
-    rows.append(
-        row(
-            "sequence-turns",
-            {"phase": label("ref.turns"), "what": s["turns"]},
-            R.sequence_flags(scenario, data, "turns"),
-        )
+    return R.player_turn_section(
+        scenario, _sequence_file(), combat.settings(scenario), "hh_phase.", "ref.hh_seq."
     )
-    return section("sequence", label("ref.section.sequence"), R.sequence_columns(), rows)
 
 
 # -- where a preview's lines come from ----------------------------------------------------------
