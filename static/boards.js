@@ -13,13 +13,26 @@ function badges(i18n, ids) {
   });
 }
 
-// A hex map: units stand in hexes, places are hex numbers.
-export class HexBoard {
+// What every board does the same way over its renderer (both renderers share PanZoomMap's
+// focus and keyboard cursor).
+class Board {
   constructor(map, i18n) {
     this.map = map;
     this.i18n = i18n;
   }
 
+  // The keyboard: give the map the focus (its cursor shows), and whether it has it.
+  focusMap() {
+    this.map.focus();
+  }
+
+  hasFocus() {
+    return Boolean(this.map.keyboardActive);
+  }
+}
+
+// A hex map: units stand in hexes, places are hex numbers.
+export class HexBoard extends Board {
   // Every unit on the map where the view puts it, with its facing and markers.
   draw(view, scenario) {
     const units = (view.state && view.state.units) || {};
@@ -90,15 +103,6 @@ export class HexBoard {
     this.arrows(null);
   }
 
-  // The keyboard: give the map the focus (its cursor shows), and whether it has it.
-  focusMap() {
-    this.map.focus();
-  }
-
-  hasFocus() {
-    return Boolean(this.map.keyboardActive);
-  }
-
   // Ids of what may be named in messages: the view's units are the scenario's.
   pieceName() {
     return null;
@@ -106,12 +110,7 @@ export class HexBoard {
 }
 
 // An area map: blocks stand in locales or on approaches ("a/b"), places are either.
-export class AreaBoard {
-  constructor(map, i18n) {
-    this.map = map;
-    this.i18n = i18n;
-  }
-
+export class AreaBoard extends Board {
   draw(view) {
     const s = view.state || {};
     const markers = view.markers || {};
@@ -181,14 +180,6 @@ export class AreaBoard {
     this.map.setPieces([]);
     this.light(null);
     this.arrows(null);
-  }
-
-  focusMap() {
-    this.map.focus();
-  }
-
-  hasFocus() {
-    return Boolean(this.map.keyboardActive);
   }
 
   // A block as its side's screen names it: its name, or a bare block by where it stands.

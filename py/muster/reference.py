@@ -127,6 +127,11 @@ def note(nid: str, mark: str, text: Label, flags: Iterable[str] = ()) -> dict[st
     return {"id": nid, "mark": mark, "text": text, "flags": _marks(flags)}
 
 
+def setting_note(nid: str, text: Label, entry: Mapping[str, Any]) -> dict[str, Any]:
+    """A remark on how a table is read, marked default when its data entry says so."""
+    return note(nid, "", text, ["default"] if entry.get("default") else [])
+
+
 def setting_row(
     rid: str, head: Label, value: Any, flags: Iterable[str] = (), rule: str | None = None
 ) -> Row:

@@ -157,11 +157,8 @@ def _force_ratio(t: combat.CombatTables, raw: Mapping[str, Any]) -> Any:
         rows.append(row(_ratio_id(r.ratio), {"ratio": label(key, ratio=r.ratio), "drm": r.drm}))
     rounding = raw["force_ratio"]["rounding"]
     intro = [
-        R.note(
-            "force-ratio-rounding",
-            "",
-            label(f"ref.hf.rounding.{rounding['value']}"),
-            ["default"] if rounding.get("default") else [],
+        R.setting_note(
+            "force-ratio-rounding", label(f"ref.hf.rounding.{rounding['value']}"), rounding
         )
     ]
     title = label("ref.section.hf_force_ratio")

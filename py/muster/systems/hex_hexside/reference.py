@@ -157,23 +157,11 @@ def _crt(t: T.HexsideTables, raw: Mapping[str, Any], crt: Mapping[str, Any]) -> 
     if t.stand_in:
         intro.append(R.note("crt-stand-in", "", label("ui.crt_stand_in"), ["standin"]))
     limits = raw["crt"]["roll_limits"]
-    intro.append(
-        R.note(
-            "crt-limits",
-            "",
-            label(f"ref.setting.roll_{limits['value']}"),
-            ["default"] if limits.get("default") else [],
-        )
-    )
+    intro.append(R.setting_note("crt-limits", label(f"ref.setting.roll_{limits['value']}"), limits))
     odds = raw["odds"]
     for what in ("strength", "rounding"):
         intro.append(
-            R.note(
-                anchor("crt-odds", what),
-                "",
-                label(f"ref.setting.odds_{odds[what]}"),
-                ["default"] if odds.get("default") else [],
-            )
+            R.setting_note(anchor("crt-odds", what), label(f"ref.setting.odds_{odds[what]}"), odds)
         )
     title = label("ref.section.hh_crt")
     return section("crt", title, cols, rows, rule="combat results table", flags=flags, intro=intro)
@@ -260,14 +248,7 @@ def _rally(t: T.HexsideTables, raw: Mapping[str, Any]) -> Any:
         flags = ["default"] if isinstance(terrains, Mapping) and terrains.get("default") else []
         rows.append(row(anchor("rally", r.id), {"condition": head, "value": value}, flags))
     roll = raw["rally_roll"]
-    intro = [
-        R.note(
-            "rally-roll",
-            "",
-            label(f"ref.hh_rally_roll.{roll['pass_if']}"),
-            ["default"] if roll.get("default") else [],
-        )
-    ]
+    intro = [R.setting_note("rally-roll", label(f"ref.hh_rally_roll.{roll['pass_if']}"), roll)]
     title = label("ref.section.hh_rally")
     return section("rally", title, cols, rows, rule=raw["rally_modifiers"]["rule"], intro=intro)
 
@@ -301,14 +282,7 @@ def _morale(t: T.HexsideTables, raw: Mapping[str, Any]) -> Any:
         cells = {"morale": morale, "effects": label("ref.joined", items=items)}
         rows.append(row(anchor("morale", morale), cells))
     beyond = raw["morale_effects"]["beyond"]
-    intro = [
-        R.note(
-            "morale-beyond",
-            "",
-            label("ref.hh_morale_beyond"),
-            ["default"] if beyond.get("default") else [],
-        )
-    ]
+    intro = [R.setting_note("morale-beyond", label("ref.hh_morale_beyond"), beyond)]
     rule = raw["morale_effects"]["rule"]
     title = label("ref.section.hh_morale")
     return section("morale", title, cols, rows, rule=rule, intro=intro)
