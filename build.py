@@ -1,25 +1,27 @@
 #!/usr/bin/env python3
 """Build the static site into dist/, or build and serve it: ``python build.py [serve]``.
 
-Standard library only. Writes the app, the Pyodide core files (from node_modules), the
-project's pure-Python wheel with a lockfile of our own, the web app manifest with its icons and
-screenshots, and a service worker whose precache list carries each file's content hash, so an
-update downloads only the files that changed (static/sw.template.js says how).
+Standard library only (and Node.js, which runs Pyodide to make the memory snapshot). Writes the
+app, the Pyodide core files (from node_modules), the rules core as one file (core/core.json) with
+a memory snapshot of it imported and warmed (core/snapshot.gz), the web app manifest with its
+icons and screenshots, and a service worker whose precache list carries each file's content
+hash, so an update downloads only the files that changed (static/sw.template.js says how).
 """
 
 from __future__ import annotations
 
 import argparse
-import base64
 import contextlib
+import gzip
 import hashlib
 import http.server
 import json
+import os
 import shutil
 import struct
+import subprocess
 import sys
 import threading
-import zipfile
 import zlib
 from collections.abc import Callable
 from functools import partial
@@ -38,14 +40,13 @@ SCREENSHOTS = ROOT / "docs" / "screenshots"
 # stamp written after it, and the screenshots only an install dialog shows.
 NOT_PRECACHED = ("sw.js", ".nojekyll", "build.json")
 NOT_PRECACHED_DIRS = ("screenshots/",)
-ZIP_TIME = (1980, 1, 1, 0, 0, 0)
 
 MIME_TYPES = {
     ".wasm": "application/wasm",
     ".mjs": "text/javascript",
     ".js": "text/javascript",
     ".json": "application/json",
-    ".whl": "application/zip",
+    ".gz": "application/gzip",
     ".zip": "application/zip",
     ".webmanifest": "application/manifest+json",
     ".svg": "image/svg+xml",
@@ -64,57 +65,140 @@ def package_version() -> str:
     raise SystemExit("build: no __version__ in py/muster/__init__.py")
 
 
-def _record_hash(data: bytes) -> str:
-    digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=")
-    return "sha256=" + digest.decode()
+def core_files() -> dict[str, str]:
+    """The core's files as the worker writes them into site-packages: path -> text.
 
-
-def build_wheel(out_dir: Path) -> Path:
-    """Write a reproducible py3-none-any wheel of py/muster into ``out_dir``."""
-    version = package_version()
-    dist_info = f"{PACKAGE}-{version}.dist-info"
-    files: list[tuple[str, bytes]] = []
+    Its .py and .json files alone: with a dist-info beside them Pyodide would count the core
+    as an installed package, and it refuses to snapshot a heap after a package install.
+    """
+    files: dict[str, str] = {}
     for path in sorted((PY / PACKAGE).rglob("*")):
         if path.is_file() and "__pycache__" not in path.parts and path.suffix in (".py", ".json"):
-            files.append((path.relative_to(PY).as_posix(), path.read_bytes()))
-    metadata = (
-        f"Metadata-Version: 2.1\nName: {PACKAGE}\nVersion: {version}\nRequires-Python: >=3.11\n"
-    )
-    wheel = (
-        "Wheel-Version: 1.0\nGenerator: muster-build\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
-    )
-    files.append((f"{dist_info}/METADATA", metadata.encode()))
-    files.append((f"{dist_info}/WHEEL", wheel.encode()))
-    record = "".join(f"{name},{_record_hash(data)},{len(data)}\n" for name, data in files)
-    record += f"{dist_info}/RECORD,,\n"
-    files.append((f"{dist_info}/RECORD", record.encode()))
-    out_dir.mkdir(parents=True, exist_ok=True)
-    target = out_dir / f"{PACKAGE}-{version}-py3-none-any.whl"
-    with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as zf:
-        for name, data in files:
-            info = zipfile.ZipInfo(name, ZIP_TIME)
-            info.compress_type = zipfile.ZIP_DEFLATED
-            info.external_attr = 0o644 << 16
-            zf.writestr(info, data)
-    return target
+            files[path.relative_to(PY).as_posix()] = path.read_text(encoding="utf-8")
+    return files
 
 
-def write_lockfile(wheel: Path, target: Path) -> None:
-    """Our lockfile: the npm package's ``info`` block plus one entry for our wheel."""
-    npm_lock = json.loads((PYODIDE_DIR / "pyodide-lock.json").read_text())
-    entry = {
-        "name": PACKAGE,
+def write_core(dist: Path) -> dict:
+    """Write core/core.json: the core's files, their fingerprint, and the lockfile Pyodide
+    starts with (the npm package's ``info`` block, no package: nothing is installed).
+    Returns its contents."""
+    files = core_files()
+    fingerprint = hashlib.sha256(json.dumps(files, sort_keys=True).encode()).hexdigest()
+    lock = json.loads((PYODIDE_DIR / "pyodide-lock.json").read_text())
+    core = {
         "version": package_version(),
-        "file_name": wheel.name,
-        "install_dir": "site",
-        "sha256": hashlib.sha256(wheel.read_bytes()).hexdigest(),
-        "package_type": "package",
-        "imports": [PACKAGE],
-        "depends": [],
+        "fingerprint": fingerprint,
+        "lock": {"info": lock["info"], "packages": {}},
+        "files": files,
+        "snapshot": None,
     }
-    target.write_text(
-        json.dumps({"info": npm_lock["info"], "packages": {PACKAGE: entry}}, indent=1)
-    )
+    (dist / "core").mkdir(parents=True, exist_ok=True)
+    (dist / "core" / "core.json").write_text(json.dumps(core, ensure_ascii=False))
+    return core
+
+
+# What a snapshot is made from besides the core's files: the code that makes it.
+SNAPSHOT_TOOLS = (ROOT / "tools" / "snapshot.mjs", ROOT / "static" / "pyboot.js")
+SNAPSHOT_CACHE = ROOT / ".cache" / "snapshots"
+
+
+# The snapshot ships as 64 KiB pages (WebAssembly's): a map of the pages that hold anything but
+# zeros, then those pages, gzipped. Near half of Python's heap is zeros, which then cost neither
+# unpacking nor copying: the worker writes each page at its place in a zeroed buffer.
+SNAPSHOT_PAGE = 65536
+
+
+def pack_snapshot(raw: bytes) -> bytes:
+    """A memory snapshot as core/snapshot.gz holds it: gzip of the page map (bit ``i % 8`` of
+    byte ``i // 8`` set for page ``i`` kept) and the kept pages, the last one cut at the end."""
+    count = -(-len(raw) // SNAPSHOT_PAGE)
+    kept = bytearray(-(-count // 8))
+    pages = []
+    for i in range(count):
+        page = raw[i * SNAPSHOT_PAGE : (i + 1) * SNAPSHOT_PAGE]
+        if page.strip(b"\0"):
+            kept[i // 8] |= 1 << (i % 8)
+            pages.append(page)
+    return gzip.compress(bytes(kept) + b"".join(pages), 9, mtime=0)
+
+
+def unpack_snapshot(data: bytes, size: int) -> bytes:
+    """The memory snapshot of ``size`` bytes that :func:`pack_snapshot` packed into ``data``.
+
+    Raises:
+        ValueError: ``data`` does not hold exactly the pages its map names.
+    """
+    body = gzip.decompress(data)
+    count = -(-size // SNAPSHOT_PAGE)
+    kept, pages = body[: -(-count // 8)], body[-(-count // 8) :]
+    raw = bytearray(size)
+    at = 0
+    for i in range(count):
+        if kept[i // 8] >> (i % 8) & 1:
+            start = i * SNAPSHOT_PAGE
+            length = min(SNAPSHOT_PAGE, size - start)
+            raw[start : start + length] = pages[at : at + length]
+            at += length
+    if at != len(pages):
+        raise ValueError(f"{len(pages)} bytes of pages, not {at}")
+    return bytes(raw)
+
+
+def write_snapshot(dist: Path, core: dict) -> None:
+    """Make core/snapshot.gz, the memory snapshot the worker boots from, and name its size
+    (unpacked) and id (a hash of the file) in core.json.
+
+    Made in Node by tools/snapshot.mjs (Pyodide from dist/, the core imported and warmed),
+    packed by pages and gzipped (:func:`pack_snapshot`: hosts do not compress a binary file; the
+    worker unpacks it as it arrives) and kept in .cache/snapshots/ under a key of everything it
+    is made from, so a build with the same core, Pyodide and tools reuses it.
+    """
+    key_parts = [core["fingerprint"], pyodide_version(), _pyodide_build_id()]
+    key_parts += [hashlib.sha256(path.read_bytes()).hexdigest() for path in SNAPSHOT_TOOLS]
+    key_parts.append(str(SNAPSHOT_PAGE))
+    key = hashlib.sha256("\n".join(key_parts).encode()).hexdigest()[:24]
+    cached = SNAPSHOT_CACHE / f"{key}.gz"
+    size_file = cached.with_suffix(".json")
+    if not (cached.exists() and size_file.exists()):
+        raw_file = dist / "core" / "snapshot.raw"
+        node = shutil.which("node")
+        if node is None:
+            raise SystemExit("build: Node.js is needed to make the memory snapshot")
+        made = subprocess.run(
+            [node, "--no-warnings", str(ROOT / "tools" / "snapshot.mjs"), str(dist), str(raw_file)],
+            capture_output=True,
+            text=True,
+        )
+        if made.returncode != 0 or not raw_file.exists():
+            raise SystemExit(f"build: the memory snapshot failed:\n{made.stderr[-4000:]}")
+        raw = raw_file.read_bytes()
+        raw_file.unlink()
+        SNAPSHOT_CACHE.mkdir(parents=True, exist_ok=True)
+        for target, data in (
+            (size_file, json.dumps({"bytes": len(raw)}).encode()),
+            (cached, pack_snapshot(raw)),
+        ):
+            partial_file = target.with_suffix(f".{os.getpid()}.part")
+            partial_file.write_bytes(data)
+            partial_file.replace(target)
+    data = cached.read_bytes()
+    (dist / "core" / "snapshot.gz").write_bytes(data)
+    core["snapshot"] = {
+        "bytes": json.loads(size_file.read_text())["bytes"],
+        "page": SNAPSHOT_PAGE,
+        "id": hashlib.sha256(data).hexdigest()[:16],
+    }
+    (dist / "core" / "core.json").write_text(json.dumps(core, ensure_ascii=False))
+
+
+def _pyodide_build_id() -> str:
+    """The build id Pyodide checks a snapshot against (written in pyodide.mjs)."""
+    text = (PYODIDE_DIR / "pyodide.mjs").read_text()
+    marker = "BUILD_ID:"
+    at = text.find(marker)
+    if at < 0:
+        raise SystemExit("build: no BUILD_ID in pyodide.mjs")
+    return text[at + len(marker) : at + len(marker) + 80].split('"')[1]
 
 
 def _png(size: int, radius: float = 0.38) -> bytes:
@@ -308,10 +392,10 @@ def build(dist: Path = ROOT / "dist", base_path: str = "/") -> str:
     (dist / "pyodide").mkdir()
     for name in PYODIDE_FILES:
         shutil.copyfile(PYODIDE_DIR / name, dist / "pyodide" / name)
-    wheel = build_wheel(dist / "wheels")
-    write_lockfile(wheel, dist / "wheels" / "muster-lock.json")
+    core = write_core(dist)
     copy_scenarios(dist)
     write_manifest(dist, base_path)
+    write_snapshot(dist, core)
     (dist / ".nojekyll").write_text("")
     return finish(dist)
 

@@ -60,7 +60,10 @@ const state = {
 };
 const map = new HexMap(document.getElementById("map"), { onHexTap: onTap });
 const areaMap = new AreaMap(document.getElementById("area-map"), { onTap: onAreaTap });
-const engine = new Engine();
+// ?boot=normal starts the rules without the memory snapshot (to compare, or to rule it out).
+const engine = new Engine(undefined, {
+  mode: params.get("boot") === "normal" ? "normal" : "snapshot",
+});
 const games = new Games();
 const playOptions = {
   engine: engine,
@@ -605,6 +608,9 @@ function start() {
       current().setRules(summary);
       state.ready = true;
       timing.rulesReady = performance.now();
+      // How the worker booted (snapshot or normal, and why a snapshot was refused): for the
+      // startup benchmark and the tests.
+      timing.boot = engine.info;
       setStatus("ready");
       html.dataset.ready = "1";
       if (state.selected) showHex(state.selected);

@@ -1,5 +1,10 @@
 // Promise API over the rules worker: await engine.call(method, params).
 // Requests carry ids; answers are matched back; errors are structured ({key, params, message}).
+//
+// The worker boots from the build's memory snapshot unless told otherwise ({mode: "normal"});
+// a snapshot it refused once (not for a failed download) is remembered here, in the page's
+// storage, and not fetched again: the next build brings another.
+const REFUSED_KEY = "muster.snapshots-refused";
 
 export class EngineError extends Error {
   constructor(error) {
@@ -11,10 +16,10 @@ export class EngineError extends Error {
 }
 
 export class Engine {
-  constructor(workerUrl) {
+  constructor(workerUrl, boot) {
     this.nextId = 1;
     this.pending = new Map();
-    this.listeners = { ready: [], fatal: [], log: [] };
+    this.listeners = { ready: [], fatal: [], log: [], stats: [] };
     this.info = null;
     this.failure = null;
     const self = this;
@@ -30,6 +35,9 @@ export class Engine {
       this.fail(String(error));
       return;
     }
+    this.worker.postMessage({
+      boot: { mode: (boot && boot.mode) || "snapshot", skip: refusedSnapshots() },
+    });
     this.sendCompiledCore();
     this.worker.onmessage = function (event) {
       self.receive(event.data);
@@ -40,23 +48,35 @@ export class Engine {
     };
   }
 
-  // Compile Pyodide's WebAssembly here, where the browser caches compiled code between
-  // visits (a worker's own compilation is not cached), and hand the module to the worker.
+  // Compile Pyodide's WebAssembly as soon as the page starts, beside the rules worker's own
+  // start, and hand the module to it. The compile runs in a worker of its own
+  // (static/compile_worker.js): on the page's main thread, streaming in and finishing the
+  // module took tasks of 50-150 ms. That worker streams from the response as the page did, so
+  // the browser's compiled-code cache serves it as well; it stays alive with the page, since
+  // the browser writes that cache through it. Without it the rules worker compiles the file.
   sendCompiledCore() {
     const worker = this.worker;
     const url = new URL("../pyodide/pyodide.asm.wasm", import.meta.url);
-    const compile =
-      typeof WebAssembly.compileStreaming === "function"
-        ? WebAssembly.compileStreaming(fetch(url))
-        : Promise.resolve(null);
-    compile.then(
-      function (module) {
-        worker.postMessage({ wasm: module });
-      },
-      function () {
-        worker.postMessage({ wasm: null });
-      },
-    );
+    let sent = false;
+    function send(module) {
+      if (sent) return;
+      sent = true;
+      worker.postMessage({ wasm: module || null });
+    }
+    try {
+      this.compiler = new Worker(new URL("./compile_worker.js", import.meta.url));
+    } catch (error) {
+      send(null);
+      return;
+    }
+    this.compiler.onmessage = function (event) {
+      send(event.data);
+    };
+    this.compiler.onerror = function (event) {
+      event.preventDefault();
+      send(null);
+    };
+    this.compiler.postMessage(url.href);
   }
 
   on(kind, listener) {
@@ -81,6 +101,7 @@ export class Engine {
         waiting.reject(new EngineError(message.response.error));
       }
     } else if (message.type === "ready") {
+      if (message.refusedId) rememberRefused(message.refusedId);
       this.info = message;
       this.resolveReady(message);
       this.emit("ready", message);
@@ -88,7 +109,22 @@ export class Engine {
       this.fail(message.message);
     } else if (message.type === "log") {
       this.emit("log", message);
+    } else if (message.type === "stats") {
+      this.emit("stats", message);
     }
+  }
+
+  // The worker's figures once it is ready: {heap} (bytes of Python's WebAssembly memory).
+  stats() {
+    const self = this;
+    return new Promise(function (resolve) {
+      const listener = function (message) {
+        self.listeners.stats.splice(self.listeners.stats.indexOf(listener), 1);
+        resolve({ heap: message.heap });
+      };
+      self.on("stats", listener);
+      self.worker.postMessage({ stats: true });
+    });
   }
 
   fail(reason) {
@@ -127,5 +163,24 @@ export class Engine {
       self.pending.set(id, { resolve: resolve, reject: reject });
       self.worker.postMessage(text);
     });
+  }
+}
+
+function refusedSnapshots() {
+  try {
+    const kept = JSON.parse(localStorage.getItem(REFUSED_KEY) || "[]");
+    return Array.isArray(kept) ? kept.filter((id) => typeof id === "string") : [];
+  } catch (error) {
+    return [];
+  }
+}
+
+function rememberRefused(id) {
+  try {
+    const kept = refusedSnapshots().filter((known) => known !== id);
+    // The newest few: each build has its own snapshot.
+    localStorage.setItem(REFUSED_KEY, JSON.stringify(kept.concat([id]).slice(-4)));
+  } catch (error) {
+    // No storage: the worker checks the snapshot again next time, and refuses it again.
   }
 }

@@ -6,8 +6,11 @@
 // `sha256` the prefix every download is checked against. One cache, CACHE, holds every build's
 // files, each under its URL with its revision in the query: "./static/app.js?__rev=<rev>".
 //   install:  a file whose url + rev is in the cache already (kept by an earlier build) is
-//             reused as it is; only the others are fetched (bypassing the HTTP cache), checked
-//             against their hash (a stale copy from a CDN fails the install, which the browser
+//             reused as it is; only the others are fetched, revalidated with the server rather
+//             than downloaded again (the page registers this worker once the rules are ready,
+//             so on a first visit the browser's HTTP cache holds what the page fetched: the
+//             server answers "not modified" and nothing is downloaded twice), checked against
+//             their hash (a stale copy from a CDN fails the install, which the browser
 //             tries again later) and stored. A failed install leaves the files it stored, so
 //             the next attempt fetches only the rest. No skipWaiting here: the new worker waits
 //             until the page asks it to take over ({type: "skip-waiting"}), when the player
@@ -38,37 +41,53 @@ function hex(buffer) {
     .join("");
 }
 
-// Fetch one file from the network, check its bytes and keep it under its revision's key.
-function download(cache, entry) {
-  return fetch(new Request(entry.url, { cache: "reload" })).then(function (response) {
+// Fetch a file from the network, check its bytes and keep it under the key of each entry of
+// `same` (the entries with these bytes: "./" and "./index.html" are one file).
+function download(cache, same) {
+  const entry = same[0];
+  return fetch(new Request(entry.url, { cache: "no-cache" })).then(function (response) {
     if (!response.ok) {
       throw new Error("precache " + entry.url + ": HTTP " + response.status);
     }
-    return response
-      .clone()
-      .arrayBuffer()
-      .then(function (bytes) {
-        return crypto.subtle.digest("SHA-256", bytes).then(function (digest) {
-          if (hex(digest).slice(0, entry.sha256.length) !== entry.sha256) {
-            throw new Error("precache " + entry.url + ": not build " + BUILD + "'s file");
-          }
-          // A redirected response cannot answer a navigation: keep its bytes alone.
-          const kept = response.redirected
-            ? new Response(bytes, { status: response.status, headers: response.headers })
-            : response;
-          return cache.put(keyOf(entry), kept);
-        });
+    return response.arrayBuffer().then(function (bytes) {
+      return crypto.subtle.digest("SHA-256", bytes).then(function (digest) {
+        if (hex(digest).slice(0, entry.sha256.length) !== entry.sha256) {
+          throw new Error("precache " + entry.url + ": not build " + BUILD + "'s file");
+        }
+        // The bytes alone, with the headers: a redirected response cannot answer a navigation.
+        return Promise.all(
+          same.map(function (each) {
+            const kept = new Response(bytes, {
+              status: response.status,
+              headers: response.headers,
+            });
+            return cache.put(keyOf(each), kept);
+          }),
+        );
       });
+    });
   });
 }
 
 self.addEventListener("install", function (event) {
+  // The entries by content: one download for each file the cache does not hold yet.
+  const groups = {};
+  PRECACHE.forEach(function (entry) {
+    (groups[entry.sha256] = groups[entry.sha256] || []).push(entry);
+  });
   event.waitUntil(
     caches.open(CACHE).then(function (cache) {
       return Promise.all(
-        PRECACHE.map(function (entry) {
-          return cache.match(keyOf(entry)).then(function (hit) {
-            return hit ? null : download(cache, entry);
+        Object.keys(groups).map(function (sha) {
+          return Promise.all(
+            groups[sha].map(function (entry) {
+              return cache.match(keyOf(entry));
+            }),
+          ).then(function (hits) {
+            const missing = groups[sha].filter(function (entry, i) {
+              return !hits[i];
+            });
+            return missing.length ? download(cache, missing) : null;
           });
         }),
       );

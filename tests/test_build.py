@@ -4,6 +4,7 @@ service worker's precache list keyed by content (Pyodide's files by Pyodide's ve
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import json
 import math
@@ -122,3 +123,69 @@ def test_a_new_build_with_one_file_changed_changes_one_entry(site, tmp_path):
     assert changed == ["./static/i18n/en.json"]
     assert new_hash != old_hash
     assert json.loads((copy / "build.json").read_text())["hash"] == new_hash
+
+
+def test_the_core_travels_as_its_files_with_their_fingerprint(site):
+    core = json.loads((site / "core" / "core.json").read_text())
+    shipped = {
+        p.relative_to(build.PY).as_posix()
+        for p in (build.PY / build.PACKAGE).rglob("*")
+        if p.suffix in (".py", ".json") and "__pycache__" not in p.parts
+    }
+    assert set(core["files"]) == shipped
+    assert core["files"]["muster/api.py"] == (build.PY / "muster" / "api.py").read_text()
+    # No dist-info: Pyodide would count the core as an installed package, and a heap that
+    # has installed one cannot be snapshotted.
+    assert not [name for name in core["files"] if ".dist-info" in name]
+    assert core["lock"]["packages"] == {} and core["lock"]["info"]["python"].startswith("3.14")
+    digest = hashlib.sha256(json.dumps(core["files"], sort_keys=True).encode()).hexdigest()
+    assert core["fingerprint"] == digest
+
+
+def test_the_snapshot_is_named_in_core_json_and_made_the_same_from_the_same_inputs(site, tmp_path):
+    import subprocess
+
+    data = (site / "core" / "snapshot.gz").read_bytes()
+    core = json.loads((site / "core" / "core.json").read_text())
+    raw = build.unpack_snapshot(data, core["snapshot"]["bytes"])
+    assert core["snapshot"] == {
+        "bytes": len(raw),
+        "page": 65536,
+        "id": hashlib.sha256(data).hexdigest()[:16],
+    }
+    # Packed by pages: the zero pages are left out, and nearly half the heap is zeros.
+    assert build.pack_snapshot(raw) == data
+    assert len(gzip.decompress(data)) < 0.7 * len(raw)
+    magic, heap_start = struct.unpack("<II", raw[:8])
+    assert magic == 1886286592 and heap_start < len(raw)
+    # 30 MiB of heap: the smallest Pyodide starts with, which a tablet can spare.
+    assert len(raw) - heap_start == 30 * 2**20
+    assert core["fingerprint"].encode() in raw
+    # Made again here (the build took it from .cache/snapshots/ or made it): the same bytes.
+    again = tmp_path / "again.raw"
+    made = subprocess.run(
+        [
+            "node",
+            "--no-warnings",
+            str(build.ROOT / "tools" / "snapshot.mjs"),
+            str(site),
+            str(again),
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert made.returncode == 0, made.stderr[-2000:]
+    assert again.read_bytes() == raw
+
+
+def test_a_snapshot_packed_by_pages_unpacks_to_the_same_bytes():
+    page = build.SNAPSHOT_PAGE
+    raw = bytes(page) + b"\1" * page + bytes(2 * page) + b"\2" * 100 + bytes(page) + b"\3" * 7
+    packed = build.pack_snapshot(raw)
+    assert build.unpack_snapshot(packed, len(raw)) == raw
+    body = gzip.decompress(packed)
+    # The map (6 pages: one byte, bits 1, 4 and 5 set), then the three kept pages, the last
+    # one cut at the end (107 bytes).
+    assert body[0] == 0b110010 and len(body) == 1 + page + page + 107
+    with pytest.raises(ValueError):
+        build.unpack_snapshot(packed, len(raw) + page)

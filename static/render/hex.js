@@ -46,6 +46,7 @@ export { HexGrid };
 
 const FAR_ZOOM = 0.55; // below this the hex numbers are hidden
 const TINY_ZOOM = 0.3; // below this the counter texts are hidden
+const NUMS_PER_FRAME = 80; // hex numbers added to the map in one frame
 // The default view is never farther than this: counter texts at 11 CSS px or more.
 const READ_ZOOM = 11.1 / SMALLEST_FS;
 
@@ -80,7 +81,7 @@ export class HexMap extends PanZoomMap {
     this._lines = [];
     this._light = null;
     this._arrows = [];
-    this._numsSvg = "";
+    this._nums = [];
     this._numsBuilt = false;
     this._numsLayer = null;
 
@@ -107,7 +108,10 @@ export class HexMap extends PanZoomMap {
 
   setScenario(scenario) {
     this._size = null;
-    this._dims(); // measure before the new drawing dirties layout
+    // Measure before the new drawing dirties layout, and read the counters' font while the
+    // style is clean (after, it would restyle the whole drawing in the same task).
+    this._dims();
+    this._font();
     const map = scenario.map;
     const grid = new HexGrid(map);
     this._scenario = scenario;
@@ -127,7 +131,7 @@ export class HexMap extends PanZoomMap {
     this._bounds = terrain.bounds;
     // Hex numbers go in the labels layer, built the first time they can be read
     // (a big map seen whole hides them, so its first draw skips them).
-    this._numsSvg = terrain.nums;
+    this._nums = terrain.nums;
     this._numsBuilt = false;
     const sides = hexsidesSvg(grid, map);
     this.layers.hexsides.innerHTML = sides.svg;
@@ -614,12 +618,22 @@ export class HexMap extends PanZoomMap {
     return k < TINY_ZOOM ? "hm-far hm-tiny" : super._zoomClassOf(k);
   }
 
-  // The hex numbers are built the first time the view is near enough to read them.
+  // The hex numbers are built the first time the view is near enough to read them: from two
+  // frames later, NUMS_PER_FRAME in each frame. A map's first drawing is laid out and painted
+  // without them, and the layout of hundreds of texts never makes one long task.
   _viewApplied(zc) {
-    if (zc === "hm-near" && !this._numsBuilt && this._numsLayer) {
-      this._numsLayer.innerHTML = this._numsSvg;
-      this._numsBuilt = true;
-    }
+    if (zc !== "hm-near" || this._numsBuilt || !this._numsLayer) return;
+    this._numsBuilt = true;
+    const layer = this._numsLayer;
+    const nums = this._nums;
+    let next = 0;
+    const step = () => {
+      if (layer !== this._numsLayer) return; // another map was drawn since
+      layer.insertAdjacentHTML("beforeend", nums.slice(next, next + NUMS_PER_FRAME).join(""));
+      next += NUMS_PER_FRAME;
+      if (next < nums.length) requestAnimationFrame(step);
+    };
+    requestAnimationFrame(() => requestAnimationFrame(step));
   }
 
   // A pointerdown on a counter records its unit id and hex.

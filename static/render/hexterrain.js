@@ -247,7 +247,8 @@ export function patternDefs(prefix) {
 }
 
 // Terrain fills, symbols, contours and the grid of every hex: {svg, nums, bounds}; nums are
-// the hex numbers, drawn apart (hex.js builds them when the view is near enough to read).
+// the hex numbers, one <text> each, drawn apart (hex.js builds them when the view is near
+// enough to read, a few at a time).
 export function terrainSvg(grid, map, prefix) {
   // Hot path for big maps: plain loops, index arithmetic, few number-to-text steps.
   const hexes = map.hexes || {};
@@ -375,7 +376,7 @@ export function terrainSvg(grid, map, prefix) {
   const hw = grid.flat ? SIZE : (SIZE * SQRT3) / 2;
   const hh = grid.flat ? (SIZE * SQRT3) / 2 : SIZE;
   const bounds = { minX: minX - hw, minY: minY - hh, maxX: maxX + hw, maxY: maxY + hh };
-  return { svg, nums: nums.join(""), bounds };
+  return { svg, nums, bounds };
 }
 
 // Hexside features: {svg, bridges}; the bridges go on top of the roads (roadsSvg).

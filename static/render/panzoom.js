@@ -495,10 +495,9 @@ export class PanZoomMap {
     const w = v.w / this._k;
     const h = v.h / this._k;
     this._clampCentre(w, h);
-    this._svg.setAttribute(
-      "viewBox",
-      `${r1(this._cx - w / 2)} ${r1(this._cy - h / 2)} ${r1(w)} ${r1(h)}`,
-    );
+    // Set only when it changes: a new viewBox lays out every text of the map again.
+    const box = `${r1(this._cx - w / 2)} ${r1(this._cy - h / 2)} ${r1(w)} ${r1(h)}`;
+    if (box !== this._svg.getAttribute("viewBox")) this._svg.setAttribute("viewBox", box);
     // The zoom class may be several space-separated classes; swapped only on change.
     const zc = this._zoomClassOf(this._k);
     this._viewApplied(zc);

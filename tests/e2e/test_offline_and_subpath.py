@@ -42,14 +42,22 @@ def test_reload_with_the_network_cut_still_works(browser, site_url, dist):
     wanted = {prefix + e["url"][2:] + "?__rev=" + e["rev"] for e in build.precache_list(dist)}
     assert sorted(cached) == sorted(wanted)
     paths = {c.split("?")[0] for c in cached}
-    for path in ["", "index.html", "pyodide/pyodide.asm.wasm", "static/worker.js"]:
+    for path in [
+        "",
+        "index.html",
+        "pyodide/pyodide.asm.wasm",
+        "static/worker.js",
+        "core/core.json",
+        "core/snapshot.gz",
+    ]:
         assert prefix + path in paths
-    assert any(p.endswith(".whl") for p in paths)
     assert f"{prefix}pyodide/python_stdlib.zip?__rev=pyodide-{build.pyodide_version()}" in cached
 
     app.context.set_offline(True)
     page.reload()
     page.wait_for_selector("html[data-ready='1']", state="attached", timeout=60_000)
+    # Offline, the rules start from the memory snapshot the service worker kept.
+    assert page.evaluate("window.musterTiming.boot.boot") == "snapshot"
     _tap_answers(page, "0905", "Town")
     assert page.evaluate("navigator.onLine") is False
     # A link into the site the cache does not hold opens the app all the same.

@@ -1,0 +1,94 @@
+"""A first visit fetches each file once: the rules worker uses the wasm the page compiled, and the
+service worker keeps what the page fetched by revalidating it, not by downloading it again.
+
+Measured in a browser profile on disk, as a player's browser has (Playwright's default
+contexts keep their HTTP cache in memory, which holds no file as large as Pyodide's wasm)."""
+
+from __future__ import annotations
+
+import gzip
+import http.server
+import threading
+from functools import partial
+from pathlib import Path
+
+import pytest
+
+import build
+
+pytestmark = pytest.mark.e2e
+
+# The first visit's bytes as a compressing host would send them, before the snapshot boot: the
+# page and the worker each fetched pyodide.asm.wasm, and the service worker everything again.
+BEFORE_COMPRESSED = 16_600_000
+ALREADY_COMPRESSED = (".gz", ".zip", ".png")
+
+
+class CountingHandler(build.Handler):
+    """The site's handler, noting each response: path, status and body bytes."""
+
+    sent: list[list] = []
+    lock = threading.Lock()
+
+    def send_response(self, code, message=None):
+        with self.lock:
+            self.sent.append([self.path.split("?")[0], int(code), 0])
+        super().send_response(code, message)
+
+    def copyfile(self, source, outputfile):
+        data = source.read()
+        with self.lock:
+            for entry in reversed(self.sent):
+                if entry[0] == self.path.split("?")[0]:
+                    entry[2] += len(data)
+                    break
+        outputfile.write(data)
+
+
+def _compressed(dist: Path, prefix: str, path: str, size: int) -> int:
+    if path.endswith(ALREADY_COMPRESSED) or not size:
+        return size
+    name = path[len(prefix) :] or "index.html"
+    return len(gzip.compress((dist / name).read_bytes(), 6))
+
+
+def test_a_first_visit_fetches_each_file_once(playwright, browser_type_launch_args, dist, tmp_path):
+    prefix = "/muster/"
+    CountingHandler.sent = []
+    handler = partial(CountingHandler, root=dist, prefix=prefix, extra={})
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    build.serve_in_thread(server)
+    host, port = server.server_address[:2]
+    context = playwright.chromium.launch_persistent_context(
+        str(tmp_path / "profile"), **browser_type_launch_args
+    )
+    try:
+        page = context.new_page()
+        page.goto(f"http://{host}:{port}{prefix}")
+        page.wait_for_selector("html[data-ready='1']", state="attached", timeout=60_000)
+        assert page.evaluate("window.musterTiming.boot.boot") == "snapshot"
+        page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=60_000)
+        # The service worker has kept every file once it controls the page.
+        page.wait_for_timeout(500)
+    finally:
+        context.close()
+        server.shutdown()
+        server.server_close()
+    bodies: dict[str, list[int]] = {}
+    for path, status, size in CountingHandler.sent:
+        if status == 200:
+            bodies.setdefault(path, []).append(size)
+    twice = {path: sizes for path, sizes in bodies.items() if len(sizes) > 1}
+    assert twice == {}, twice
+    for name in ("pyodide/pyodide.asm.wasm", "core/snapshot.gz", "core/core.json"):
+        assert bodies[prefix + name] == [(dist / name).stat().st_size]
+    # Whatever the service worker asked for that the page had fetched came back "not modified".
+    assert any(status == 304 for _, status, _ in CountingHandler.sent)
+    raw = sum(size for sizes in bodies.values() for size in sizes)
+    compressed = sum(
+        _compressed(dist, prefix, path, size) for path, sizes in bodies.items() for size in sizes
+    )
+    wasm = dist / "pyodide" / "pyodide.asm.wasm"
+    duplicate_wasm = len(gzip.compress(wasm.read_bytes(), 6))
+    print(f"first visit: {raw:,} bytes, {compressed:,} compressed; wasm {duplicate_wasm:,}")
+    assert compressed <= BEFORE_COMPRESSED - duplicate_wasm
