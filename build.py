@@ -90,7 +90,6 @@ def write_core(dist: Path) -> dict:
         "fingerprint": fingerprint,
         "lock": {"info": lock["info"], "packages": {}},
         "files": files,
-        "snapshot": None,
     }
     (dist / "core").mkdir(parents=True, exist_ok=True)
     (dist / "core" / "core.json").write_text(json.dumps(core, ensure_ascii=False))
@@ -145,8 +144,9 @@ def unpack_snapshot(data: bytes, size: int) -> bytes:
 
 
 def write_snapshot(dist: Path, core: dict) -> None:
-    """Make core/snapshot.gz, the memory snapshot the worker boots from, and name its size
-    (unpacked) and id (a hash of the file) in core.json.
+    """Make core/snapshot.gz, the memory snapshot the worker boots from, and core/snapshot.json,
+    its size unpacked, its page size and its id (a hash of the file): a small file, which the
+    worker reads at once, to unpack the snapshot as it arrives without waiting for core.json.
 
     Made in Node by tools/snapshot.mjs (Pyodide from dist/, the core imported and warmed),
     packed by pages and gzipped (:func:`pack_snapshot`: hosts do not compress a binary file; the
@@ -183,12 +183,12 @@ def write_snapshot(dist: Path, core: dict) -> None:
             partial_file.replace(target)
     data = cached.read_bytes()
     (dist / "core" / "snapshot.gz").write_bytes(data)
-    core["snapshot"] = {
+    info = {
         "bytes": json.loads(size_file.read_text())["bytes"],
         "page": SNAPSHOT_PAGE,
         "id": hashlib.sha256(data).hexdigest()[:16],
     }
-    (dist / "core" / "core.json").write_text(json.dumps(core, ensure_ascii=False))
+    (dist / "core" / "snapshot.json").write_text(json.dumps(info))
 
 
 def _pyodide_build_id() -> str:

@@ -16,6 +16,7 @@ const SITE_ROOT = new URL("../", import.meta.url);
 export const PYODIDE_URL = new URL("pyodide/", SITE_ROOT).href;
 export const CORE_URL = new URL("core/core.json", SITE_ROOT).href;
 export const SNAPSHOT_URL = new URL("core/snapshot.gz", SITE_ROOT).href;
+export const SNAPSHOT_INFO_URL = new URL("core/snapshot.json", SITE_ROOT).href;
 const WASM_NAME = "pyodide.asm.wasm";
 
 // Python's hash seed, fixed: a snapshot keeps the seed it was made with, so a normal start
@@ -43,6 +44,20 @@ export function loadPyodideCode() {
   return import(PYODIDE_URL + "pyodide.asm.mjs").then(function (module) {
     return module.default;
   });
+}
+
+// core/snapshot.json: {bytes, page, id} of the build's snapshot (a refused fetch is a
+// BootError "fetch").
+export function fetchSnapshotInfo() {
+  return fetch(SNAPSHOT_INFO_URL).then(
+    function (response) {
+      if (!response.ok) throw new BootError("fetch", "snapshot.json: HTTP " + response.status);
+      return response.json();
+    },
+    function (error) {
+      throw new BootError("fetch", String(error));
+    },
+  );
 }
 
 export function fetchCore() {
@@ -171,7 +186,8 @@ function checkHeader(bytes) {
 }
 
 // Start Python with the core. options:
-//   core      core.json's contents (required)
+//   core      core.json's contents, or a promise of them (required): Pyodide starts loading
+//             before they arrive
 //   snapshot  a memory snapshot to restore, from fetchSnapshot: Pyodide loads its code,
 //             instantiates its WebAssembly and writes its files while the snapshot arrives, and
 //             restores it once it is there
@@ -186,20 +202,24 @@ function checkHeader(bytes) {
 // Pyodide refuses is a BootError too: "build" for another Pyodide build's, "restore" for any
 // other failure.
 export function startPython(options) {
-  const core = options.core;
+  const core = Promise.resolve(options.core);
   const coming = options.snapshot || null;
   const settings = Object.assign(
     {
       indexURL: PYODIDE_URL,
-      lockFileContents: JSON.stringify(core.lock),
+      lockFileContents: core.then(function (files) {
+        return JSON.stringify(files.lock);
+      }),
       env: Object.assign({}, PYTHON_ENV),
       fsInit: function (FS, info) {
-        writeCore(FS, info.sitePackages, core.files);
-        // Python's start waits here, its files written, until the snapshot is unpacked. One
-        // refused on its way loses its first word: Pyodide then refuses it before the restore.
-        if (!coming) return Promise.resolve();
-        return coming.filled.catch(function () {
-          coming.bytes.fill(0, 0, 4);
+        return core.then(function (files) {
+          writeCore(FS, info.sitePackages, files.files);
+          // Python's start waits here, its files written, until the snapshot is unpacked. One
+          // refused on its way loses its first word: Pyodide refuses it before the restore.
+          if (!coming) return null;
+          return coming.filled.catch(function () {
+            coming.bytes.fill(0, 0, 4);
+          });
         });
       },
     },

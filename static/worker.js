@@ -13,6 +13,7 @@ import {
   BootError,
   fetchCore,
   fetchSnapshot,
+  fetchSnapshotInfo,
   loadPyodideCode,
   requestSnapshot,
   startPython,
@@ -48,16 +49,26 @@ const core = fetchCore();
 
 const ready = bootWanted
   .then(function (boot) {
+    if (boot.mode !== "snapshot") {
+      return core.then(function (files) {
+        return normalStart(files, { boot: "normal" });
+      });
+    }
     const skip = boot.skip || [];
-    // The snapshot's download starts at once, beside core.json's, unless this browser has
-    // refused one before (core.json says whether it is that one).
-    const early = boot.mode === "snapshot" && !skip.length ? requestSnapshot() : null;
+    // The snapshot's download starts at once, unless this browser has refused one before
+    // (snapshot.json, small and read at once, says whether it is that one).
+    const early = !skip.length ? requestSnapshot() : null;
     if (early) early.catch(function () {});
-    return core.then(function (files) {
-      return boot.mode === "snapshot" && files.snapshot
-        ? fromSnapshot(files, skip, early)
-        : normalStart(files, { boot: "normal" });
-    });
+    return fetchSnapshotInfo().then(
+      function (info) {
+        return fromSnapshot(info, skip, early);
+      },
+      function () {
+        return core.then(function (files) {
+          return normalStart(files, { boot: "normal", refused: "fetch" });
+        });
+      },
+    );
   })
   .then(function (booted) {
     // Pyodide goes on without its standard library when that file does not arrive; a restored
@@ -104,41 +115,48 @@ function normalStart(files, report) {
   });
 }
 
-function fromSnapshot(files, skip, requested) {
-  const id = files.snapshot.id;
+function fromSnapshot(info, skip, requested) {
+  const id = info.id;
   if (skip.indexOf(id) >= 0) {
     // Refused before, perhaps before the offline cache kept it: not kept any longer.
-    return dropSnapshot().then(function () {
-      return normalStart(files, { boot: "normal", refused: "skipped" });
-    });
+    return dropSnapshot()
+      .then(function () {
+        return core;
+      })
+      .then(function (files) {
+        return normalStart(files, { boot: "normal", refused: "skipped" });
+      });
   }
   const begun = performance.now();
   let fetched = null;
-  const snapshot = fetchSnapshot(files.snapshot.bytes, files.snapshot.page, requested);
+  const snapshot = fetchSnapshot(info.bytes, info.page, requested);
   snapshot.filled.then(
     function () {
       fetched = performance.now();
     },
     function () {},
   );
-  // Pyodide loads and instantiates while the snapshot arrives.
-  return startPython(options(files, { snapshot: snapshot }))
+  // Pyodide loads and instantiates while the snapshot and the core's files arrive.
+  return startPython(options(core, { snapshot: snapshot }))
     .then(function (started) {
-      const restored = performance.now();
-      check(started.pyodide, files);
-      pyodideApi = started.pyodide;
-      callJson = started.pyodide.pyimport("muster.api").call_json;
-      return {
-        boot: "snapshot",
-        fetchMs: Math.round(fetched - begun),
-        pyodideMs: Math.round(restored - begun),
-        checkMs: Math.round(performance.now() - restored),
-      };
+      return core.then(function (files) {
+        const restored = performance.now();
+        check(started.pyodide, files);
+        pyodideApi = started.pyodide;
+        callJson = started.pyodide.pyimport("muster.api").call_json;
+        return {
+          boot: "snapshot",
+          fetchMs: Math.round(fetched - begun),
+          pyodideMs: Math.round(restored - begun),
+          checkMs: Math.round(performance.now() - restored),
+        };
+      });
     })
     .catch(function (error) {
-      // Pyodide's own script missing is no fault of the snapshot: neither start can run.
-      return pyodideCode.then(function () {
-        return fallBack(files, id, error);
+      // Pyodide's own script or the core's files missing is no fault of the snapshot: neither
+      // start can run.
+      return Promise.all([pyodideCode, core]).then(function (loaded) {
+        return fallBack(loaded[1], id, error);
       });
     });
 }

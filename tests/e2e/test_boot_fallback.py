@@ -112,7 +112,8 @@ def sites(dist, tmp_path_factory) -> Iterator[tuple[Callable[[str], str], list[s
     browser asked for)."""
     core = json.loads((dist / "core" / "core.json").read_text())
     gz = (dist / "core" / "snapshot.gz").read_bytes()
-    variants = _variants(gz, core["snapshot"]["bytes"], core["fingerprint"])
+    info = json.loads((dist / "core" / "snapshot.json").read_text())
+    variants = _variants(gz, info["bytes"], core["fingerprint"])
     root = tmp_path_factory.mktemp("variants")
     extra = {}
     for name, (data, _) in variants.items():
@@ -170,8 +171,8 @@ def test_a_bad_snapshot_falls_back_to_a_normal_start(browser, sites, dist, expec
     assert page.evaluate(PLAY, [SEED, ACTIONS]) == expected
     # A refusal for what the file is is remembered; a failed download or a broken stream not.
     refused = page.evaluate("JSON.parse(localStorage.getItem('muster.snapshots-refused') || '[]')")
-    core = json.loads((dist / "core" / "core.json").read_text())
-    assert (core["snapshot"]["id"] in refused) == (reason not in ("fetch", "unpack")), refused
+    info = json.loads((dist / "core" / "snapshot.json").read_text())
+    assert (info["id"] in refused) == (reason not in ("fetch", "unpack")), refused
     app.assert_no_errors()
     app.context.close()
 
