@@ -9,6 +9,17 @@ from typing import Any
 READY_TIMEOUT_MS = 60_000
 
 
+def tablet(scale: int = 1) -> dict[str, Any]:
+    """Browser context options of the tablet the app is made for: 820×1180 CSS pixels, touch,
+    ``scale`` device pixels to a CSS pixel."""
+    return {
+        "viewport": {"width": 820, "height": 1180},
+        "device_scale_factor": scale,
+        "has_touch": True,
+        "is_mobile": True,
+    }
+
+
 @dataclass
 class AppPage:
     """A page of the app with the console errors it has printed."""

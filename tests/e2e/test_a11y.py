@@ -11,18 +11,13 @@ import base64
 from pathlib import Path
 
 import pytest
-from apppage import draw_a_formation_that_fires, open_app, open_file, press, settle
+from apppage import draw_a_formation_that_fires, open_app, open_file, press, settle, tablet
 
 pytestmark = pytest.mark.e2e
 
 ROOT = Path(__file__).resolve().parents[2]
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
-TABLET = {
-    "viewport": {"width": 820, "height": 1180},
-    "device_scale_factor": 1,
-    "has_touch": True,
-    "is_mobile": True,
-}
+TABLET = tablet()
 DESKTOP = {"viewport": {"width": 1366, "height": 900}}
 # The rule sets scanned: WCAG 2.0-2.2 A and AA and axe's best practices.
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]

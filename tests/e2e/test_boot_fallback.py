@@ -43,9 +43,9 @@ def _bad_json(raw: bytes) -> bytes:
     return raw[:HEADER] + b"#" + raw[HEADER + 1 :]
 
 
-# What is wrong with the snapshot -> the bytes served instead of core/snapshot.gz (None: no file)
-# and the reason the worker gives (REASONS below).
-def _variants(gz: bytes, size: int, fingerprint: str) -> dict[str, tuple[bytes | None, str]]:
+# What is wrong with the snapshot -> the bytes served instead of core/snapshot.gz (None: no
+# file); REASONS below names the reason the worker gives for each.
+def _variants(gz: bytes, size: int, fingerprint: str) -> dict[str, bytes | None]:
     raw = build.unpack_snapshot(gz, size)
     magic, heap_start, _ = _words(raw)
     assert magic == 1886286592 and heap_start % 16 == 0
@@ -54,17 +54,17 @@ def _variants(gz: bytes, size: int, fingerprint: str) -> dict[str, tuple[bytes |
     body = gzip.decompress(gz)
 
     return {
-        "missing": (None, "fetch"),
-        "cut-short": (gz[: len(gz) // 2], "unpack"),
-        "not-gzip": (raw[:65536], "unpack"),
-        "too-small": (pack(raw[: len(raw) - 65536]), "size"),
-        "too-big": (pack(raw + b"\1" * 65536), "size"),
-        "page-short": (gzip.compress(body[:-100], 1, mtime=0), "size"),
-        "page-over": (gzip.compress(body + b"\1" * 100, 1, mtime=0), "size"),
-        "not-a-snapshot": (pack(b"\0\0\0\0" + raw[4:]), "header"),
-        "other-build": (pack(raw[:16] + build_id + raw[HEADER:]), "build"),
-        "fails-to-restore": (pack(_bad_json(raw)), "restore"),
-        "other-core": (pack(_with_fingerprint_changed(raw, fingerprint)), "check"),
+        "missing": None,
+        "cut-short": gz[: len(gz) // 2],
+        "not-gzip": raw[:65536],
+        "too-small": pack(raw[: len(raw) - 65536]),
+        "too-big": pack(raw + b"\1" * 65536),
+        "page-short": gzip.compress(body[:-100], 1, mtime=0),
+        "page-over": gzip.compress(body + b"\1" * 100, 1, mtime=0),
+        "not-a-snapshot": pack(b"\0\0\0\0" + raw[4:]),
+        "other-build": pack(raw[:16] + build_id + raw[HEADER:]),
+        "fails-to-restore": pack(_bad_json(raw)),
+        "other-core": pack(_with_fingerprint_changed(raw, fingerprint)),
     }
 
 
@@ -116,7 +116,7 @@ def sites(dist, tmp_path_factory) -> Iterator[tuple[Callable[[str], str], list[s
     variants = _variants(gz, info["bytes"], core["fingerprint"])
     root = tmp_path_factory.mktemp("variants")
     extra = {}
-    for name, (data, _) in variants.items():
+    for name, data in variants.items():
         extra[f"/{name}/"] = _site_with(dist, root / name, data)
     asked: list[str] = []
     server = build.make_server(dist, 0, "/muster/", extra, on_request=asked.append)

@@ -30,6 +30,7 @@ from apppage import (
     play_valmont,
     press,
     settle,
+    tablet,
     tap_center,
     tap_hex,
     wait_text,
@@ -41,12 +42,7 @@ LIMIT_MS = 50
 # The most main-thread CPU time a task over LIMIT_MS may hold and be put down to the machine.
 WAITED_MS = LIMIT_MS // 2
 
-TABLET = {
-    "viewport": {"width": 820, "height": 1180},
-    "device_scale_factor": 2,
-    "has_touch": True,
-    "is_mobile": True,
-}
+TABLET = tablet(2)
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
 
 # Every task over 50 ms since the document was created (buffered: from before the observer was
