@@ -537,6 +537,75 @@ function loadSave(save, slot) {
   );
 }
 
+// ---- the scenario editor (static/editor/), loaded when first opened ----------------------
+
+const editorRoot = document.getElementById("editor");
+let editorView = null;
+const editorHost = {
+  root: editorRoot,
+  engine: engine,
+  i18n: i18n,
+  play: playDraft,
+  ask: function (question, okLabel, lines) {
+    return ask(question, lines || [], okLabel);
+  },
+  message: showMessage,
+  close: closeEditor,
+  current: function () {
+    return state.scenario;
+  },
+};
+
+// The editor in place of the play screen (or back); the address says which, for a reload.
+function setEditing(on) {
+  document.body.classList.toggle("editing", on);
+  editorRoot.hidden = !on;
+  const url = new URL(location.href);
+  if (on) url.searchParams.set("editor", "1");
+  else url.searchParams.delete("editor");
+  history.replaceState(history.state, "", url.href);
+}
+
+function openEditor() {
+  setEditing(true);
+  return import("./editor/editor.js").then(
+    function (module) {
+      editorView = module.openEditor(editorHost);
+      return editorView;
+    },
+    function (error) {
+      setEditing(false);
+      showMessage(errorText(error));
+    },
+  );
+}
+
+function closeEditor() {
+  setEditing(false);
+}
+
+// Play the editor's draft: asked first if a game is in progress (it stays in Saved games);
+// the core loads it (or refuses it, and nothing changes), and a new game starts at once.
+function playDraft(scenario) {
+  if (!state.ready) return Promise.reject({ key: "ui.rules_loading" });
+  const title = scenario && scenario.title ? String(scenario.title) : i18n.t("ui.untitled");
+  return askLeave(i18n.t("ui.ask_new_game", { title: title }), i18n.t("ui.new_game")).then(
+    function (yes) {
+      if (!yes) return false;
+      return engine.call("load_scenario", { scenario: scenario }).then(function (summary) {
+        closeEditor();
+        clearBoardMarks();
+        setMode("inspect");
+        drawScenario(scenario);
+        setPlayable(summary);
+        state.scenarioId = summary.id;
+        if (summary.playable !== false) current().start();
+        return true;
+      });
+    },
+  );
+}
+
 function registerServiceWorker() {
   if (!("serviceWorker" in navigator) || params.has("nosw")) return;
   navigator.serviceWorker.register("sw.js").then(
@@ -705,6 +774,9 @@ function start() {
     playPanel: els.playPanel,
   });
 
+  document.getElementById("open-editor").addEventListener("click", openEditor);
+  if (params.has("editor")) openEditor();
+
   els.lang.addEventListener("change", function () {
     i18n.remember(els.lang.value); // the language chosen is the next visit's too
     i18n.load(els.lang.value).then(refreshText);
@@ -719,6 +791,7 @@ function refreshText() {
   if (state.view) show(state.view);
   if (state.ready) current().render();
   if (saved.isOpen()) saved.refresh();
+  if (editorView) editorView.refreshText();
 }
 
 i18n

@@ -54,6 +54,9 @@ class Session:
             "load_save": self.load_save,
             "check_crt": self.check_crt,
             "rules_reference": self.rules_reference,
+            "editor_catalog": self.editor_catalog,
+            "scenario_template": self.scenario_template,
+            "scenario_check": self.scenario_check,
         }
 
     def call(self, method: str, params: Params | None = None) -> dict[str, Any]:
@@ -166,17 +169,7 @@ class Session:
         # collector's sweeps, which otherwise pause a search now and then.
         gc.collect()
         gc.freeze()
-        return {
-            "id": scenario.id,
-            "system": scenario.system,
-            "title": scenario.data["title"],
-            "hexes": len(getattr(scenario, "hexes", ())),
-            "locales": len(getattr(scenario, "locales", ())),
-            "units": len(scenario.units),
-            "playable": playable(scenario.system),
-            "options": _game_options(scenario.system),
-            "words": words_of(game_rules(scenario.system)) if playable(scenario.system) else {},
-        }
+        return _summary(scenario)
 
     def _scenario(self) -> Scenario:
         if self.scenario is None:
@@ -452,6 +445,56 @@ class Session:
         state = game.state if game is not None and game.scenario is sc else None
         return rules.reference(sc, state)
 
+    # -- the scenario editor (docs/scenario-format.md; muster/editor.py) ------------------------
+    # The editor's module is imported on its first use: a game never needs it, so the memory
+    # snapshot the app starts from does not hold it.
+
+    def editor_catalog(self, params: Params) -> dict[str, Any]:
+        """What a scenario of ``{"system"}`` may hold: map ids and bounds, unit types with their
+        ratings and steps, every table value it may override (default and words), turns.
+
+        Raises:
+            InvalidActionError: an unknown parameter, or no such system.
+        """
+        _only(params, "editor_catalog", "system")
+        from . import editor
+
+        return editor.catalog(editor.check_system(params.get("system")))
+
+    def scenario_template(self, params: Params) -> dict[str, Any]:
+        """A new scenario of ``{"system"}`` that loads: two sides, a small map, no units.
+
+        Raises:
+            InvalidActionError: an unknown parameter, or no such system.
+        """
+        _only(params, "scenario_template", "system")
+        from . import editor
+
+        return editor.template(editor.check_system(params.get("system")))
+
+    def scenario_check(self, params: Params) -> dict[str, Any]:
+        """Check ``{"scenario"}`` exactly as ``load_scenario`` does, without loading it: the
+        game in progress is not touched. ``{"ok": true, "summary"}`` (load_scenario's answer)
+        or ``{"ok": false, "problem": {key, params, message, place}}``, the place parsed for
+        the map (``editor.place_of``).
+
+        Raises:
+            InvalidActionError: an unknown parameter, or no scenario given.
+        """
+        _only(params, "scenario_check", "scenario")
+        if "scenario" not in params:
+            raise InvalidActionError(
+                "error.missing_param", "missing parameter {name}", name="scenario"
+            )
+        data = params["scenario"]
+        try:
+            scenario = parse_scenario(data)
+        except RulesError as exc:
+            from . import editor
+
+            return {"ok": False, "problem": editor.problem(exc, data)}
+        return {"ok": True, "summary": _summary(scenario)}
+
     def load_save(self, params: Params) -> dict[str, Any]:
         """Replace the game with a saved one, once the whole save is checked and replays to
         its saved state; a refused save leaves the game in progress as it was."""
@@ -467,6 +510,37 @@ class Session:
             "options": sorted(game.rules.options),
             "words": words_of(game.rules),
         }
+
+
+def _summary(scenario: Any) -> dict[str, Any]:
+    """What ``load_scenario`` answers about a scenario it loads (and ``scenario_check``)."""
+    return {
+        "id": scenario.id,
+        "system": scenario.system,
+        "title": scenario.data["title"],
+        "hexes": len(getattr(scenario, "hexes", ())),
+        "locales": len(getattr(scenario, "locales", ())),
+        "units": len(scenario.units),
+        "playable": playable(scenario.system),
+        "options": _game_options(scenario.system),
+        "words": words_of(game_rules(scenario.system)) if playable(scenario.system) else {},
+    }
+
+
+def _only(params: Params, method: str, *names: str) -> None:
+    """Refuse a parameter ``method`` does not take.
+
+    Raises:
+        InvalidActionError: ``error.unknown_param``.
+    """
+    for name in params:
+        if name not in names:
+            raise InvalidActionError(
+                "error.unknown_param",
+                "{method} takes no parameter {name}",
+                method=method,
+                name=echo(name),
+            )
 
 
 def _game_options(system: str) -> list[str]:

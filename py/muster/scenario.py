@@ -9,6 +9,7 @@ from __future__ import annotations
 import gc
 import json
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -279,7 +280,7 @@ def _parse_scenario(data: Any) -> Scenario:
     roads = _parse_roads(m.get("roads", []), system, grid)
     _parse_labels(m.get("labels", []), grid)
     sides = _parse_sides(data.get("sides"))
-    units = _parse_units(data.get("units", []), sides, grid)
+    units = _parse_units(data.get("units", []), sides, grid, system)
     _parse_play(data, sides, units, grid)
     _parse_overrides(data.get("overrides", {}), system)
     labels = {h: label for label, h in grid.at.items()}
@@ -446,7 +447,9 @@ def _parse_sides(items: Any) -> set[str]:
     return ids
 
 
-def _parse_units(items: Any, sides: set[str], grid: _Grid) -> dict[str, dict[str, Any]]:
+def _parse_units(
+    items: Any, sides: set[str], grid: _Grid, system: str
+) -> dict[str, dict[str, Any]]:
     _expect(isinstance(items, list), "units", "expected a list")
     check_count(items, "units", "units", MAX_UNITS)
     out: dict[str, dict[str, Any]] = {}
@@ -466,6 +469,7 @@ def _parse_units(items: Any, sides: set[str], grid: _Grid) -> dict[str, dict[str
             number = isinstance(value, int | float) and not isinstance(value, bool)
             if not number:
                 raise ScenarioError(place, f"rating {_show(key)} must be a number")
+        check_ratings(system, spec["type"], ratings, place)
         if "facing" in spec:
             _int(spec["facing"], place + " facing", 0, 11)
         if "steps" in spec:
@@ -475,6 +479,33 @@ def _parse_units(items: Any, sides: set[str], grid: _Grid) -> dict[str, dict[str
         _unit_state(spec.get("state", {}), place + " state")
         out[uid] = spec
     return out
+
+
+@cache
+def unit_types(system: str) -> dict[str, Any]:
+    """The unit types of ``system`` with the ratings each needs and its steps
+    (``systems/<system>/units.json``: name, min, max, default, required)."""
+    path = Path(__file__).parent / "systems" / system.replace("-", "_") / "units.json"
+    return json.loads(path.read_text(encoding="utf-8"))["types"]
+
+
+def check_ratings(system: str, unit_type: str, ratings: dict[str, Any], place: str) -> None:
+    """Refuse a rating the rules read that is not a whole number within its bounds for
+    ``unit_type`` (units.json), or a required one that is missing; others are not read."""
+    for spec in unit_types(system).get(unit_type, {}).get("ratings", ()):
+        name, lo, hi = spec["name"], spec["min"], spec["max"]
+        if name not in ratings:
+            _expect(not spec["required"], place, f"rating {_show(name)} is missing")
+            continue
+        value = ratings[name]
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        if not (isinstance(value, int) and lo <= value <= hi):
+            raise ScenarioError(
+                place,
+                f"rating {_show(name)} must be a whole number from {lo} to {hi}, "
+                f"got {_show(ratings[name])}",
+            )
 
 
 def _unit_state(state: Any, place: str) -> None:

@@ -35,6 +35,12 @@ const KEY_STEPS = {
 // The keyboard: the container takes focus; arrows move a cursor, Enter or Space taps under it,
 // Page Down/Up jump between what a tap acts on, + and - zoom (see "keyboard" below, and the
 // subclass's _cursor* hooks).
+//
+// Editing (the scenario editor): setStrokeHandler(fn) turns a one-pointer drag (a finger, a
+// pen, the mouse's left button) into strokes, fn({phase, x, y, pointerType}) with phase
+// "start" | "move" | "end" | "cancel" in map units; two fingers still pan and pinch, the mouse
+// pans with its middle or right button or the left with Space held. setPicture(picture) puts
+// an image under every layer (a printed map to trace), setPictureOpacity(o) fades it.
 export class PanZoomMap {
   constructor(container, options) {
     this.container = container;
@@ -51,6 +57,9 @@ export class PanZoomMap {
     this._gesture = null;
     this._zoomClass = "";
     this._size = null;
+    this._stroke = null; // setStrokeHandler's fn, or null: a one-pointer drag pans
+    this._space = false; // Space held (while strokes are on): the left button pans
+    this._picture = null; // setPicture's <g> and <image>
 
     const svg = document.createElementNS(SVGNS, "svg");
     svg.setAttribute("class", "pz-svg " + this._prefix + "-svg");
@@ -63,6 +72,10 @@ export class PanZoomMap {
     svg.style.display = "block";
     this._defs = document.createElementNS(SVGNS, "defs");
     svg.appendChild(this._defs);
+    this._pictureLayer = document.createElementNS(SVGNS, "g");
+    this._pictureLayer.setAttribute("class", "pz-picture");
+    this._pictureLayer.setAttribute("pointer-events", "none");
+    svg.appendChild(this._pictureLayer);
     this.layers = {}; // name -> <g>, see _addLayer
     this._svg = svg;
     this.svg = svg;
@@ -130,6 +143,21 @@ export class PanZoomMap {
       ["blur", () => this._keyboard(false)],
     ];
     for (const l of this._kbListeners) container.addEventListener(l[0], l[1]);
+    // Space held anywhere in the page (strokes on): the left button pans. Listened to only
+    // while a stroke handler is set.
+    this._onSpaceKey = (e) => {
+      if (e.key !== " " && e.key !== "Spacebar") return;
+      const t = e.target;
+      const typing =
+        t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName || ""));
+      if (typing) return;
+      this._space = e.type === "keydown";
+      this._svg.classList.toggle("pz-space", this._space);
+    };
+    this._onSpaceBlur = () => {
+      this._space = false;
+      this._svg.classList.remove("pz-space");
+    };
   }
 
   // Give the map the focus (the cursor shows where it was, or starts anew).
@@ -183,7 +211,7 @@ export class PanZoomMap {
       if (here && this._inView(here)) this._cursorMove(step);
       else this._cursorStart();
       this._cursorShown(true);
-    } else if (e.key === "Enter" || e.key === " " || e.key === "Spacebar") {
+    } else if (e.key === "Enter" || ((e.key === " " || e.key === "Spacebar") && !this._stroke)) {
       this._keyboard(true);
       if (!e.repeat) {
         if (!this._cursorPoint()) this._cursorStart();
@@ -201,6 +229,8 @@ export class PanZoomMap {
       const c = p ? this._mapToClient(p) : null;
       const f = e.key === "-" || e.key === "_" ? 1 / 1.25 : 1.25;
       this.zoomBy(f, c ? c.x : null, c ? c.y : null);
+    } else if (e.key === " " || e.key === "Spacebar") {
+      // Strokes on: Space is held to pan with the left button (_onSpaceKey), not a tap.
     } else {
       return;
     }
@@ -518,7 +548,10 @@ export class PanZoomMap {
   // ---- input: tap, one-finger pan, two-finger pinch, wheel ------------------------
 
   _onPointerDown(e) {
-    if (e.pointerType === "mouse" && e.button !== 0) return;
+    // The mouse's middle or right button pans while strokes are on; else only the left counts.
+    const panButton =
+      this._stroke && e.pointerType === "mouse" && (e.button === 1 || e.button === 2);
+    if (e.pointerType === "mouse" && e.button !== 0 && !panButton) return;
     if (e.pointerType === "mouse") e.preventDefault();
     try {
       this._svg.setPointerCapture(e.pointerId);
@@ -537,12 +570,93 @@ export class PanZoomMap {
         pinch: null,
         target: this._tapTarget(e.target), // resolved now: capture retargets later events
         pointerType: e.pointerType,
+        // Strokes on: this drag paints unless it is the mouse's pan button or Space is held.
+        paint: Boolean(this._stroke) && !panButton && !this._space,
+        stroking: false, // a stroke has started (its "start" sent)
       };
     } else if (this._gesture) {
+      // A second finger: a stroke in progress is cancelled, the fingers pan and pinch.
+      this._strokeCancel();
       this._gesture.multi = true;
       this._gesture.moved = true;
       this._startPinch();
     }
+  }
+
+  // ---- strokes (editing) ----------------------------------------------------------
+
+  // fn({phase, x, y, pointerType}) or null; see the class comment.
+  setStrokeHandler(fn) {
+    if (!fn) this._strokeCancel();
+    const was = Boolean(this._stroke);
+    this._stroke = fn || null;
+    if (was === Boolean(this._stroke)) return;
+    if (this._stroke) {
+      window.addEventListener("keydown", this._onSpaceKey);
+      window.addEventListener("keyup", this._onSpaceKey);
+      window.addEventListener("blur", this._onSpaceBlur);
+    } else {
+      window.removeEventListener("keydown", this._onSpaceKey);
+      window.removeEventListener("keyup", this._onSpaceKey);
+      window.removeEventListener("blur", this._onSpaceBlur);
+      this._onSpaceBlur();
+    }
+  }
+
+  _strokeSend(phase, clientX, clientY) {
+    const g = this._gesture;
+    const fn = this._stroke;
+    if (!fn || !g) return;
+    const p = this.clientToMap(clientX, clientY);
+    fn({ phase, x: p.x, y: p.y, pointerType: g.pointerType });
+  }
+
+  _strokeCancel() {
+    const g = this._gesture;
+    if (!g || !g.stroking) return;
+    g.stroking = false;
+    g.paint = false;
+    const fn = this._stroke;
+    if (fn) fn({ phase: "cancel", x: NaN, y: NaN, pointerType: g.pointerType });
+  }
+
+  // ---- the picture underneath -------------------------------------------------------
+
+  // picture = {url, width, height, opacity (0..1), transform: [a, b, c, d, e, f]} (picture
+  // pixels to map units), or null: an <image> under every layer.
+  setPicture(picture) {
+    const layer = this._pictureLayer;
+    if (!picture || !picture.url) {
+      layer.innerHTML = "";
+      this._picture = null;
+      return;
+    }
+    let img = this._picture;
+    if (!img) {
+      img = document.createElementNS(SVGNS, "image");
+      img.setAttribute("preserveAspectRatio", "none");
+      img.setAttribute("x", "0");
+      img.setAttribute("y", "0");
+      layer.appendChild(img);
+      this._picture = img;
+    }
+    img.setAttribute("href", picture.url);
+    img.setAttributeNS("http://www.w3.org/1999/xlink", "xlink:href", picture.url);
+    img.setAttribute("width", String(picture.width));
+    img.setAttribute("height", String(picture.height));
+    const t = picture.transform || [1, 0, 0, 1, 0, 0];
+    img.setAttribute("transform", "matrix(" + t.map((v) => String(+v)).join(" ") + ")");
+    this.setPictureOpacity(picture.opacity == null ? 1 : picture.opacity);
+  }
+
+  setPictureOpacity(o) {
+    if (!this._picture) return;
+    this._picture.setAttribute("opacity", String(clamp(+o || 0, 0, 1)));
+  }
+
+  // Whether a picture is shown.
+  get hasPicture() {
+    return Boolean(this._picture);
   }
 
   _startPinch() {
@@ -587,8 +701,21 @@ export class PanZoomMap {
     if (!g.moved) {
       if (Math.hypot(e.clientX - g.x0, e.clientY - g.y0) < TAP_SLOP) return;
       g.moved = true;
-      this._svg.classList.add("pz-dragging", this._prefix + "-dragging");
+      if (g.paint && !g.multi && this._stroke) {
+        // The stroke starts where the pointer went down, then follows it.
+        g.stroking = true;
+        this._strokeSend("start", g.x0, g.y0);
+      } else {
+        this._svg.classList.add("pz-dragging", this._prefix + "-dragging");
+      }
     }
+    if (g.stroking) {
+      this._strokeSend("move", e.clientX, e.clientY);
+      g.lastX = e.clientX;
+      g.lastY = e.clientY;
+      return;
+    }
+    if (g.paint) return; // a cancelled stroke's finger: nothing until it lifts
     this.panBy(e.clientX - g.lastX, e.clientY - g.lastY);
     g.lastX = e.clientX;
     g.lastY = e.clientY;
@@ -600,12 +727,22 @@ export class PanZoomMap {
     const g = this._gesture;
     if (!g) return;
     if (cancelled) g.moved = true;
+    if (g.stroking && this._pointers.size === 0) {
+      g.stroking = false;
+      if (cancelled) {
+        const fn = this._stroke;
+        if (fn) fn({ phase: "cancel", x: NaN, y: NaN, pointerType: g.pointerType });
+      } else {
+        this._strokeSend("end", e.clientX, e.clientY);
+      }
+    }
     if (this._pointers.size === 1) {
       // A pinch became a one-finger pan: restart the pan from the remaining finger.
       const rest = Array.from(this._pointers.values())[0];
       g.lastX = rest.x;
       g.lastY = rest.y;
       g.pinch = null;
+      g.paint = false; // what is left of a pinch pans, never paints
       return;
     }
     if (this._pointers.size > 1) {
@@ -632,6 +769,7 @@ export class PanZoomMap {
     const svg = this._svg;
     for (const l of this._listeners) svg.removeEventListener(l[0], l[1], l[2]);
     for (const l of this._kbListeners) this.container.removeEventListener(l[0], l[1]);
+    this.setStrokeHandler(null);
     if (this._live.parentNode) this._live.parentNode.removeChild(this._live);
     if (this._ro) this._ro.disconnect();
     else window.removeEventListener("resize", this._onResizeBound);

@@ -40,6 +40,7 @@ BAD = [
 ]
 QUERIES = {"version", "scenario_list", "hex_info", "reachable", "path", "los", "game_view"}
 QUERIES |= {"preview", "save", "check_crt", "look_back", "rules_reference"}
+QUERIES |= {"editor_catalog", "scenario_template", "scenario_check"}
 
 
 def snapshot(session: Session) -> tuple:
@@ -121,6 +122,9 @@ def good_params(session: Session) -> dict[str, dict]:
         "load_save": {"save": game.save(), "viewer": sides[0]},
         "check_crt": {"crt": None},
         "rules_reference": {},
+        "editor_catalog": {"system": session.scenario.system},
+        "scenario_template": {"system": session.scenario.system},
+        "scenario_check": {"scenario": session.scenario.data},
     }
 
 

@@ -1,0 +1,606 @@
+"""The scenario editor's answers (issue 14): what a scenario of a system may hold, a new
+scenario to start from, and a check that says where a draft is wrong.
+
+Everything here is read from the data the rules and the loader read (the terrain charts, the
+movement, line-of-sight and sequence files, ``units.json``, the area map's bounds), so the
+editor never holds a second copy of a rule. The editor's checks are the loader's own
+(``scenario.parse_scenario``); this module only says *where* a refusal points on the map.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from . import areamap
+from .errors import InvalidActionError, RulesError
+from .game import echo
+from .movement import movement_data
+from .reference import Label, label, names_label
+from .ruleset import COMMON_WORDS, words_of
+from .scenario import (
+    DIRECTIONAL_FEATURES,
+    FORMAT,
+    ORDERINGS,
+    UNIT_TYPES,
+    _brief,
+    _sequence_data,
+    connection_kinds,
+    hex_terrains,
+    hexside_features,
+    override_tables,
+    unit_types,
+)
+from .systems import game_rules, playable
+from .terrain import load_chart
+
+SYSTEMS = ("hex-facing", "hex-hexside", "area-locale")
+HERE = Path(__file__).parent
+# Hex elevation and the scenario's turn count, as the loader bounds them.
+LEVELS = {"min": -9, "max": 99}
+TURNS = {"min": 1, "max": 99}
+# Keys of the data files that document a setting, never a setting a scenario changes.
+NOTES = frozenset({"why", "source", "system", "notes", "aid", "default"})
+# Settings a scenario may write but that only document a rule (texts the rules never read),
+# or that the scenario says elsewhere (its own "turns").
+NOT_TABLES = frozenset(
+    {
+        ("movement", "road", "rule"),
+        ("movement", "facing", "values"),
+        ("sequence", "square", "cost"),
+        ("sequence", "cohesion_test", "rule"),
+        ("sequence", "turns"),
+    }
+)
+# Settings the rules reference already words: (system or "*", table, path) -> key.
+WORDED: dict[tuple[str, ...], str] = {
+    ("*", "los", "vertex"): "ref.los.vertex",
+    ("*", "los", "eye_height"): "ref.los.eye",
+    ("*", "movement", "zoc", "extent"): "ref.move.zoc",
+    ("*", "movement", "zoc", "entering_stops"): "ref.move.zoc_stops",
+    ("*", "movement", "stacking", "max_units"): "ref.move.stacking",
+    ("hex-facing", "movement", "hex_terrain_combination", "rule"): "ref.move.combination",
+    ("hex-facing", "movement", "road", "adjacent_enemy_forbids_road"): (
+        "ref.move.road_next_to_enemy"
+    ),
+    ("hex-facing", "movement", "road", "prohibited_crossing_extra"): "ref.move.road_crossing",
+    ("hex-facing", "movement", "level_prohibition_cancelled_by_road", "value"): (
+        "ref.move.road_level"
+    ),
+    ("hex-facing", "movement", "steep_slope_impassable_levels"): "ref.move.steep_slope_levels",
+    ("hex-hexside", "movement", "road", "cost"): "ref.move.road_cost",
+    ("hex-facing", "sequence", "square", "who"): "ref.hf_turn.square",
+    ("hex-facing", "sequence", "no_orders", "may_melee"): "ref.hf_turn.no_orders_melee",
+    ("hex-facing", "sequence", "no_orders", "movement_factor"): "ref.hf_turn.no_orders_move",
+    ("hex-facing", "sequence", "rally", "modifier_adjacent_leader"): "ref.hf_turn.rally_leader",
+    ("hex-facing", "sequence", "victory", "routed_unit_points"): "ref.hf_turn.routed_points",
+    ("area-locale", "sequence", "commands", "per_turn"): "ref.al_cmd.per_turn",
+    ("area-locale", "sequence", "reserve_effect", "value"): "ref.al_bombard.reserve",
+    ("area-locale", "sequence", "retreat", "cannot"): "ref.al_retreat.cannot",
+}
+# hex-hexside's combat settings and close combat DRM (its rules reference's rows).
+HH_SETTINGS = {
+    ("results", "r"): "r",
+    ("results", "S"): "S",
+    ("results", "second_disorder"): "second_disorder",
+    ("results", "no_retreat"): "no_retreat",
+    ("results", "losses_to"): "losses_to",
+    ("leader_loss", "lost_on"): "leader_loss",
+    ("extended_attack", "once_per_turn"): "extended_attack",
+    ("bombardment", "range"): "bombard_range",
+    ("bombardment", "not_adjacent_to_enemy"): "bombard_adjacent",
+    ("bombardment", "attacker_results"): "bombard_results",
+    ("army_morale", "points_per_step"): "army_step",
+    ("army_morale", "points_per_leader"): "army_leader",
+    ("army_morale", "broken_ends_game"): "army_broken",
+}
+HH_DRM = (
+    "lead_morale_difference",
+    "disordered_lead",
+    "routed_lead",
+    "leader_with_lead",
+    "winning_combat_marker",
+    "shock",
+)
+AL_SETTINGS = {
+    ("blocker_to", "value"): "blocker_to",
+    ("blocked_attack", "attacker_to"): "blocked_attack",
+    ("losses", "overflow"): "losses",
+    ("pursuit", "by"): "pursuit",
+    ("army_morale", "points_per_step"): "army_step",
+    ("army_morale", "demoralized_at"): "army_demoralized",
+    ("reveal", "until"): "reveal",
+}
+# Commands of area-locale worded by the commands chart's rows (a cost in commands).
+AL_COMMANDS = {
+    ("road", "primary_cost"): "ref.al_cmd.road_primary",
+    ("road", "secondary_cost"): "ref.al_cmd.road_secondary",
+    ("cavalry_follow", "cost"): "ref.al_cmd.cavalry_follow",
+}
+# The terrain chart's column headings, as the rules reference words them.
+HF_HEADINGS = {
+    "gen": label("ref.col.mp", unit_types=["leader"]),
+    "inf": label("ref.col.mp", unit_types=["infantry"]),
+    "cav": label("ref.col.mp", unit_types=["cavalry"]),
+    "art": label("ref.col.mp", unit_types=["artillery"]),
+    "fire": label("ref.col.hf_fire"),
+    "melee": label("ref.col.hf_melee"),
+}
+HH_COMBAT = {"inf": "infantry", "cav": "cavalry"}
+LOS_FEATURE_WORDS = {
+    "blocks_adjacent": "editor.table.los_blocks_adjacent",
+    "height": "editor.table.los_brow",
+}
+
+
+# -- the catalog -------------------------------------------------------------------------------
+
+
+def check_system(system: Any) -> str:
+    """``system`` if it is one the core plays.
+
+    Raises:
+        InvalidActionError: ``error.unknown_system``.
+    """
+    if not (isinstance(system, str) and system in SYSTEMS):
+        raise InvalidActionError(
+            "error.unknown_system", "no rule system {system}", system=echo(system)
+        )
+    return system
+
+
+@cache
+def _catalog_text(system: str) -> str:
+    return json.dumps(_build_catalog(system))
+
+
+def catalog(system: str) -> dict[str, Any]:
+    """What a scenario of ``system`` may hold (docs/scenario-format.md), for the editor's
+    controls: the map's ids and bounds, the unit types with their ratings and steps, every
+    table value a scenario may override (with its default and its words), the turns, and how the
+    screen words the labels' parameters."""
+    return json.loads(_catalog_text(check_system(system)))
+
+
+def _build_catalog(system: str) -> dict[str, Any]:
+    areas = system == "area-locale"
+    return {
+        "system": system,
+        "map_kind": "areas" if areas else "hex",
+        "hex": None if areas else _hex_catalog(system),
+        "areas": _areas_catalog() if areas else None,
+        "units": _units_catalog(system),
+        "tables": tables(system),
+        "turns": {**TURNS, "default": _sequence_data(system)["turns"]},
+        # How the screen words the parameters of the labels above (load_scenario's `words`).
+        "words": words_of(game_rules(system)) if playable(system) else dict(COMMON_WORDS),
+    }
+
+
+def _hex_catalog(system: str) -> dict[str, Any]:
+    chart = load_chart(system)
+    terrains = hex_terrains(system)
+    features = hexside_features(system)
+    ordered = [n for r in chart.rows for n in r.names]  # the chart's order
+    if "slope_top" in ordered:  # one directional id for the chart's top and bottom rows
+        ordered.insert(ordered.index("slope_top"), "slope")
+    return {
+        "terrains": [n for n in ordered if n in terrains],
+        "hexside_features": list(dict.fromkeys(n for n in ordered if n in features)),
+        "directional": [n for n in ordered if n in features and n in DIRECTIONAL_FEATURES],
+        "road_kinds": sorted(connection_kinds(system)),
+        "levels": dict(LEVELS),
+    }
+
+
+def _areas_catalog() -> dict[str, Any]:
+    return {
+        "terrains": list(areamap.TERRAINS),
+        "widths": list(areamap.WIDTHS),
+        "effect": {"min": 0, "max": 9},
+        "flags": sorted(areamap.APPROACH_FLAGS),
+        "road_kinds": list(areamap.ROAD_KINDS),
+        "capacity": {"min": 1, "max": 99},
+        "objective": {"min": 0, "max": 99},
+    }
+
+
+def _units_catalog(system: str) -> dict[str, Any]:
+    types = unit_types(system)
+    order = list(areamap.PIECE_TYPES) if system == "area-locale" else list(UNIT_TYPES)
+    return {
+        "types": [t for t in order if t in types],
+        "ratings": {t: [dict(r) for r in types[t]["ratings"]] for t in order if t in types},
+        "steps": {t: dict(types[t]["steps"]) for t in order if t in types},
+        "facing": {"min": 0, "max": 11} if system == "hex-facing" else None,
+        "formations": system == "hex-facing",
+        "approach": system == "area-locale",
+    }
+
+
+# -- the tables a scenario may override ---------------------------------------------------------
+
+
+def tables(system: str) -> list[dict[str, Any]]:
+    """Every value a scenario of ``system`` may override, flattened to its path under
+    ``overrides``: ``{table, path, default, kind, label}`` and, where the loader holds the
+    value to a closed set, ``choices``. Kinds: ``int``, ``number``, ``text``, ``bool``,
+    ``list`` (of ``item`` kind), ``cell`` (a terrain chart cell as terrain.json writes it);
+    ``nullable`` where the default is none."""
+    out: list[dict[str, Any]] = []
+    for table in override_tables(system):
+        if table == "terrain":
+            out += _terrain_cells(system)
+        elif table == "los":
+            out += _los_entries(system)
+        else:
+            data = movement_data(system) if table == "movement" else _sequence_data(system)
+            out += _settings(system, table, data, ())
+    return out
+
+
+def _entry(
+    table: str, path: tuple[str, ...], default: Any, kind: str, words: Label, **more: Any
+) -> dict[str, Any]:
+    return {
+        "table": table,
+        "path": [table, *path],
+        "default": default,
+        "kind": kind,
+        "label": words,
+        **more,
+    }
+
+
+def _kind(value: Any) -> str:
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, int):
+        return "int"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "text"
+    return "list" if isinstance(value, list) else "object"
+
+
+def _settings(
+    system: str, table: str, data: Mapping[str, Any], path: tuple[str, ...]
+) -> list[dict[str, Any]]:
+    out = []
+    for key, value in data.items():
+        here = (*path, key)
+        if key in NOTES or key.endswith("_default") or (table, *here) in NOT_TABLES:
+            continue
+        if isinstance(value, dict):
+            out += _settings(system, table, value, here)
+            continue
+        if isinstance(value, list) and any(isinstance(v, dict | list) for v in value):
+            continue  # the phases of a turn: the order of play, not a value
+        kind = _kind(value)
+        more: dict[str, Any] = {}
+        if kind == "list":
+            more["item"] = _kind(value[0]) if value else "text"
+        if table == "sequence" and here[0] in ORDERINGS:
+            more["choices"] = list(value)
+        if table == "movement" and here[0] == "unit_columns":
+            chart = load_chart(system)
+            more["choices"] = [c.key for c in chart.columns if c.group == "movement"]
+        out.append(_entry(table, here, value, kind, _words(system, table, here), **more))
+    return out
+
+
+def _words(system: str, table: str, path: tuple[str, ...]) -> Label:
+    """A setting's words: the rules reference's where it has them, else the editor's own."""
+    for who in (system, "*"):
+        key = WORDED.get((who, table, *path))
+        if key:
+            return label(key)
+    if table == "movement" and path[0] == "unit_columns":
+        return label("editor.table.unit_column", unit_type=label(f"unit_type.{path[1]}"))
+    if table == "sequence" and system == "hex-hexside":
+        if path in HH_SETTINGS:
+            return label(f"ref.hh_setting.{HH_SETTINGS[path]}")
+        if path[0] == "drm" and path[1] in HH_DRM:
+            return label(f"ref.hh_drm.{path[1]}")
+    if table == "sequence" and system == "area-locale":
+        if path in AL_SETTINGS:
+            return label(f"ref.al_setting.{AL_SETTINGS[path]}")
+        if path in AL_COMMANDS:
+            return label("editor.table.commands", what=label(AL_COMMANDS[path]))
+    return label(f"editor.table.{table}.{'_'.join(path)}")
+
+
+def _terrain_cells(system: str) -> list[dict[str, Any]]:
+    raw = json.loads((HERE / "systems" / system.replace("-", "_") / "terrain.json").read_text())
+    headings = _headings(system)
+    chart = load_chart(system)
+    out = []
+    for r, spec in zip(chart.rows, raw["rows"], strict=True):
+        for c in chart.columns:
+            words = label("editor.table.cell", terrain=names_label(r), column=headings[c.key])
+            cell = spec["cells"][c.key]
+            out.append(_entry("terrain", (r.id, c.key), cell, "cell", words))
+    return out
+
+
+def _headings(system: str) -> dict[str, Label]:
+    if system == "hex-facing":
+        return dict(HF_HEADINGS)
+    types: dict[str, list[str]] = {}
+    for unit_type, col in movement_data(system)["unit_columns"].items():
+        types.setdefault(col, []).append(unit_type)
+    headings = {col: label("ref.col.mp", unit_types=names) for col, names in types.items()}
+    headings |= {c: label("ref.col.attack", unit_type=u) for c, u in HH_COMBAT.items()}
+    headings["bomb"] = label("ref.col.bombardment")
+    return headings
+
+
+def _los_entries(system: str) -> list[dict[str, Any]]:
+    from .los import VERTEX_RULES, los_values
+
+    values = los_values(system)
+    out = [
+        _entry(
+            "los",
+            ("vertex",),
+            values["vertex"],
+            "text",
+            label("ref.los.vertex"),
+            choices=list(VERTEX_RULES),
+        ),
+        _entry("los", ("eye_height",), values["eye_height"], "int", label("ref.los.eye")),
+    ]
+    chart = load_chart(system)
+    for name in (n for r in chart.rows if r.kind == "hex" for n in r.names):
+        height = values["hex_obstacles"].get(name) or 0
+        words = label("editor.table.los_height", terrain=label(f"terrain.{name}"))
+        out.append(_entry("los", ("hex_obstacles", name), height, "int", words))
+    for name, spec in values["hexside_features"].items():
+        feature = label(f"feature.{name}")
+        for key, value in spec.items():
+            words = label(LOS_FEATURE_WORDS[key], feature=feature)
+            more = {"nullable": True} if key == "height" else {}
+            kind = "bool" if key == "blocks_adjacent" else "int"
+            out.append(_entry("los", ("hexside_features", name, key), value, kind, words, **more))
+    return out
+
+
+def override_at(path: list[Any], value: Any) -> dict[str, Any]:
+    """The ``overrides`` object that sets ``value`` at a catalog ``path``.
+
+    >>> override_at(["movement", "zoc", "extent"], "adjacent")
+    {'movement': {'zoc': {'extent': 'adjacent'}}}
+    """
+    out: dict[str, Any] = {}
+    here = out
+    for key in path[:-1]:
+        here = here.setdefault(key, {})
+    here[path[-1]] = value
+    return out
+
+
+# -- a new scenario -----------------------------------------------------------------------------
+
+SIDES = [
+    {"id": "blue", "name": "Blue", "color": "#2b4a8b", "text": "#ffffff"},
+    {"id": "red", "name": "Red", "color": "#9b2d2a", "text": "#ffffff"},
+]
+AREA_SIZE = 400  # the side of one of the template's square locales
+
+
+def template(system: str) -> dict[str, Any]:
+    """A new scenario of ``system`` that loads: two sides, a small map, no units.
+
+    Hex maps: 12 x 10 flat hexes numbered CCRR from 0101, all clear. Area maps: four square
+    locales two by two, each border with its two approaches (narrow, no effect)."""
+    check_system(system)
+    out: dict[str, Any] = {
+        "format": FORMAT,
+        "id": "new-scenario",
+        "system": system,
+        "title": "New scenario",
+        "turns": _sequence_data(system)["turns"],
+    }
+    if system == "area-locale":
+        out["map"] = _area_template()
+    else:
+        out["map"] = {
+            "orientation": "flat",
+            "stagger": "even",
+            "first_column": 1,
+            "columns": 12,
+            "first_row": 1,
+            "rows": 10,
+            "column_digits": 2,
+            "row_digits": 2,
+            "default_terrain": "clear",
+            "hexes": {},
+            "hexsides": [],
+            "roads": [],
+            "labels": [],
+        }
+    out["sides"] = copy.deepcopy(SIDES)
+    if system == "hex-facing":
+        out["formations"] = []
+    if system != "area-locale":
+        out["objectives"] = []
+    out["units"] = []
+    out["overrides"] = {}
+    return out
+
+
+def _area_template() -> dict[str, Any]:
+    s = AREA_SIZE
+    cells = {"nw": (0, 0), "ne": (1, 0), "sw": (0, 1), "se": (1, 1)}
+    names = {"nw": "North-west", "ne": "North-east", "sw": "South-west", "se": "South-east"}
+    locales = [
+        {
+            "id": lid,
+            "name": names[lid],
+            "polygon": [
+                [x * s, y * s],
+                [x * s + s, y * s],
+                [x * s + s, y * s + s],
+                [x * s, y * s + s],
+            ],
+            "capacity": 4,
+            "objective": 0,
+            "terrain": "open",
+        }
+        for lid, (x, y) in cells.items()
+    ]
+    borders = [("nw", "ne"), ("sw", "se"), ("nw", "sw"), ("ne", "se")]
+    approaches = [
+        {"from": a, "facing": b, "width": "narrow", "effect": 0, "flags": []}
+        for pair in borders
+        for a, b in (pair, pair[::-1])
+    ]
+    return {
+        "kind": "areas",
+        "width": 2 * s,
+        "height": 2 * s,
+        "locales": locales,
+        "approaches": approaches,
+        "roads": [],
+    }
+
+
+# -- where a refusal points -------------------------------------------------------------------
+
+_TOKEN = re.compile(r"\.?([^.\[\]]+)|\[(\d+)\]")
+
+
+def problem(error: RulesError, data: Any) -> dict[str, Any]:
+    """A refusal of the loader as the editor shows it: its key, params and message, and the
+    place on the map it names (``place_of``)."""
+    found = error.to_json()
+    where = error.params.get("place")
+    found["place"] = place_of(where, data) if isinstance(where, str) else None
+    why = error.params.get("problem")
+    if where in ("overrides.terrain", "overrides.los") and isinstance(why, str):
+        found["place"]["path"] += _table_path(where, why)
+    return found
+
+
+def _table_path(where: str, why: str) -> list[str]:
+    """The row and column of a terrain override's refusal (``row 'woods': unknown column
+    'x'``), or the setting of a line-of-sight one (``hex_obstacles.woods: ...``)."""
+    if where == "overrides.terrain":
+        found = re.search(r"(?:row|terrain) '([^']*)'(?:: unknown column '([^']*)')?", why)
+        return [g for g in found.groups() if g] if found else []
+    head = why.split(":")[0].removeprefix("override ")
+    return [t for t in head.split(".") if t] if re.fullmatch(r"[\w.]+", head) else []
+
+
+def place_of(where: str, data: Any) -> dict[str, Any] | None:
+    """The place a refusal names, for the map: ``hex 0304`` -> ``{kind: "hex", id}``, and
+    likewise hexsides, roads, labels, units, sides, formations, locales, approaches,
+    overrides (``{kind: "overrides", path}``); any other place ``{kind: "scenario", path}``.
+    Limits name a path into the file (``scenario.units[3].ratings.strength``): the unit it
+    points into when the index finds one."""
+    data = data if isinstance(data, dict) else {}
+    m = data.get("map") if isinstance(data.get("map"), dict) else {}
+    if where.startswith("scenario."):
+        return _path_place(where[len("scenario.") :], data, m) or _scenario(where)
+    head, _, rest = where.partition(" ")
+    if head in ("hex", "hexside") and rest:
+        label_text = rest.split(" ")[0]
+        if head == "hex":
+            return {"kind": "hex", "id": label_text}
+        a, _, b = label_text.partition("/")
+        return {"kind": "hexside", "id": [a, b]}
+    named = {
+        "unit": ("unit", _ids(data.get("units"))),
+        "side": ("side", _ids(data.get("sides"))),
+        "formation": ("formation", _ids(data.get("formations"))),
+        "locale": ("locale", _ids(m.get("locales"))),
+        "approach": ("approach", _approach_ids(m.get("approaches"))),
+    }
+    if head in named and rest:
+        kind, ids = named[head]
+        found = _named(rest, ids)
+        return {"kind": kind, "id": found} if found is not None else _scenario(where)
+    return _path_place(where.split(" ")[0], data, m) or _scenario(where)
+
+
+def _scenario(where: str) -> dict[str, Any]:
+    return {"kind": "scenario", "path": where}
+
+
+def _ids(items: Any) -> list[str]:
+    if not isinstance(items, list):
+        return []
+    return [s["id"] for s in items if isinstance(s, dict) and isinstance(s.get("id"), str)]
+
+
+def _approach_ids(items: Any) -> list[str]:
+    out = []
+    for s in items if isinstance(items, list) else []:
+        if (
+            isinstance(s, dict)
+            and isinstance(s.get("from"), str)
+            and isinstance(s.get("facing"), str)
+        ):
+            out.append(f"{s['from']}/{s['facing']}")
+    return out
+
+
+def _named(rest: str, ids: list[str]) -> str | None:
+    """The id a place names (``a1`` in ``a1 facing``): the longest id whose shortened form
+    starts the rest of the place text."""
+    best = None
+    for i in ids:
+        shown = _brief(i) if "/" not in i else "/".join(_brief(p) for p in i.split("/", 1))
+        if (rest == shown or rest.startswith(shown + " ")) and (best is None or len(i) > len(best)):
+            best = i
+    return best
+
+
+def _path_place(path: str, data: dict[str, Any], m: dict[str, Any]) -> dict[str, Any] | None:
+    """The place of a path into the file (``units[3].ratings``, ``map.hexes.0304``)."""
+    tokens: list[Any] = []
+    for name, index in _TOKEN.findall(path):
+        tokens.append(int(index) if index else name)
+    if not tokens:
+        return None
+    if tokens[0] == "overrides":
+        return {"kind": "overrides", "path": tokens[1:]}
+    if tokens[0] == "map":
+        tokens = tokens[1:]
+        source = m
+    else:
+        source = data
+    if not tokens:
+        return None
+    first = tokens[0]
+    index = tokens[1] if len(tokens) > 1 and isinstance(tokens[1], int) else None
+    items = source.get(first) if isinstance(first, str) else None
+    if source is m and first == "hexes" and len(tokens) > 1 and isinstance(tokens[1], str):
+        return {"kind": "hex", "id": tokens[1]}
+    if index is None or not isinstance(items, list) or index >= len(items):
+        return None
+    item = items[index] if isinstance(items[index], dict) else {}
+    if source is m and first in ("roads", "labels"):
+        if first == "roads" and "locales" in item:
+            return None  # an area map's road: no place of its own on the map
+        return {"kind": first[:-1], "index": index}
+    if source is m and first == "hexsides":
+        pair = item.get("between")
+        if isinstance(pair, list) and len(pair) == 2 and all(isinstance(p, str) for p in pair):
+            return {"kind": "hexside", "id": list(pair)}
+        return None
+    if source is m and first == "approaches":
+        ids = _approach_ids([item])
+        return {"kind": "approach", "id": ids[0]} if ids else None
+    kinds = {"units": "unit", "sides": "side", "formations": "formation", "locales": "locale"}
+    if first in kinds and isinstance(item.get("id"), str):
+        return {"kind": kinds[first], "id": item["id"]}
+    if source is data and first == "objectives" and isinstance(item.get("hex"), str):
+        return {"kind": "hex", "id": item["hex"]}
+    return None

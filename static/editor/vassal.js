@@ -1,0 +1,535 @@
+// Reading the owner's VASSAL module (.vmod, a zip) in the browser: its boards, their hex grids
+// and numbering from the build file, and its piece names; and one board's picture with the
+// Muster map that matches its printed numbers and the transform that lays it under that map.
+// Nothing leaves the device. The geometry follows VASSAL's own HexGrid and HexGridNumbering
+// (vassal-app/.../map/boardPicker/board/HexGrid.java, .../mapgrid/HexGridNumbering.java,
+// RegularGridNumbering.java), with its default values where the build file leaves one out.
+
+import { ZipReader, keyedError } from "./zip.js";
+import { HexGrid, SIZE, SQRT3 } from "../render/hexgrid.js";
+
+// Muster's limits (py/muster/scenario.py, limits.py): digits of each part of a number, hexes.
+const MAX_DIGITS = 3;
+const MAX_HEXES = 20000;
+
+// How far, in picture pixels, a hex may reach past the picture's edge and still count as whole.
+const EDGE_SLACK = 1;
+
+// HexGrid.java: DEFAULT_HEIGHT, DEFAULT_WIDTH, origin (0, 32).
+const DEFAULT_DY = 64.0;
+const DEFAULT_DX = (Math.sqrt(3) / 2) * DEFAULT_DY;
+
+function tail(tag) {
+  return tag.slice(tag.lastIndexOf(".") + 1);
+}
+
+function elementChildren(el) {
+  return Array.prototype.filter.call(el.childNodes, (n) => n.nodeType === 1);
+}
+
+// Java's Boolean.valueOf, Integer.valueOf and Double.valueOf on an attribute, with a default.
+function bool(el, name, fallback) {
+  return el.hasAttribute(name) ? el.getAttribute(name).trim().toLowerCase() === "true" : fallback;
+}
+function int(el, name, fallback) {
+  if (!el.hasAttribute(name)) return fallback;
+  const v = el.getAttribute(name).trim();
+  return /^[-+]?\d+$/.test(v) ? parseInt(v, 10) : NaN;
+}
+function num(el, name, fallback) {
+  if (!el.hasAttribute(name)) return fallback;
+  const v = el.getAttribute(name).trim();
+  return v === "" ? NaN : Number(v);
+}
+function char(el, name, fallback) {
+  const v = el.getAttribute(name);
+  return v ? v.charAt(0) : fallback;
+}
+
+// A HexGrid element and its HexGridNumbering child, as VASSAL builds them.
+function readHexGrid(el, zone) {
+  const dx0 = num(el, "dx", DEFAULT_DX);
+  const dy = num(el, "dy", DEFAULT_DY);
+  // HexGrid.setAttribute(DY): a width still at its default follows the height.
+  const dx = el.hasAttribute("dy") && dx0 === DEFAULT_DX ? (Math.sqrt(3) / 2) * dy : dx0;
+  const grid = {
+    kind: "hex",
+    sideways: bool(el, "sideways", false),
+    x0: int(el, "x0", 0),
+    y0: int(el, "y0", 32),
+    dx,
+    dy,
+    numbering: null,
+    oblique: false,
+    zone,
+  };
+  for (const child of elementChildren(el)) {
+    const t = tail(child.tagName);
+    if (t === "ObliqueHexGridNumbering") {
+      grid.oblique = true;
+    } else if (t.endsWith("HexGridNumbering")) {
+      grid.numbering = {
+        first: char(child, "first", "H"),
+        sep: child.getAttribute("sep") || "",
+        hType: char(child, "hType", "N"),
+        vType: char(child, "vType", "N"),
+        hLeading: int(child, "hLeading", 1),
+        vLeading: int(child, "vLeading", 1),
+        hOff: int(child, "hOff", 1),
+        vOff: int(child, "vOff", 1),
+        hDescend: bool(child, "hDescend", false),
+        vDescend: bool(child, "vDescend", false),
+        stagger: bool(child, "stagger", true),
+      };
+    }
+  }
+  return grid;
+}
+
+// "x1,y1;x2,y2;..." (Zone.path) -> its bounding box [x, y, w, h], or null.
+function pathBounds(path) {
+  const xs = [];
+  const ys = [];
+  for (const pair of (path || "").split(";")) {
+    const p = pair.split(",");
+    if (p.length === 2 && isFinite(p[0]) && isFinite(p[1]) && p[0] !== "" && p[1] !== "") {
+      xs.push(Number(p[0]));
+      ys.push(Number(p[1]));
+    }
+  }
+  if (!xs.length) return null;
+  const x = Math.min(...xs);
+  const y = Math.min(...ys);
+  return [x, y, Math.max(...xs) - x, Math.max(...ys) - y];
+}
+
+// The hex grids of a board: its own HexGrid, or a ZonedGrid's background HexGrid, else one
+// per zone that has its own HexGrid (in board coordinates, limited to the zone's box).
+function boardGrids(boardEl) {
+  const grids = [];
+  for (const child of elementChildren(boardEl)) {
+    const t = tail(child.tagName);
+    if (t.endsWith("HexGrid")) grids.push(readHexGrid(child, null));
+    else if (t.endsWith("ZonedGrid")) {
+      const parts = elementChildren(child);
+      const background = parts.find((c) => tail(c.tagName).endsWith("HexGrid"));
+      if (background) {
+        grids.push(readHexGrid(background, null));
+        continue;
+      }
+      for (const zoneEl of parts) {
+        if (tail(zoneEl.tagName) !== "Zone") continue;
+        const hex = elementChildren(zoneEl).find((c) => tail(c.tagName).endsWith("HexGrid"));
+        const bounds = pathBounds(zoneEl.getAttribute("path"));
+        if (hex && bounds) {
+          grids.push(readHexGrid(hex, { name: zoneEl.getAttribute("name") || "", bounds }));
+        }
+      }
+    }
+  }
+  return grids;
+}
+
+// The name of a piece from its definition (a PieceSlot's text): the BasicPiece type
+// "piece;clone;delete;image;name" among the tab-separated traits.
+function definitionName(text) {
+  const m =
+    /(?:^|[\t/])piece;(?:[^;\\]|\\.)*;(?:[^;\\]|\\.)*;(?:[^;\\]|\\.)*;((?:[^\t/\\]|\\.)*)/.exec(
+      text || "",
+    );
+  return m ? m[1].replace(/\\(.)/g, "$1").trim() : "";
+}
+
+// --- picture sizes from the first bytes of an image -------------------------------------
+
+function sizeOfImage(b) {
+  const v = new DataView(b.buffer, b.byteOffset, b.byteLength);
+  const n = b.length;
+  // PNG: IHDR width and height.
+  if (n >= 24 && b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47) {
+    return { type: "image/png", width: v.getUint32(16), height: v.getUint32(20) };
+  }
+  // GIF: logical screen size.
+  if (n >= 10 && b[0] === 0x47 && b[1] === 0x49 && b[2] === 0x46) {
+    return { type: "image/gif", width: v.getUint16(6, true), height: v.getUint16(8, true) };
+  }
+  // BMP
+  if (n >= 26 && b[0] === 0x42 && b[1] === 0x4d) {
+    return {
+      type: "image/bmp",
+      width: Math.abs(v.getInt32(18, true)),
+      height: Math.abs(v.getInt32(22, true)),
+    };
+  }
+  // WebP
+  if (n >= 30 && v.getUint32(0) === 0x52494646 && v.getUint32(8) === 0x57454250) {
+    const kind = String.fromCharCode(b[12], b[13], b[14], b[15]);
+    if (kind === "VP8 ") {
+      return {
+        type: "image/webp",
+        width: v.getUint16(26, true) & 0x3fff,
+        height: v.getUint16(28, true) & 0x3fff,
+      };
+    }
+    if (kind === "VP8L") {
+      const bits = v.getUint32(21, true);
+      return {
+        type: "image/webp",
+        width: (bits & 0x3fff) + 1,
+        height: ((bits >> 14) & 0x3fff) + 1,
+      };
+    }
+    if (kind === "VP8X") {
+      return {
+        type: "image/webp",
+        width: 1 + (b[24] | (b[25] << 8) | (b[26] << 16)),
+        height: 1 + (b[27] | (b[28] << 8) | (b[29] << 16)),
+      };
+    }
+    return null;
+  }
+  // JPEG: the first start-of-frame marker. Undefined while more bytes are needed.
+  if (n >= 2 && b[0] === 0xff && b[1] === 0xd8) {
+    let p = 2;
+    while (p + 4 <= n) {
+      if (b[p] !== 0xff) return null;
+      const marker = b[p + 1];
+      if (marker === 0xff) {
+        p += 1;
+        continue;
+      }
+      if (marker === 0xd8 || marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) {
+        p += 2;
+        continue;
+      }
+      const len = v.getUint16(p + 2);
+      const sof = marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8;
+      if (sof && marker !== 0xcc) {
+        if (p + 9 > n) return undefined;
+        return { type: "image/jpeg", width: v.getUint16(p + 7), height: v.getUint16(p + 5) };
+      }
+      p += 2 + len;
+    }
+    return undefined;
+  }
+  // SVG: numeric width and height, else the viewBox.
+  const text = new TextDecoder("utf-8").decode(b.subarray(0, Math.min(n, 65536)));
+  const svg = /<svg\b[^>]*>/i.exec(text);
+  if (svg) {
+    const attr = (name) => {
+      const m = new RegExp("\\s" + name + "\\s*=\\s*[\"']\\s*([0-9.]+)(px)?\\s*[\"']").exec(svg[0]);
+      return m ? Number(m[1]) : null;
+    };
+    let width = attr("width");
+    let height = attr("height");
+    if (width === null || height === null) {
+      const box = /\sviewBox\s*=\s*["']\s*[-0-9.]+[ ,]+[-0-9.]+[ ,]+([0-9.]+)[ ,]+([0-9.]+)/.exec(
+        svg[0],
+      );
+      if (box) {
+        width = Number(box[1]);
+        height = Number(box[2]);
+      }
+    }
+    if (width && height) return { type: "image/svg+xml", width, height };
+    return null;
+  }
+  if (/<svg/i.test(text) || n < 65536) return n < 65536 ? null : undefined;
+  return null;
+}
+
+// {type, width, height} of an image entry, reading as little of it as it can.
+async function imageSize(zip, entry) {
+  let want = 64 * 1024;
+  for (;;) {
+    const b = await zip.head(entry, want);
+    const size = sizeOfImage(b);
+    if (size !== undefined || b.length < want) return size || null;
+    want *= 4;
+  }
+}
+
+// --- the calibration ---------------------------------------------------------------------
+
+function refuse(key, board, extra) {
+  return keyedError(key, Object.assign({ board: board.name }, extra || {}));
+}
+
+// The Muster map and transform for a board's hex grid, or a thrown Error with .key/.params.
+//
+// VASSAL (HexGrid.hexPointCenterFromRawIndex, HexGridNumbering.getCenterPoint): in the grid's
+// own frame (u, v) — the board's (x, y), or (y, x) when the grid is sideways (rotateIfSideways)
+// — the centre of raw hex (i, j) is u = x0 + dx*i, v = y0 + dy*j (+ dy/2 when i is odd).
+// Its name (HexGridNumbering.getColumn/getRow, RegularGridNumbering.getName) is column
+// i + hOff and row j + vOff, plus 1 when `stagger` and i is odd; "column sep row" when first
+// is "H", "row sep column" when it is "V".
+// Muster (hexgrid.js): flat maps put printed column C at x = 75*C, row R along y; pointy maps
+// put printed row R at y = 75*R, column C along x. Sideways grids are pointy: VASSAL's
+// "column" i runs down the board (Muster's row) and its "row" across (Muster's column).
+export function calibrate(board) {
+  const g = board.grid;
+  if (!g) throw refuse("editor.vassal.no_grid", board);
+  if (g.oblique) throw refuse("editor.vassal.oblique", board);
+  const n = g.numbering;
+  if (!n) throw refuse("editor.vassal.no_numbering", board);
+  if (!(g.dx > 0 && g.dy > 0 && isFinite(g.dx) && isFinite(g.dy))) {
+    throw refuse("editor.vassal.bad_grid", board);
+  }
+  for (const v of [g.x0, g.y0, n.hOff, n.vOff, n.hLeading, n.vLeading]) {
+    if (!Number.isInteger(v)) throw refuse("editor.vassal.bad_grid", board);
+  }
+  if (!(board.width > 0 && board.height > 0)) throw refuse("editor.vassal.no_image", board);
+  // The line index i (VASSAL's column) is Muster's column on a flat map, its row on a
+  // pointy one; the numbering's "horizontal" settings (h*) go with i, "vertical" (v*) with j.
+  const pointy = g.sideways;
+  if (n.sep !== "") throw refuse("editor.vassal.separator", board, { sep: n.sep });
+  if (n.hType !== "N" || n.vType !== "N") {
+    // Alphabetic: which Muster part it is (a column on the board, or a row).
+    const columnAlpha = pointy ? n.vType !== "N" : n.hType !== "N";
+    throw refuse(
+      columnAlpha ? "editor.vassal.alphabetic_columns" : "editor.vassal.alphabetic_rows",
+      board,
+    );
+  }
+  if (n.hDescend || n.vDescend) {
+    // VASSAL's "horizontal descending" counts from the board's right edge, sideways or not.
+    throw refuse(
+      n.hDescend ? "editor.vassal.descending_columns" : "editor.vassal.descending_rows",
+      board,
+    );
+  }
+  // Muster's numbers give the column (across the board) first.
+  if ((n.first === "H") === pointy) throw refuse("editor.vassal.row_first", board);
+
+  // The picture in the grid's frame: U along u (the line index), V along v.
+  const U = pointy ? board.height : board.width;
+  const V = pointy ? board.width : board.height;
+  // The part of it the grid covers (a zone's box, in board coordinates).
+  let u0 = 0;
+  let u1 = U;
+  let v0 = 0;
+  let v1 = V;
+  if (g.zone) {
+    const [zx, zy, zw, zh] = g.zone.bounds;
+    const [a0, a1, b0, b1] = pointy ? [zy, zy + zh, zx, zx + zw] : [zx, zx + zw, zy, zy + zh];
+    u0 = Math.max(u0, a0);
+    u1 = Math.min(u1, a1);
+    v0 = Math.max(v0, b0);
+    v1 = Math.min(v1, b1);
+  }
+  // A hex reaches 2*dx/3 either side of its centre along u and dy/2 along v
+  // (HexGrid.getSingleHexShape: r = 2 * deltaX / 3, y +- 0.5 * deltaY).
+  const ru = (2 * g.dx) / 3;
+  const rv = g.dy / 2;
+  const s = EDGE_SLACK;
+  const iMin = Math.ceil((u0 - s + ru - g.x0) / g.dx - 1e-9);
+  const iMax = Math.floor((u1 + s - ru - g.x0) / g.dx + 1e-9);
+  let pMin = Infinity;
+  let pMax = -Infinity;
+  let qMin = Infinity;
+  let qMax = -Infinity;
+  for (let i = iMin; i <= iMax; i++) {
+    const odd = Math.abs(i % 2) === 1;
+    const shift = odd ? g.dy / 2 : 0;
+    const jMin = Math.ceil((v0 - s + rv - g.y0 - shift) / g.dy - 1e-9);
+    const jMax = Math.floor((v1 + s - rv - g.y0 - shift) / g.dy + 1e-9);
+    if (jMin > jMax) continue;
+    const p = i + n.hOff;
+    const bump = n.stagger && odd ? 1 : 0;
+    const q0 = Math.max(0, jMin + n.vOff + bump);
+    const q1 = jMax + n.vOff + bump;
+    if (p < 0 || q1 < q0) continue; // Muster numbers are never negative
+    pMin = Math.min(pMin, p);
+    pMax = Math.max(pMax, p);
+    qMin = Math.min(qMin, q0);
+    qMax = Math.max(qMax, q1);
+  }
+  if (pMin > pMax) throw refuse("editor.vassal.no_hexes", board);
+  const lines = pMax - pMin + 1;
+  const along = qMax - qMin + 1;
+  if (lines * along > MAX_HEXES) {
+    throw refuse("editor.vassal.too_many_hexes", board, { count: lines * along, max: MAX_HEXES });
+  }
+  // Digits: VASSAL pads to leading + 1 digits at least (RegularGridNumbering.getName);
+  // longer numbers keep their digits, so Muster pads them all to the longest.
+  const lineDigits = Math.max(n.hLeading + 1, String(pMax).length);
+  const alongDigits = Math.max(n.vLeading + 1, String(qMax).length);
+  if (lineDigits > MAX_DIGITS || alongDigits > MAX_DIGITS) {
+    throw refuse("editor.vassal.too_many_digits", board);
+  }
+  // Which printed lines sit half a hex further down (flat) or right (pointy): VASSAL moves odd
+  // raw lines (i = p - hOff) by +dy/2 and, with `stagger`, numbers them one higher, which
+  // leaves them -dy/2 relative to the even lines of the same number.
+  const oddLinesLower = Math.abs(n.hOff % 2) === 1 ? n.stagger : !n.stagger;
+  const map = {
+    orientation: pointy ? "pointy" : "flat",
+    stagger: oddLinesLower ? "odd" : "even",
+    first_column: pointy ? qMin : pMin,
+    columns: pointy ? along : lines,
+    first_row: pointy ? pMin : qMin,
+    rows: pointy ? lines : along,
+    column_digits: pointy ? alongDigits : lineDigits,
+    row_digits: pointy ? lineDigits : alongDigits,
+  };
+  const hex = new HexGrid(map);
+  // VASSAL's centre (u, v) of printed line p, number q along it.
+  const centre = (p, q) => {
+    const i = p - n.hOff;
+    const odd = Math.abs(i % 2) === 1;
+    const j = q - n.vOff - (n.stagger && odd ? 1 : 0);
+    return [g.x0 + g.dx * i, g.y0 + g.dy * j + (odd ? g.dy / 2 : 0)];
+  };
+  const musterOf = (p, q) => {
+    const c = hex.center(pointy ? hex.label(q, p) : hex.label(p, q));
+    return pointy ? [c[1], c[0]] : c; // [across the lines, along them]
+  };
+  // Across the lines: 1.5 * SIZE per line; along: SIZE * sqrt(3) per hex. Each axis its
+  // own scale, so grids whose dx:dy is not a regular hexagon's still line up.
+  const su = (1.5 * SIZE) / g.dx;
+  const sv = (SIZE * SQRT3) / g.dy;
+  const ref = centre(pMin, qMin);
+  const refM = musterOf(pMin, qMin);
+  const eu = refM[0] - su * ref[0];
+  const ev = refM[1] - sv * ref[1];
+  // Every hex of the map, checked: VASSAL's centre lands on Muster's.
+  for (let p = pMin; p <= pMax; p++) {
+    for (let q = qMin; q <= qMax; q++) {
+      const c = centre(p, q);
+      const m = musterOf(p, q);
+      if (Math.abs(su * c[0] + eu - m[0]) > 1e-6 || Math.abs(sv * c[1] + ev - m[1]) > 1e-6) {
+        throw refuse("editor.vassal.bad_grid", board);
+      }
+    }
+  }
+  const transform = pointy ? [sv, 0, 0, su, ev, eu] : [su, 0, 0, sv, eu, ev];
+  return { map, transform };
+}
+
+// --- the module --------------------------------------------------------------------------
+
+const MODULES = new WeakMap(); // module object -> its ZipReader
+
+function describe(error) {
+  return error.key ? { key: error.key, params: error.params } : { key: "editor.vassal.bad_grid" };
+}
+
+// A File/Blob (.vmod) -> {name, boards: [{map, name, image, width, height, grid, problem}],
+// pieces: [names]}. `grid` is the board's hex grid as VASSAL defines it (null without one);
+// `problem` is null when boardPicture can lay the board under a Muster map, else {key, params}.
+export async function readModule(file) {
+  const zip = await ZipReader.open(file, file.name);
+  const buildEntry = zip.find("buildFile.xml") || zip.find("buildFile");
+  if (!buildEntry) throw keyedError("editor.vassal.no_buildfile", { name: zip.name });
+  const xml = await zip.text(buildEntry);
+  const doc = new DOMParser().parseFromString(xml, "application/xml");
+  const root = doc.documentElement;
+  if (!root || doc.getElementsByTagName("parsererror").length) {
+    throw keyedError("editor.vassal.bad_buildfile", { name: zip.name });
+  }
+  let name = root.getAttribute("name") || "";
+  if (!name) {
+    const data = zip.find("moduledata");
+    if (data) {
+      const m = /<name>([^<]*)<\/name>/.exec(await zip.text(data));
+      if (m) name = m[1].trim();
+    }
+  }
+  if (!name) name = (zip.name || "").replace(/\.[^.]*$/, "");
+
+  const boards = [];
+  const pieces = [];
+  const seen = new Set();
+  const walk = (el) => {
+    const t = tail(el.tagName);
+    const inPicker = el.parentNode && tail(el.parentNode.tagName || "").endsWith("BoardPicker");
+    if (
+      (t === "Board" && el.tagName.indexOf("boardPicker") >= 0) ||
+      (inPicker && t.endsWith("Board"))
+    ) {
+      let mapEl = el.parentNode;
+      while (mapEl && mapEl.nodeType === 1 && !mapEl.hasAttribute("mapName")) {
+        mapEl = mapEl.parentNode;
+      }
+      const mapName = mapEl && mapEl.nodeType === 1 ? mapEl.getAttribute("mapName") : "";
+      const grids = boardGrids(el);
+      const base = {
+        map: mapName,
+        name: el.getAttribute("name") || "",
+        image: el.getAttribute("image") || "",
+        width: int(el, "width", 500),
+        height: int(el, "height", 500),
+      };
+      if (!grids.length) boards.push(Object.assign({}, base, { grid: null }));
+      for (const grid of grids) boards.push(Object.assign({}, base, { grid }));
+      return;
+    }
+    if (t === "PieceSlot") {
+      let piece = (el.getAttribute("entryName") || "").trim();
+      if (!piece) piece = definitionName(el.textContent);
+      if (piece && !seen.has(piece)) {
+        seen.add(piece);
+        pieces.push(piece);
+      }
+    }
+    for (const child of elementChildren(el)) walk(child);
+  };
+  walk(root);
+
+  for (const board of boards) {
+    board.problem = null;
+    if (board.image) {
+      const entry = zip.find("images/" + board.image) || zip.find(board.image);
+      if (!entry) {
+        board.problem = {
+          key: "editor.vassal.image_missing",
+          params: { board: board.name, image: board.image },
+        };
+      } else {
+        try {
+          const size = await imageSize(zip, entry);
+          if (!size) {
+            board.problem = {
+              key: "editor.vassal.image_format",
+              params: { board: board.name, image: board.image },
+            };
+          } else {
+            board.width = size.width;
+            board.height = size.height;
+          }
+        } catch (error) {
+          board.problem = describe(error);
+        }
+      }
+    } else {
+      board.problem = { key: "editor.vassal.no_image", params: { board: board.name } };
+    }
+    if (!board.problem) {
+      try {
+        calibrate(board);
+      } catch (error) {
+        board.problem = describe(error);
+      }
+    }
+  }
+  const module = { name, boards, pieces };
+  MODULES.set(module, zip);
+  return module;
+}
+
+// The picture of one board of a module read by readModule (the board object, or its index)
+// -> {blob, width, height, map: {orientation, stagger, first_column, columns, first_row, rows,
+// column_digits, row_digits}, transform: [a, b, c, d, e, f]} (picture pixels -> map units).
+export async function boardPicture(module, board) {
+  if (typeof board === "number") board = module.boards[board];
+  const zip = MODULES.get(module);
+  if (!zip || !board) throw keyedError("editor.vassal.no_board", {});
+  if (!board.image) throw refuse("editor.vassal.no_image", board);
+  const entry = zip.find("images/" + board.image) || zip.find(board.image);
+  if (!entry) throw refuse("editor.vassal.image_missing", board, { image: board.image });
+  const size = await imageSize(zip, entry);
+  if (!size) throw refuse("editor.vassal.image_format", board, { image: board.image });
+  const sized = Object.assign({}, board, { width: size.width, height: size.height });
+  const { map, transform } = calibrate(sized);
+  const blob = await zip.blob(entry, size.type);
+  return { blob, width: size.width, height: size.height, map, transform };
+}
