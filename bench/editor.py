@@ -13,17 +13,36 @@ generated maps of bench/board.py and:
   change of one hex (only the terrain layer is drawn again), each to the end of its frame;
 - times opening: mount() to the first frame drawn (target under 1 s with the core's check).
 
-Prints medians and the worst over several rounds.
+And in the app itself (the same tablet, the editor opened once the rules are ready, the
+service worker controlling the page), on a generated 50x50 scenario with every hex listed
+(terrain, some levels), about 300 hexsides, 5 roads and trails and 100 units:
 
-    python bench/editor.py [--rounds 5] [--hexes 40] [--cpu-throttle 1]
+- Open... of the scenario's file through the editor's file input: from the input's change
+  event to the map drawn (the frame that shows the map editor's terrain of the scenario), to
+  the status line saying it loads, and to the editor's own check of the new draft answered;
+- a reload with that draft kept on the device (IndexedDB): from navigation start to rules
+  ready, the map drawn and the check answered; beside them the frame that drew the map (its
+  long animation frame: script, then style, layout and paint), the draft's check from posted
+  to its answer seen by the page (which waits for that frame), and the worker's time in the
+  play screen's load_scenario before the editor's calls;
+- one hex painted by a tap on that map: from the lift to the change drawn and to the core's
+  check of it answered; then the core's scenario_check of the draft alone, the page idle,
+  and in CPython (this process) for reference.
+
+Prints medians and the worst over several rounds (the first of each part warms up).
+
+    python bench/editor.py [--rounds 5] [--hexes 40] [--cpu-throttle 1] [--part app]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import random
 import statistics
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +53,7 @@ import board  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 import build  # noqa: E402
+from muster.hexgrid import Numbering, hex_neighbors  # noqa: E402
 from tests.conftest import chromium_launch_args  # noqa: E402
 
 BENCH_MOUNT = "/__bench__/"
@@ -108,22 +128,449 @@ def run(rounds: int, hexes: int, throttle: float) -> dict[str, list[float]]:
     return out
 
 
-def main() -> int:
-    """Run and print the table."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--hexes", type=int, default=40, help="hexes a drag passes")
-    parser.add_argument(
-        "--cpu-throttle", type=float, default=1, help="Chromium CPU slowdown (4: a slow tablet)"
+# ---- the editor in the app: Open..., a reload with the draft kept, one hex painted ----------
+
+APP_SIZE = 50
+APP_UNITS = 100
+APP_ID = "bench-open-2500"
+TIMEOUT_MS = 60_000
+APP_TERRAINS = ("clear", "rough", "woods", "marsh", "town", "garden", "vineyard", "village")
+
+# Runs in the app's page before its scripts: the rules worker's calls (method, posted,
+# answered), the long animation frames, and bench.watch(id): when the editor, holding the
+# draft of scenario `id`, first drew its map (the end of the frame that shows the map editor's
+# terrain of it), its status line first said it loads, and the core's check of the draft
+# first answered (after the marks already taken: each watch starts afresh).
+APP_TIMING = """
+(() => {
+  const rec = (window.benchEd = { calls: [], frames: [], marks: null });
+  const afterFrame = () =>
+    new Promise((resolve) => {
+      requestAnimationFrame(() => {
+        const ch = new MessageChannel();
+        ch.port1.onmessage = () => resolve(performance.now());
+        ch.port2.postMessage(0);
+      });
+    });
+  try {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) {
+        rec.frames.push({
+          start: e.startTime,
+          end: e.startTime + e.duration,
+          render: e.renderStart || null,
+          style: e.styleAndLayoutStart || null,
+          scripts: e.scripts.map((s) => ({
+            start: s.startTime,
+            ms: s.duration,
+            source: (s.sourceFunctionName || "") + " " + (s.sourceURL || "").split("/").pop(),
+          })),
+        });
+      }
+    }).observe({ type: "long-animation-frame", buffered: true });
+  } catch (error) {}
+  const Original = window.Worker;
+  if (typeof Original === "function") {
+    window.Worker = class extends Original {
+      constructor(url, options) {
+        super(url, options);
+        this._benchCalls = new Map();
+        if (!/\\/worker\\.js/.test(String(url))) return;
+        this.addEventListener("message", (event) => {
+          const d = event.data;
+          if (typeof d !== "string" || !d.startsWith('{"type":"reply"')) return;
+          const m = /"id":([^,]+),/.exec(d.slice(0, 80));
+          const call = m && this._benchCalls.get(m[1]);
+          if (call) call.answered = performance.now();
+        });
+      }
+      postMessage(data, ...rest) {
+        if (typeof data === "string") {
+          const m = /^\\{"id":([^,]+),"method":"([a-z_]+)"/.exec(data.slice(0, 80));
+          if (m) {
+            const call = { method: m[2], posted: performance.now(), answered: null };
+            call.chars = data.length;
+            rec.calls.push(call);
+            this._benchCalls.set(m[1], call);
+          }
+        }
+        return super.postMessage(data, ...rest);
+      }
+    };
+  }
+  rec.watch = (id) => {
+    const marks = (rec.marks = { since: performance.now() });
+    const root = () => document.getElementById("editor");
+    const checks0 = Number((root() && root().dataset.checks) || 0);
+    const ed = () => window.musterEditor;
+    const mine = () => ed() && ed().draft && ed().draft.scenario.id === id;
+    const look = () => {
+      if (rec.marks !== marks || !mine()) return;
+      const now = performance.now();
+      const part = ed().parts.map;
+      const map = part && part.map;
+      const terrain = document.querySelector("#editor-map .hm-terrain");
+      if (
+        marks.drawnDom === undefined &&
+        map && map._scenario && map._scenario.id === id &&
+        terrain && terrain.childElementCount
+      ) {
+        marks.drawnDom = now;
+        marks.drawnTerrain = terrain.firstChild;
+        afterFrame().then((t) => (marks.drawn = t));
+      } else if (
+        marks.drawnDom !== undefined && marks.redrawnDom === undefined &&
+        terrain && terrain.firstChild !== marks.drawnTerrain
+      ) {
+        marks.redrawnDom = now;
+        afterFrame().then((t) => (marks.redrawn = t));
+      }
+      const say = document.getElementById("editor-say");
+      if (marks.saysDom === undefined && say && / loads/.test(say.textContent)) {
+        marks.saysDom = now;
+        afterFrame().then((t) => (marks.says = t));
+      }
+      if (marks.checkedDom === undefined && Number(root().dataset.checks || 0) > checks0) {
+        marks.checkedDom = now;
+        marks.loads = root().dataset.loads;
+        afterFrame().then((t) => (marks.checked = t));
+      }
+    };
+    const observer = new MutationObserver(look);
+    const start = () => {
+      observer.observe(document.documentElement, {
+        subtree: true,
+        childList: true,
+        attributes: true,
+        characterData: true,
+      });
+      look();
+    };
+    if (document.documentElement) start();
+    else document.addEventListener("DOMContentLoaded", start, { once: true });
+    return marks.since;
+  };
+  // The input's change event: when the file was set (before the editor's own listener).
+  document.addEventListener(
+    "change",
+    (e) => {
+      const set = e.target && e.target.id === "editor-open-file";
+      if (set && rec.marks) rec.marks.fileSet = e.timeStamp;
+    },
+    true,
+  );
+  document.addEventListener(
+    "pointerup",
+    (e) => {
+      if (rec.marks && rec.marks.lift === undefined) rec.marks.lift = e.timeStamp;
+    },
+    true,
+  );
+  if (new URLSearchParams(location.search).has("benchwatch")) {
+    rec.watch(new URLSearchParams(location.search).get("benchwatch"));
+  }
+})();
+"""
+
+# The hex to paint in part 3: the first of these in view, with a terrain other than the
+# brush's and no unit, and its place on the screen.
+PICK_HEX = """
+(labels) => {
+  const part = window.musterEditor.parts.map;
+  const s = window.musterEditor.draft.scenario;
+  const taken = new Set(s.units.map((u) => u.hex));
+  const svg = part.map.svg;
+  const rect = svg.getBoundingClientRect();
+  for (const label of labels) {
+    const h = s.map.hexes[label];
+    if (taken.has(label) || (h && h.terrain && h.terrain[0] === part.terrain)) continue;
+    const p = part.map.hexToClient(label);
+    if (p.x < rect.left + 40 || p.x > rect.right - 40) continue;
+    if (p.y < rect.top + 40 || p.y > rect.bottom - 40) continue;
+    if (!svg.contains(document.elementFromPoint(p.x, p.y))) continue;
+    return { label, x: p.x, y: p.y, terrain: part.terrain };
+  }
+  return null;
+}
+"""
+
+
+# The draft's scenario_check `n` times from the idle page, one after the other: ms each.
+IDLE_CHECKS = """
+async (n) => {
+  const engine = window.muster.engine;
+  const scenario = window.musterEditor.draft.scenario;
+  const out = [];
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    const answer = await engine.call("scenario_check", { scenario });
+    if (!answer.ok) throw new Error(JSON.stringify(answer));
+    out.push(performance.now() - t);
+  }
+  return out;
+}
+"""
+
+
+def app_scenario(seed: int = 5) -> dict[str, Any]:
+    """A 50x50 hex-facing scenario: every hex listed with a terrain, hills (levels 1 and 2)
+    with slopes and crests round them, streams, three roads and two trails across, 100 units."""
+    rng = random.Random(seed)
+    n = Numbering("flat", "even")
+    size = APP_SIZE
+    labels = [f"{c:02d}{r:02d}" for c in range(1, size + 1) for r in range(1, size + 1)]
+    on_map = set(labels)
+    hexes: dict[str, Any] = {label: {"terrain": [rng.choice(APP_TERRAINS)]} for label in labels}
+    for _ in range(14):
+        centre = n.to_hex(rng.choice(labels))
+        for h in (centre, *hex_neighbors(centre)):
+            if n.label(h) in on_map:
+                hexes[n.label(h)]["level"] = 1
+        if rng.random() < 0.5:
+            hexes[n.label(centre)]["level"] = 2
+    sides = []
+    for label in labels:
+        level = hexes[label].get("level", 0)
+        for m in hex_neighbors(n.to_hex(label)):
+            other = n.label(m)
+            if other not in on_map or other < label:
+                continue
+            other_level = hexes[other].get("level", 0)
+            if level != other_level:
+                up = label if level > other_level else other
+                feature = "slope" if rng.random() < 0.7 else "crest"
+                sides.append({"between": [label, other], "features": [feature], "up": up})
+            elif rng.random() < 0.015:
+                sides.append({"between": [label, other], "features": ["stream"]})
+    roads = [
+        {"kind": "road", "hexes": [f"{c:02d}{row:02d}" for c in range(1, size + 1)]}
+        for row in (10, 25, 40)
+    ]
+    roads += [
+        {"kind": "trail", "hexes": [f"{col:02d}{r:02d}" for r in range(1, size + 1)]}
+        for col in (13, 37)
+    ]
+    free = labels[:]
+    rng.shuffle(free)
+    units = []
+    for i in range(APP_UNITS):
+        utype = rng.choice(["infantry"] * 5 + ["cavalry"] * 3 + ["artillery"])
+        units.append(
+            {
+                "id": f"u{i}",
+                "side": "a" if i % 2 else "b",
+                "type": utype,
+                "name": f"Unit {i}",
+                "hex": free[i],
+                "ratings": {"movement": {"infantry": 6, "cavalry": 12, "artillery": 4}[utype]},
+                "facing": rng.randrange(12),
+            }
+        )
+    return {
+        "format": "muster-scenario/1",
+        "id": APP_ID,
+        "system": "hex-facing",
+        "title": f"Benchmark map {size}x{size}",
+        "map": {
+            "orientation": "flat",
+            "stagger": "even",
+            "columns": size,
+            "rows": size,
+            "hexes": hexes,
+            "hexsides": sides,
+            "roads": roads,
+        },
+        "sides": [{"id": "a", "name": "A"}, {"id": "b", "name": "B"}],
+        "units": units,
+    }
+
+
+def wait_marks(page, *names: str) -> dict[str, Any]:
+    """The watch's marks once all of `names` are taken."""
+    test = " && ".join(f"m.{name} !== undefined" for name in names)
+    try:
+        page.wait_for_function(
+            f"(() => {{ const m = window.benchEd.marks; return m && {test}; }})()",
+            timeout=TIMEOUT_MS,
+        )
+    except Exception:
+        print("marks so far:", page.evaluate("window.benchEd.marks"), file=sys.stderr)
+        raise
+    return page.evaluate("window.benchEd.marks")
+
+
+def wait_editor_checked(page) -> None:
+    """As the e2e tests wait: the editor open, its draft checked by the core."""
+    page.wait_for_selector("#editor:not([hidden])", timeout=TIMEOUT_MS)
+    page.wait_for_function("window.musterEditor && window.musterEditor.draft", timeout=TIMEOUT_MS)
+    page.evaluate("window.musterEditor.ready")
+    page.evaluate("window.musterEditor.checked()")
+    page.wait_for_function("document.querySelector('#editor').dataset.checks", timeout=TIMEOUT_MS)
+
+
+def core_times(calls: list[dict[str, Any]]) -> dict[str, list[float]]:
+    """The worker's time in each call (ms), by method: from when it could start (posted, or
+    the answer before it: one call at a time) to its answer."""
+    out: dict[str, list[float]] = {}
+    free = 0.0
+    for call in sorted(calls, key=lambda c: c["posted"]):
+        if call["answered"] is None:
+            continue
+        out.setdefault(call["method"], []).append(call["answered"] - max(call["posted"], free))
+        free = call["answered"]
+    return out
+
+
+def frame_of(frames: list[dict[str, Any]], t: float) -> dict[str, Any] | None:
+    """The long animation frame under way at `t`."""
+    for f in frames:
+        if f["start"] <= t <= f["end"]:
+            return f
+    return None
+
+
+def app_round(browser, base: str, scenario_text: str, add, throttle: float) -> None:
+    """One round in a fresh context: the app warm (its service worker controlling), then
+    Open..., a reload, and one hex painted."""
+    context = browser.new_context(
+        viewport={"width": 820, "height": 1180},
+        device_scale_factor=2,
+        has_touch=True,
+        is_mobile=True,
     )
-    args = parser.parse_args()
-    times = run(args.rounds, args.hexes, args.cpu_throttle)
-    slow = f", CPU throttled {args.cpu_throttle:g}x" if args.cpu_throttle > 1 else ""
-    print(
-        f"Hex editor, 820x1180 @2x touch{slow}: {args.rounds} rounds, drags of {args.hexes} hexes"
-        " on 60x40, redraws on 50x50 (ms)"
+    context.add_init_script(APP_TIMING)
+    page = context.new_page()
+    if throttle > 1:
+        cdp = context.new_cdp_session(page)
+        cdp.send("Emulation.setCPUThrottlingRate", {"rate": throttle})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(base)
+    page.wait_for_selector("html[data-ready='1']", state="attached", timeout=TIMEOUT_MS)
+    page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=TIMEOUT_MS)
+    page.goto(base + "?editor=1")
+    page.wait_for_selector("html[data-ready='1']", state="attached", timeout=TIMEOUT_MS)
+    wait_editor_checked(page)
+    page.wait_for_timeout(300)
+
+    # 1. Open... the file.
+    page.evaluate("(id) => window.benchEd.watch(id)", APP_ID)
+    page.set_input_files(
+        "#editor-open-file",
+        files=[
+            {
+                "name": "bench-2500.json",
+                "mimeType": "application/json",
+                "buffer": scenario_text.encode(),
+            }
+        ],
     )
-    print(f"{'':36}{'median':>9}{'p90':>9}{'worst':>9}{'n':>6}")
+    m = wait_marks(page, "fileSet", "drawn", "says", "checked")
+    assert m["loads"] == "yes", m
+    add("open file: map drawn", m["drawn"] - m["fileSet"])
+    add("open file: says it loads", m["says"] - m["fileSet"])
+    add("open file: draft's check answered", m["checked"] - m["fileSet"])
+    checks = [c for c in page.evaluate("window.benchEd.calls") if c["posted"] >= m["fileSet"] - 1]
+    core = core_times(checks)
+    add("open file: checks, posted to answer seen", core.get("scenario_check", []))
+    page.evaluate("window.musterEditor.saved()")
+    page.wait_for_timeout(300)
+
+    # 2. A reload: the draft comes back from the device.
+    page.goto(base + f"?editor=1&benchwatch={APP_ID}")
+    m = wait_marks(page, "drawn", "checked")
+    page.wait_for_selector("html[data-ready='1']", state="attached", timeout=TIMEOUT_MS)
+    wait_editor_checked(page)
+    got = page.evaluate(
+        "({t: window.musterTiming, calls: window.benchEd.calls, frames: window.benchEd.frames})"
+    )
+    calls = got["calls"]
+    core = core_times(calls)
+    ready = got["t"]["rulesReady"]
+    add("reload: rules ready", ready)
+    add("reload: map drawn", m["drawn"])
+    add("reload: check answered", m["checked"])
+    add("reload: draft's check, posted to answer seen", core["scenario_check"][0])
+    add("reload: core, editor_catalog", sum(core.get("editor_catalog", [0.0])))
+    frame = frame_of(got["frames"], m["drawnDom"])
+    if frame:
+        add("reload: map's frame (LoAF, all)", frame["end"] - frame["start"])
+        if frame["render"]:
+            add("reload: map's frame: style+layout+paint", frame["end"] - frame["render"])
+    add("reload: core, the play screen's load_scenario", sum(core.get("load_scenario", [0.0])))
+
+    # 3. One hex painted by a tap.
+    page.wait_for_timeout(500)
+    wanted = [f"{c:02d}{r:02d}" for c in range(15, 36) for r in range(15, 36)]
+    spot = page.evaluate(PICK_HEX, wanted)
+    assert spot, "no hex to paint in view"
+    page.evaluate("(id) => window.benchEd.watch(id)", APP_ID)
+    page.touchscreen.tap(spot["x"], spot["y"])
+    m = wait_marks(page, "lift", "redrawn", "checked")
+    hexes = page.evaluate("window.musterEditor.draft.scenario.map.hexes")
+    assert hexes[spot["label"]]["terrain"][0] == spot["terrain"], (spot, hexes[spot["label"]])
+    add("paint 1 hex: change drawn", m["redrawn"] - m["lift"])
+    add("paint 1 hex: check answered", m["checked"] - m["lift"])
+    calls = [c for c in page.evaluate("window.benchEd.calls") if c["posted"] >= m["lift"]]
+    add("paint 1 hex: check, posted to answer seen", core_times(calls)["scenario_check"][0])
+    # The core's check alone, the page idle: a round trip to the worker and back.
+    page.wait_for_timeout(300)
+    add("Pyodide: core's scenario_check, idle page", page.evaluate(IDLE_CHECKS, 3))
+    assert not errors, errors
+    context.close()
+
+
+def cpython_check(text: str, rounds: int) -> list[float]:
+    """The core's scenario_check of the scenario in this process (CPython), ms a call, with
+    the JSON in and out as the worker has them."""
+    from muster.api import Session
+
+    session = Session()
+    request = json.dumps(
+        {"id": 1, "method": "scenario_check", "params": {"scenario": json.loads(text)}}
+    )
+    times = []
+    for i in range(rounds + 1):
+        start = time.perf_counter()
+        answer = json.loads(session.call_json(request))
+        if i:
+            times.append((time.perf_counter() - start) * 1000)
+        assert answer["ok"] and answer["result"]["ok"], answer
+    return times
+
+
+def run_app(rounds: int, throttle: float) -> dict[str, list[float]]:
+    """The in-app figures, in ms, over `rounds` rounds (and one more first, to warm up)."""
+    dist = Path(tempfile.mkdtemp()) / "dist"
+    build.build(dist)
+    server = build.make_server(dist, 0, "/")
+    build.serve_in_thread(server)
+    base = f"http://127.0.0.1:{server.server_address[1]}/"
+    scenario_text = json.dumps(app_scenario())
+    out: dict[str, list[float]] = {}
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(**chromium_launch_args())
+        for i in range(rounds + 1):
+
+            def add(name: str, values: list[float] | float, warm: bool = i == 0) -> None:
+                if not warm:
+                    out.setdefault(name, []).extend(
+                        values if isinstance(values, list) else [values]
+                    )
+
+            app_round(browser, base, scenario_text, add, throttle)
+            out.setdefault("CPython: core's scenario_check", []).extend(
+                cpython_check(scenario_text, 1)
+            )
+        browser.close()
+    server.shutdown()
+    return out
+
+
+def print_table(title: str, times: dict[str, list[float]], width: int = 36) -> None:
+    """Medians, p90 and the worst of each figure."""
+    print(title)
+    print(f"{'':{width}}{'median':>9}{'p90':>9}{'worst':>9}{'n':>6}")
     for name, values in times.items():
         p90 = (
             statistics.quantiles(values, n=10, method="inclusive")[-1]
@@ -131,12 +578,55 @@ def main() -> int:
             else values[0]
         )
         print(
-            f"{name:36}{statistics.median(values):>9.2f}{p90:>9.2f}{max(values):>9.2f}"
+            f"{name:{width}}{statistics.median(values):>9.2f}{p90:>9.2f}{max(values):>9.2f}"
             f"{len(values):>6}"
         )
-    frames = times["drag 1 hex: event to drawn"] + times["drag r2: event to drawn"]
-    over = sum(1 for t in frames if t > BUDGET_MS)
-    print(f"painting frames over {BUDGET_MS:g} ms: {over} of {len(frames)}")
+
+
+def main() -> int:
+    """Run and print the tables."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--hexes", type=int, default=40, help="hexes a drag passes")
+    parser.add_argument(
+        "--cpu-throttle", type=float, default=1, help="Chromium CPU slowdown (4: a slow tablet)"
+    )
+    parser.add_argument(
+        "--part",
+        choices=("all", "harness", "app"),
+        default="all",
+        help="the hex editor on its bench page, the editor in the app, or both",
+    )
+    args = parser.parse_args()
+    slow = f", CPU throttled {args.cpu_throttle:g}x" if args.cpu_throttle > 1 else ""
+    if args.part in ("all", "harness"):
+        times = run(args.rounds, args.hexes, args.cpu_throttle)
+        print_table(
+            f"Hex editor, 820x1180 @2x touch{slow}: {args.rounds} rounds, drags of {args.hexes}"
+            " hexes on 60x40, redraws on 50x50 (ms)",
+            times,
+        )
+        frames = times["drag 1 hex: event to drawn"] + times["drag r2: event to drawn"]
+        over = sum(1 for t in frames if t > BUDGET_MS)
+        print(f"painting frames over {BUDGET_MS:g} ms: {over} of {len(frames)}")
+    if args.part in ("all", "app"):
+        if args.part == "all":
+            print()
+        times = run_app(args.rounds, args.cpu_throttle)
+        print_table(
+            f"Editor in the app, 820x1180 @2x touch{slow}: {args.rounds} rounds, a 50x50 "
+            f"scenario (2,500 hexes, {APP_UNITS} units), ms (reload: since navigation start)",
+            times,
+            48,
+        )
+        opened = statistics.median(times["open file: draft's check answered"])
+        reload = statistics.median(times["reload: check answered"])
+        ready = statistics.median(times["reload: rules ready"])
+        print(
+            f"target 1 s: open file {opened:.0f} ms ({'met' if opened <= 1000 else 'missed'}); "
+            f"reload {reload - ready:.0f} ms after rules ready "
+            f"({'met' if reload - ready <= 1000 else 'missed'})"
+        )
     return 0
 
 

@@ -9,34 +9,13 @@ import { oddsMethods } from "./panel_odds.js";
 import { logMethods } from "./panel_log.js";
 import { crtMethods } from "./panel_crt.js";
 import { focusKeeper, SHORTCUTS } from "./keys.js";
+import { facingAngle, facingWord } from "./facing.js";
 
 // A tap or click this soon after the panel changed is taken for the second half of a double
 // tap, and ignored: one tap, one action.
 const QUIET_MS = 450;
 // A choice of more buttons than this folds away (taps on the map do the same).
 const FOLD_AT = 8;
-// Screen angle (degrees, clockwise from east) of hex direction 0 on each orientation.
-const DIRECTION_0 = { flat: -30, pointy: -60 };
-// Sixteen points: the twelve facings of a hex map fall on twelve different ones.
-const COMPASS = [
-  "e",
-  "ese",
-  "se",
-  "sse",
-  "s",
-  "ssw",
-  "sw",
-  "wsw",
-  "w",
-  "wnw",
-  "nw",
-  "nnw",
-  "n",
-  "nne",
-  "ne",
-  "ene",
-];
-const ARROWS = ["→", "↘", "↓", "↙", "←", "↖", "↑", "↗"];
 // Views shown so far, on the page's root as data-shown: tests wait on it after a tap.
 let shown = 0;
 
@@ -131,16 +110,16 @@ export class Play {
   // Facing 0-11 in words: the compass point and arrow of its direction on this map.
   facingWord(n) {
     if (typeof n !== "number") return null;
-    const angle = this.facingAngle(n);
-    const point = ((Math.round(angle / 22.5) % 16) + 16) % 16;
-    const arrow = ((Math.round(angle / 45) % 8) + 8) % 8;
-    return ARROWS[arrow] + " " + this.t("compass." + COMPASS[point]);
+    return facingWord((key) => this.t(key), this.orientation(), n);
   }
 
   facingAngle(n) {
+    return facingAngle(this.orientation(), n);
+  }
+
+  orientation() {
     const scenario = this.getScenario();
-    const orientation = (scenario && scenario.map && scenario.map.orientation) || "flat";
-    return (DIRECTION_0[orientation] === undefined ? -30 : DIRECTION_0[orientation]) + 30 * n;
+    return (scenario && scenario.map && scenario.map.orientation) || "flat";
   }
 
   // ---- the rules' answers ----------------------------------------------------------------
@@ -196,6 +175,8 @@ export class Play {
   start() {
     const seed = crypto.getRandomValues(new Uint32Array(1))[0];
     const options = {};
+    // A table imported in this panel is given at New game: it wins over the scenario's own
+    // (overrides.crt), which the core uses when no table is given.
     const own = this.ownCrt();
     if (this.takes("crt") && own) options.crt = own;
     this.clear();

@@ -1,6 +1,8 @@
 // The owner's combat results table (the game option "crt"): imported from a file, checked by
 // the core, kept for the next new game; the table in use said plainly. Methods of the play
-// panel (panel.js), offered when the core lists the option for the scenario's rules.
+// panel (panel.js), offered when the core lists the option for the scenario's rules. A scenario
+// may hold its own table (overrides.crt): new games use it unless a table was imported here,
+// which is given at New game and wins (docs/hex-hexside.md).
 import { el } from "./panels.js";
 
 // The owner's table, kept in this browser for new games.
@@ -43,19 +45,44 @@ export const crtMethods = {
     } catch (error) {
       // Nothing stored, or storage closed: the stand-in is used either way.
     }
-    this.crtNote = this.t("ui.crt_forgotten");
+    this.crtNote = this.t(this.scenarioCrt() ? "ui.crt_forgotten_scenario" : "ui.crt_forgotten");
     this.render();
   },
 
-  // Which combat results table is in use: a stand-in is said plainly.
+  // The loaded scenario's own table (overrides.crt), or null.
+  scenarioCrt() {
+    const scenario = (this.getScenario && this.getScenario()) || {};
+    const overrides = scenario.overrides;
+    const crt = overrides && typeof overrides === "object" ? overrides.crt : null;
+    return crt && typeof crt === "object" ? crt : null;
+  },
+
+  // Which combat results table is in use: a stand-in is said plainly, and a scenario's own
+  // table is said to be the scenario's.
   crtLabel(crt) {
+    const source = crt.source || (crt.key ? "option" : "system");
+    let text;
+    if (crt.stand_in) text = this.t("ui.crt_stand_in");
+    else if (source === "scenario") {
+      text = crt.name
+        ? this.t("ui.crt_scenario", { name: crt.name })
+        : this.t("ui.crt_scenario_unnamed");
+    } else text = this.t("ui.crt_own", { name: crt.name || "" });
     return el("p", {
       class: "crt-label" + (crt.stand_in ? " stand-in" : ""),
       "data-stand-in": String(Boolean(crt.stand_in)),
-      text: crt.stand_in
-        ? this.t("ui.crt_stand_in")
-        : this.t("ui.crt_own", { name: crt.name || "" }),
+      "data-source": source,
+      text: text,
     });
+  },
+
+  // What the next new game plays with: an imported table (it wins), the scenario's, the stand-in.
+  crtNext(own) {
+    const scenario = this.scenarioCrt();
+    if (own && scenario) return this.t("ui.crt_next_own_over_scenario", { name: own.name || "" });
+    if (own) return this.t("ui.crt_next_own", { name: own.name || "" });
+    if (scenario) return this.t("ui.crt_next_scenario");
+    return this.t("ui.crt_next_stand_in");
   },
 
   crtTools() {
@@ -67,19 +94,13 @@ export const crtMethods = {
       input.value = "";
     });
     const nodes = [
-      el("p", {
-        class: "hint crt-next",
-        text: own
-          ? this.t("ui.crt_next_own", { name: own.name || "" })
-          : this.t("ui.crt_next_stand_in"),
-      }),
+      el("p", { class: "hint crt-next", text: this.crtNext(own) }),
       this.button(this.t("ui.crt_import"), () => input.click(), { id: "crt-import" }),
       input,
     ];
     if (own) {
-      nodes.push(
-        this.button(this.t("ui.crt_forget"), () => this.forgetCrt(), { id: "crt-forget" }),
-      );
+      const forget = this.scenarioCrt() ? "ui.crt_forget_scenario" : "ui.crt_forget";
+      nodes.push(this.button(this.t(forget), () => this.forgetCrt(), { id: "crt-forget" }));
     }
     if (this.crtNote) nodes.push(el("p", { class: "hint", text: this.crtNote }));
     return el("div", { class: "crt-tools" }, nodes);

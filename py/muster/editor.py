@@ -230,7 +230,8 @@ def tables(system: str) -> list[dict[str, Any]]:
     """Every value a scenario of ``system`` may override, flattened to its path under
     ``overrides``: ``{table, path, default, kind, label}`` and, where the loader holds the
     value to a closed set, ``choices``. Kinds: ``int``, ``number``, ``text``, ``bool``,
-    ``list`` (of ``item`` kind), ``cell`` (a terrain chart cell as terrain.json writes it);
+    ``list`` (of ``item`` kind), ``cell`` (a terrain chart cell as terrain.json writes it),
+    ``crt`` (hex-hexside's combat results table, whole: its default is the stand-in);
     ``nullable`` where the default is none."""
     out: list[dict[str, Any]] = []
     for table in override_tables(system):
@@ -241,7 +242,17 @@ def tables(system: str) -> list[dict[str, Any]]:
         else:
             data = movement_data(system) if table == "movement" else _sequence_data(system)
             out += _settings(system, table, data, ())
+    if system == "hex-hexside":
+        out.append(_crt_entry())
     return out
+
+
+def _crt_entry() -> dict[str, Any]:
+    """The owner's combat results table (``overrides.crt``, the table ``check_crt`` takes),
+    entered whole; its default is the stand-in the system ships (flagged ``stand_in``)."""
+    from .systems.hex_hexside.tables import raw_tables
+
+    return _entry("crt", (), raw_tables()["crt"], "crt", label("editor.table.crt"))
 
 
 def _entry(

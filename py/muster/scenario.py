@@ -565,6 +565,12 @@ def _parse_overrides(overrides: Any, system: str) -> None:
     from .movement import movement_data
 
     _expect(isinstance(overrides, dict), "overrides", "expected a JSON object")
+    if "crt" in overrides:  # an owner's combat results table: hex-hexside's alone
+        _expect(system == "hex-hexside", "overrides.crt", CRT_ONLY.format(system=system))
+        from .systems.hex_hexside.rules import check_scenario_crt
+
+        check_scenario_crt(overrides["crt"])
+        overrides = {k: v for k, v in overrides.items() if k != "crt"}
     unknown = set(overrides) - set(override_tables(system))
     if unknown:
         raise ScenarioError("overrides", f"unknown table {_show(sorted(unknown)[0])}")
@@ -596,6 +602,12 @@ def _parse_overrides(overrides: Any, system: str) -> None:
     if "sequence" in overrides:
         _like(_sequence_data(system), overrides["sequence"], "overrides.sequence")
     _choices(system, overrides)
+
+
+# A scenario's own combat results table (overrides.crt) is read by hex-hexside alone.
+CRT_ONLY = (
+    "only a hex-hexside scenario may hold its own combat results table (this one is {system})"
+)
 
 
 # Settings whose values come from a closed set, where the kind alone lets through a value the

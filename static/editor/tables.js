@@ -2,8 +2,10 @@
 // override (the core's catalog.tables), grouped by table, each with its default beside it, an
 // input of its kind and a reset. A value equal to its default is no override: writing it
 // removes the entry. Overrides live at scenario.overrides[table][path...], merged key by key
-// (docs/scenario-format.md, "Overrides"); the core checks them after every change.
+// (docs/scenario-format.md, "Overrides"); the core checks them after every change. An owner's
+// combat results table (hex-hexside, kind "crt") is a whole table: its section is tables_crt.js.
 import { el, markInput, readNumber, say } from "./oob.js";
+import { CrtSection } from "./tables_crt.js";
 
 // Words of the tables the formats names; a table without words is shown by its own heading.
 const TABLE_KEYS = {
@@ -11,6 +13,7 @@ const TABLE_KEYS = {
   movement: "editor.tables.movement",
   los: "editor.tables.los",
   sequence: "editor.tables.sequence",
+  crt: "editor.tables.crt",
 };
 // Words tried, in order, for a part of a path whose entry has no label of its own.
 const PATH_WORDS = ["terrain.", "feature.", "connection.", "unit_type.", "rating."];
@@ -113,6 +116,7 @@ export class TablesPanel {
     this.groups = [];
     this.builtFor = null;
     this.marked = null;
+    this.crt = null; // the owner's combat results table (tables_crt.js), hex-hexside only
     root.classList.add("tables");
     const self = this;
     this.filter = el("input", {
@@ -166,6 +170,7 @@ export class TablesPanel {
       this.build();
     }
     const overrides = isObject(scenario.overrides) ? scenario.overrides : {};
+    if (this.crt) this.crt.update(scenario);
     const active = document.activeElement;
     this.rows.forEach(function (row) {
       const entry = row.entry;
@@ -193,6 +198,17 @@ export class TablesPanel {
     let path = place.path.slice();
     if (path[0] === "overrides") path = path.slice(1);
     if (!path.length) return;
+    if (path[0] === "crt" && this.crt) {
+      // The owner's combat results table: the cell, column or code the core names.
+      if (this.crt.node.hidden) {
+        this.filter.value = "";
+        this.applyFilter();
+      }
+      this.marked = place;
+      const found = this.crt.highlight(path.slice(1));
+      if (!quiet && found.scrollIntoView) found.scrollIntoView({ block: "center" });
+      return;
+    }
     const key = path.map(String);
     let best = null;
     let bestLength = 0;
@@ -227,8 +243,13 @@ export class TablesPanel {
     this.defaults = {};
     const groups = new Map();
     this.columnWords = {};
+    let crt = null;
     this.entries.forEach(function (entry) {
       if (!entry || typeof entry.table !== "string" || !Array.isArray(entry.path)) return;
+      if (entry.kind === "crt") {
+        crt = entry; // a whole table, entered in a grid of its own
+        return;
+      }
       const path = inTable(entry);
       if (!path.length) return;
       if (!self.defaults[entry.table]) self.defaults[entry.table] = {};
@@ -260,6 +281,9 @@ export class TablesPanel {
       self.groups.push(group);
       fragment.appendChild(group.node);
     });
+    // The combat results table first: the table an owner enters most often.
+    this.crt = crt ? new CrtSection(this.ctx, crt, this.tableTitle("crt")) : null;
+    if (this.crt) fragment.insertBefore(this.crt.node, fragment.firstChild);
     this.body.replaceChildren(fragment);
     this.applyFilter();
   }
@@ -543,7 +567,12 @@ export class TablesPanel {
       });
       group.node.hidden = !any;
     });
-    this.none.hidden = shown > 0 || !this.rows.length;
+    if (this.crt) {
+      const hit = words.every((w) => this.crt.text.indexOf(w) >= 0);
+      this.crt.node.hidden = !hit;
+      if (hit) shown += 1;
+    }
+    this.none.hidden = shown > 0 || (!this.rows.length && !this.crt);
   }
 }
 

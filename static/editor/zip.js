@@ -1,7 +1,11 @@
 // A small zip reader over a Blob (a File): the central directory, and one entry at a time,
 // reading only the bytes it needs with Blob.slice so a large module is never read whole.
-// Stored and deflated entries (deflate through the browser's DecompressionStream); zip64.
+// Stored and deflated entries (deflate through the browser's DecompressionStream, or where it
+// has none, or none for "deflate-raw" (iPad Safari before 16.4), through inflate.js on the whole
+// entry in memory, up to FALLBACK_MAX bytes unpacked); zip64.
 // Errors carry an i18n key and its params (.key, .params).
+
+import { inflateRaw } from "./inflate.js";
 
 const EOCD = 0x06054b50;
 const ZIP64_LOCATOR = 0x07064b50;
@@ -10,6 +14,22 @@ const CENTRAL = 0x02014b50;
 const LOCAL = 0x04034b50;
 const STORED = 0;
 const DEFLATED = 8;
+
+// The largest entry unpacked without DecompressionStream: it is held whole in memory (with its
+// packed bytes and then the Blob made of it), which an older tablet must afford.
+export const FALLBACK_MAX = 128 * 1024 * 1024;
+const CHUNK = 64 * 1024;
+
+// Whether the browser unpacks raw deflate itself (asked each time: cheap, and a page may remove it).
+function nativeDeflate() {
+  if (typeof DecompressionStream === "undefined") return false;
+  try {
+    new DecompressionStream("deflate-raw");
+    return true;
+  } catch (error) {
+    return false;
+  }
+}
 
 // An Error whose words are an i18n key and its params.
 export function keyedError(key, params) {
@@ -163,14 +183,59 @@ export class ZipReader {
     return start;
   }
 
+  // A deflated entry's unpacked bytes by inflate.js (no DecompressionStream): all of them, or
+  // the first `stop` or a few more. An entry unpacking to more than FALLBACK_MAX (or more than
+  // the memory there is) is refused as too large to unpack here, with its size and the
+  // most it can, in MiB.
+  async _inflate(entry, start, stop) {
+    const tooLarge = () =>
+      keyedError("editor.vassal.too_large", {
+        entry: entry.name,
+        size: Math.ceil(entry.size / (1024 * 1024)),
+        max: FALLBACK_MAX / (1024 * 1024),
+      });
+    if (entry.size > FALLBACK_MAX) throw tooLarge();
+    const end = start + entry.compressedSize;
+    try {
+      if (stop) {
+        // The start of an entry is usually in its first packed bytes: try them alone first.
+        const some = Math.min(entry.compressedSize, 65536 + stop);
+        if (some < entry.compressedSize) {
+          try {
+            const packed = await bytesOf(this.file, start, start + some);
+            return inflateRaw(packed, { size: entry.size, stop });
+          } catch (error) {
+            // Too few: all of them below.
+          }
+        }
+      }
+      const packed = await bytesOf(this.file, start, end);
+      return inflateRaw(packed, { size: entry.size, exact: !stop, stop });
+    } catch (error) {
+      if (error instanceof RangeError) throw tooLarge(); // no memory for it
+      throw keyedError("editor.vassal.damaged", { entry: entry.name });
+    }
+  }
+
   // A ReadableStream of the entry's unpacked bytes.
   async stream(entry) {
     const start = await this._dataStart(entry);
+    if (entry.method !== STORED && !nativeDeflate()) {
+      const bytes = await this._inflate(entry, start);
+      let at = 0;
+      return new ReadableStream({
+        pull(controller) {
+          if (at >= bytes.length) {
+            controller.close();
+            return;
+          }
+          controller.enqueue(bytes.slice(at, at + CHUNK));
+          at += CHUNK;
+        },
+      });
+    }
     const raw = this.file.slice(start, start + entry.compressedSize).stream();
     if (entry.method === STORED) return raw;
-    if (typeof DecompressionStream === "undefined") {
-      throw keyedError("editor.vassal.no_deflate", {});
-    }
     return raw.pipeThrough(new DecompressionStream("deflate-raw"));
   }
 
@@ -179,6 +244,13 @@ export class ZipReader {
     const start = await this._dataStart(entry);
     const raw = this.file.slice(start, start + entry.compressedSize, type || "");
     if (entry.method === STORED) return raw;
+    if (!nativeDeflate()) {
+      const bytes = await this._inflate(entry, start);
+      if (bytes.length !== entry.size) {
+        throw keyedError("editor.vassal.damaged", { entry: entry.name });
+      }
+      return new Blob([bytes], { type: type || "" });
+    }
     let out;
     try {
       out = await new Response(await this.stream(entry)).blob();
@@ -193,6 +265,9 @@ export class ZipReader {
   // The entry's first bytes, at least `want` of them when it has that many (less is read
   // for a deflated entry than the whole when the start is enough).
   async head(entry, want) {
+    if (entry.method !== STORED && !nativeDeflate()) {
+      return this._inflate(entry, await this._dataStart(entry), Math.max(1, want));
+    }
     const reader = (await this.stream(entry)).getReader();
     const parts = [];
     let have = 0;

@@ -52,6 +52,7 @@ export class PanZoomMap {
     this._cx = 0;
     this._cy = 0;
     this._fitted = false; // true while the view is the untouched fit
+    this.wholeAtFirst = false; // the default view shows the whole map (see _defaultZoom)
     this._raf = 0;
     this._pointers = new Map();
     this._gesture = null;
@@ -416,12 +417,14 @@ export class PanZoomMap {
   }
 
   // The default zoom: the map fills the box both ways ("cover"), and its smallest text is
-  // readable (readZoom); never past the closest zoom.
+  // readable (readZoom); never past the closest zoom. With wholeAtFirst (the editor, where
+  // every edge hex must be within reach), the whole map shows when it is readable so.
   _defaultZoom(v) {
     const b = this._bounds;
     const kx = v.w / (b.maxX - b.minX);
     const ky = v.h / (b.maxY - b.minY);
-    return Math.min(Math.max(kx, ky, this._readZoom), this._limits(v).max);
+    const fill = this.wholeAtFirst ? this._fitZoom(v) : Math.max(kx, ky);
+    return Math.min(Math.max(fill, this._readZoom), this._limits(v).max);
   }
 
   _limits(v) {

@@ -152,7 +152,7 @@ BAD = [
     ),
     ({"objectives": [{"hex": "0909", "points": 1}]}, "objectives[0]: hex 0909 is not on the map"),
     ({"objectives": [{"hex": "0101", "points": -1}]}, "objectives[0] points: expected"),
-    ({"overrides": {"crt": {}}}, 'overrides: unknown table "crt"'),
+    ({"overrides": {"crt": {}}}, "overrides.crt.codes: missing"),
     ({"overrides": {"terrain": {"wood": {"cav": 1}}}}, "overrides.terrain: hex-hexside: unknown"),
     (
         {"overrides": {"terrain": {"woods": {"speed": 1}}}},

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from apppage import AppPage, open_app, tablet
+from touch import Fingers
 
 from muster.scenario import parse_scenario
 
@@ -64,21 +65,6 @@ def tap_button(page: Any, selector: str) -> None:
     assert box is not None, f"{selector} is not shown"
     assert box["height"] >= 44, f"{selector} is smaller than a finger"
     page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-
-
-def touch_drag(page: Any, points: list[tuple[float, float]]) -> None:
-    """One finger down at the first screen point, through the others, up at the last."""
-    cdp = page.context.new_cdp_session(page)
-
-    def send(kind: str, pts: list[tuple[float, float]]) -> None:
-        touch = [{"x": x, "y": y, "id": 1} for x, y in pts]
-        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": touch})
-
-    send("touchStart", [points[0]])
-    for p in points[1:]:
-        send("touchMove", [p])
-    send("touchEnd", [])
-    cdp.detach()
 
 
 def approach_screen(page: Any, ap: str) -> tuple[float, float]:
@@ -251,8 +237,8 @@ def test_drag_a_shared_corner(editor) -> None:
     tap_map(page, 150, 150)  # select Sant'Egidio
     x0, y0 = screen(page, 400, 300)
     x1, y1 = screen(page, 430, 330)
-    steps = [(x0 + (x1 - x0) * i / 6, y0 + (y1 - y0) * i / 6) for i in range(7)]
-    touch_drag(page, steps)
+    fingers = Fingers(page)
+    fingers.drag([(x0, y0), (x1, y1)])
     page.wait_for_function(
         "!harness.draft.scenario.map.locales.some("
         "l => l.polygon.some(p => p[0] === 400 && p[1] === 300))"
@@ -272,18 +258,12 @@ def test_drag_a_shared_corner(editor) -> None:
     # Two fingers pan and pinch: the map moves, nothing changes.
     before = scenario(page)
     view = page.evaluate("document.querySelector('#map svg').getAttribute('viewBox')")
-    cdp = page.context.new_cdp_session(page)
     a, b = screen(page, 200, 200), screen(page, 600, 400)
-
-    def two(kind: str, d: float) -> None:
-        pts = [{"x": a[0] - d, "y": a[1], "id": 1}, {"x": b[0] + d, "y": b[1], "id": 2}]
-        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": pts})
-
-    two("touchStart", 0)
+    fingers.send("touchStart", [a, b])
     for d in (10, 20, 40, 60):
-        two("touchMove", d)
-    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
-    cdp.detach()
+        fingers.send("touchMove", [(a[0] - d, a[1]), (b[0] + d, b[1])])
+    fingers.send("touchEnd", [])
+    fingers.detach()
     page.wait_for_function(
         "v => document.querySelector('#map svg').getAttribute('viewBox') !== v", arg=view
     )

@@ -490,7 +490,7 @@ def _resolve(rules: Any, scenario: Scenario, state: State, value: int) -> list[E
     lead_a = c["lead"]["attacker"]
     if not c["bombard"] and state["units"][lead_a]["wcm"] is not None:
         state["units"][lead_a]["wcm"] = None
-    events = [result_event("log.", c, value, modified, codes, t)]
+    events = [result_event("log.", c, value, modified, codes, t, state["crt"].get("source"))]
     queue: list[dict[str, Any]] = []
     for side in ("attacker", "defender"):
         if effects[side]["loss"]:
@@ -513,11 +513,18 @@ def _resolve(rules: Any, scenario: Scenario, state: State, value: int) -> list[E
 
 
 def result_event(
-    prefix: str, c: dict[str, Any], value: int, modified: int, codes: T.Codes, t: T.HexsideTables
+    prefix: str,
+    c: dict[str, Any],
+    value: int,
+    modified: int,
+    codes: T.Codes,
+    t: T.HexsideTables,
+    source: str | None = None,
 ) -> Event:
     """The result of a combat's die as a line of words (``prefix`` "log." or "chance."): the
     codes of the stand-in table as ids, an owner's codes as its text with their effects; a
-    bombardment's effects on the target only (results against the guns are ignored)."""
+    bombardment's effects on the target only (results against the guns are ignored). The
+    table is named: the stand-in, the scenario's own (``source`` "scenario") or the owner's."""
     params: dict[str, Any] = {"roll": value, "total": modified, "column": c["odds"]["column"]}
     effects = combat.result_effects(codes, t)
     if c["bombard"]:
@@ -532,7 +539,7 @@ def result_event(
         params["own_codes"] = " + ".join(codes)
         for side in ("attacker", "defender"):
             params[side] = combat.effect_words(effects[side]) or [NO_EFFECT]
-    params["table"] = "stand_in" if t.stand_in else "own"
+    params["table"] = "stand_in" if t.stand_in else "scenario" if source == "scenario" else "own"
     return {"key": prefix + key, "params": params}
 
 

@@ -219,18 +219,27 @@ def crt_key(crt: Any) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:12]
 
 
+def parse_own_crt(crt: Any) -> T.HexsideTables:
+    """The system's tables with an owner's CRT in place of the stand-in.
+
+    Raises:
+        TableError: the table is malformed (``at`` names the place, from ``crt``).
+    """
+    data = T.raw_tables()
+    data["crt"] = crt
+    return T.parse_tables(data)
+
+
 def register_crt(crt: Any) -> tuple[str, T.HexsideTables]:
     """Check an owner's CRT and keep the tables that use it; their key.
 
     Raises:
-        ValueError: the table is malformed (the message names the place).
+        TableError: the table is malformed (the message names the place).
     """
-    data = T.raw_tables()
-    data["crt"] = crt
-    tables = T.parse_tables(data)
     key = crt_key(crt)
-    _OWN[key] = tables
-    return key, tables
+    if key not in _OWN:
+        _OWN[key] = parse_own_crt(crt)
+    return key, _OWN[key]
 
 
 def tables_of(state: State) -> T.HexsideTables:

@@ -67,9 +67,14 @@ COMBAT_SETTINGS = (
 
 def reference(scenario: Scenario, state: State | None) -> dict[str, Any]:
     """Every chart of hex-hexside for ``scenario`` (its overrides applied), with the combat
-    results table of the game in play (the owner's, if it plays with one)."""
-    t = combat.tables_of(state) if state is not None else T.load_tables()
-    crt = state.get("crt") if state is not None else None
+    results table of the game in play (the one chosen at New game, or the scenario's own;
+    before a game, the scenario's own or the stand-in)."""
+    if state is None:  # before a game: the scenario's own table, if it has one
+        from .rules import crt_info
+
+        state = {"crt": crt_info({}, scenario)}
+    t = combat.tables_of(state)
+    crt = state.get("crt")
     raw = T.raw_tables()
     return R.reference(
         "hex-hexside",
@@ -152,7 +157,15 @@ def _crt(t: T.HexsideTables, raw: Mapping[str, Any], crt: Mapping[str, Any]) -> 
             )
         rows.append(row(anchor("crt-roll", face), cells, flags))
     intro = []
-    if crt.get("key"):
+    if crt.get("source") == "scenario":
+        name = crt.get("name")
+        words = (
+            label("ref.hh_crt_scenario", name=name)
+            if name
+            else label("ref.hh_crt_scenario_unnamed")
+        )
+        intro.append(R.note("crt-own", "", words))
+    elif crt.get("key"):
         intro.append(R.note("crt-own", "", label("ref.hh_crt_own", name=crt.get("name") or "")))
     if t.stand_in:
         intro.append(R.note("crt-stand-in", "", label("ui.crt_stand_in"), ["standin"]))

@@ -126,7 +126,7 @@ class HexHexsideRules(RulesBase):
 
         Raises:
             ScenarioError: the scenario's army morale is malformed.
-            RulesError: the owner's CRT in ``options`` is malformed.
+            RulesError: the owner's CRT in ``options`` (or the scenario's) is malformed.
         """
         start = settings(scenario)["formation_change"]["start"]
         units = {
@@ -163,7 +163,7 @@ class HexHexsideRules(RulesBase):
             "decision": None,
             "chance": None,
             "result": None,
-            "crt": crt_info(options),
+            "crt": crt_info(options, scenario),
         }
         self._update_held(scenario, state)
         self._start_player_turn(scenario, state)
@@ -530,34 +530,74 @@ def locked_units(scenario: Scenario, state: State) -> list[str]:
     return sorted(out)
 
 
-def crt_info(options: dict[str, Any]) -> dict[str, Any]:
-    """The CRT a game plays with: the owner's (from ``options``) or the stand-in.
+def scenario_crt(scenario: Any) -> Any:
+    """The scenario's own combat results table (``overrides.crt``), or None."""
+    overrides = scenario.data.get("overrides") if scenario is not None else None
+    return overrides.get("crt") if isinstance(overrides, dict) else None
+
+
+def crt_info(options: dict[str, Any], scenario: Any = None) -> dict[str, Any]:
+    """The CRT a game plays with: the one chosen at New game (``options``), else the scenario's
+    own (``overrides.crt``, then ``source`` is "scenario"), else the stand-in.
 
     Raises:
         RulesError: the owner's table is malformed (``error.bad_crt``, naming the place), or not
             plain JSON within the limits (``error.too_large`` and the others of ``limits``).
     """
     from ...errors import RulesError
-    from ...limits import MAX_CRT_CHARS, MAX_CRT_COLUMNS, check_count, check_plain, check_size
 
     own = options.get("crt")
+    source = None
+    if own is None:
+        own = scenario_crt(scenario)
+        source = "scenario" if own is not None else None
     if own is None:
         return {"key": None, "name": None, "stand_in": T.is_stand_in_crt()}
-    check_plain(own, "crt")
-    check_size(own, "crt", MAX_CRT_CHARS)
-    if isinstance(own, dict):
-        check_count(own.get("columns"), "crt.columns", "columns", MAX_CRT_COLUMNS)
-        check_count(own.get("codes"), "crt.codes", "codes", MAX_CRT_COLUMNS)
     try:
-        if not isinstance(own, dict):
-            raise ValueError("combat.json: crt must be a JSON object")
+        _check_crt_limits(own, "crt")
         key, tables = combat.register_crt(own)
-    except ValueError as exc:
+    except T.TableError as exc:
         raise RulesError(
             "error.bad_crt", "the combat results table: {detail}", detail=str(exc)
         ) from None
-    name = own.get("name") if isinstance(own.get("name"), str) else key
-    return {"key": key, "name": name, "stand_in": tables.stand_in}
+    name = own.get("name") if isinstance(own.get("name"), str) and own.get("name") else None
+    if source is None:  # an owner's table from a file: named by its key when it has no name
+        return {"key": key, "name": name or key, "stand_in": tables.stand_in}
+    return {"key": key, "name": name, "stand_in": tables.stand_in, "source": source}
+
+
+def _check_crt_limits(own: Any, place: str) -> None:
+    """An owner's table as plain JSON within the limits, and a JSON object.
+
+    Raises:
+        InvalidActionError: over a limit (``muster.limits``), naming ``place``.
+        TableError: not a JSON object.
+    """
+    from ...limits import MAX_CRT_CHARS, MAX_CRT_COLUMNS, check_count, check_plain, check_size
+
+    check_plain(own, place)
+    check_size(own, place, MAX_CRT_CHARS)
+    if not isinstance(own, dict):
+        raise T.TableError("crt", "must be a JSON object")
+    check_count(own.get("columns"), f"{place}.columns", "columns", MAX_CRT_COLUMNS)
+    check_count(own.get("codes"), f"{place}.codes", "codes", MAX_CRT_COLUMNS)
+
+
+def check_scenario_crt(own: Any) -> None:
+    """Check a scenario's own combat results table (``overrides.crt``): the table ``check_crt``
+    takes, within the same limits.
+
+    Raises:
+        ScenarioError: the table is malformed, naming the place (``overrides.crt.rows[2]...``).
+        InvalidActionError: over a limit (``error.too_large`` and the others), naming the place.
+    """
+    from ...errors import ScenarioError
+
+    try:
+        _check_crt_limits(own, "overrides.crt")
+        combat.parse_own_crt(own)
+    except T.TableError as exc:
+        raise ScenarioError(f"overrides.{exc.at}", exc.problem) from None
 
 
 HANDLERS: dict[str, Callable[..., list[Event]]] = {

@@ -90,15 +90,29 @@ class HexsideTables:
 Tables = HexsideTables | None  # None: the system's own tables
 
 
+class TableError(ValueError):
+    """A malformed table: ``at`` names the place (``crt.rows[2].cells.1:1``), ``problem`` says
+    what is wrong; the message reads ``combat.json: <at> <problem>``.
+
+    >>> str(TableError("crt.rows", "must have one row per face (1, 2, 3, 4, 5, 6)"))
+    'combat.json: crt.rows must have one row per face (1, 2, 3, 4, 5, 6)'
+    """
+
+    def __init__(self, at: str, problem: str, message: str = "") -> None:
+        self.at = at
+        self.problem = problem
+        super().__init__(message or f"combat.json: {at} {problem}")
+
+
 def _get(data: Any, path: str, kind: type, at: str = "") -> Any:
     """``data`` at the dotted ``path`` (named ``at.path``), checked to be of ``kind``."""
     here, where = data, f"{at}.{path}" if at else path
     for name in path.split("."):
         if not isinstance(here, Mapping) or name not in here:
-            raise ValueError(f"combat.json: missing {where}")
+            raise TableError(where, "missing", f"combat.json: missing {where}")
         here = here[name]
     if not isinstance(here, kind) or (isinstance(here, bool) and kind is int):
-        raise ValueError(f"combat.json: {where} must be {kind.__name__}, got {_short(here)}")
+        raise TableError(where, f"must be {kind.__name__}, got {_short(here)}")
     return here
 
 
@@ -106,7 +120,7 @@ def _int(x: Any, where: str, lo: int | None = None, hi: int | None = None) -> in
     ok = isinstance(x, int) and not isinstance(x, bool)
     if not ok or (lo is not None and x < lo) or (hi is not None and x > hi):
         span = "" if lo is None or hi is None else f" from {lo} to {hi}"
-        raise ValueError(f"combat.json: {where} must be a whole number{span}, got {_short(x)}")
+        raise TableError(where, f"must be a whole number{span}, got {_short(x)}")
     return x
 
 
@@ -131,45 +145,45 @@ def parse_crt(crt: Any, die: Die, where: str = "crt") -> tuple[Any, ...]:
     for code, entry in codes.items():
         at = f"{where}.codes.{_name(code)}"
         if _get(entry, "side", str, at) not in SIDES:
-            raise ValueError(f"combat.json: {at}.side must be one of {SIDES}")
+            raise TableError(f"{at}.side", f"must be one of {SIDES}")
         _int(entry.get("steps"), f"{at}.steps", 0, 99)
         if entry.get("result") not in (None, *RESULTS):
-            raise ValueError(f"combat.json: {at}.result must be one of {RESULTS} when given")
+            raise TableError(f"{at}.result", f"must be one of {RESULTS} when given")
         if not isinstance(entry.get("text", ""), str):
-            raise ValueError(f"combat.json: {at}.text must be a text")
+            raise TableError(f"{at}.text", "must be a text")
     columns: list[tuple[str, int, int]] = []
     for i, col in enumerate(_get(crt, "columns", list, where)):
         at = f"{where}.columns[{i}]"
         label = _get(col, "label", str, at)
         a, d = (_int(col.get(k), f"{at}.{k}") for k in ("attacker", "defender"))
         if a < 1 or d < 1 or (columns and a * columns[-1][2] <= columns[-1][1] * d):
-            raise ValueError(f"combat.json: {at} must be a ratio above the column before it")
+            raise TableError(at, "must be a ratio above the column before it")
         columns.append((label, a, d))
     if not columns or len({c[0] for c in columns}) != len(columns):
-        raise ValueError(f"combat.json: {where}.columns must be non-empty with distinct labels")
+        raise TableError(f"{where}.columns", "must be non-empty with distinct labels")
     table: dict[int, dict[str, Codes]] = {}
     for i, row in enumerate(_get(crt, "rows", list, where)):
         at = f"{where}.rows[{i}]"
         roll = _int(row.get("roll") if isinstance(row, Mapping) else None, f"{at}.roll")
         cells = _get(row, "cells", dict, at)
         if roll in table or roll not in die.faces:
-            raise ValueError(f"combat.json: {at}.roll {roll} repeated or not a face of {die}")
+            raise TableError(f"{at}.roll", f"{roll} repeated or not a face of {die}")
         if set(cells) != {c[0] for c in columns}:
-            raise ValueError(f"combat.json: {at}.cells must have exactly the columns")
+            raise TableError(f"{at}.cells", "must have exactly the columns")
         for label, cell in cells.items():
             known = isinstance(cell, list) and all(isinstance(c, str) and c in codes for c in cell)
             if not known:
-                raise ValueError(
-                    f"combat.json: {at}.cells.{_name(label)} has an unknown code: {_short(cell)}"
+                raise TableError(
+                    f"{at}.cells.{_name(label)}", f"has an unknown code: {_short(cell)}"
                 )
         table[roll] = {k: tuple(v) for k, v in cells.items()}
     if set(table) != set(die.faces):
-        raise ValueError(f"combat.json: {where}.rows must have one row per face {die.faces}")
+        raise TableError(f"{where}.rows", f"must have one row per face {die.faces}")
     stand_in = crt.get("stand_in", False)
     if not isinstance(stand_in, bool) or (stand_in and not isinstance(crt.get("why"), str)):
-        raise ValueError(f"combat.json: {where}.stand_in must be a bool, with a why when true")
+        raise TableError(f"{where}.stand_in", "must be a bool, with a why when true")
     if _get(crt, "roll_limits.value", str, where) != "clamp":
-        raise ValueError(f"combat.json: {where}.roll_limits.value must be 'clamp'")
+        raise TableError(f"{where}.roll_limits.value", "must be 'clamp'")
     return tuple(columns), table, codes, stand_in
 
 

@@ -218,7 +218,8 @@ def combat_view(scenario: Scenario, state: State) -> dict[str, Any] | None:
     result = None
     if c["codes"] is not None:
         total = c["roll"] + c["drm"]
-        result = cc.result_event("log.", c, c["roll"], total, tuple(c["codes"]), t)
+        source = state["crt"].get("source")
+        result = cc.result_event("log.", c, c["roll"], total, tuple(c["codes"]), t, source)
     if c["bombard"]:
         uid, target = c["attackers"][0], c["targets"][0]
         title = _label("combat.hh_bombard", unit=uid, target=target)
@@ -564,7 +565,8 @@ def chance_results(scenario: Scenario, state: State) -> list[Label | None]:
         out: list[Label | None] = []
         for f in faces:
             codes = T.crt_result(chance["column"], f + chance["drm"], t)
-            out.append(cc.result_event("chance.", c, f, f + chance["drm"], codes, t))
+            source = state["crt"].get("source")
+            out.append(cc.result_event("chance.", c, f, f + chance["drm"], codes, t, source))
         return out
     if purpose == "leader_loss":
         lost_on = combat.settings(scenario)["leader_loss"]["lost_on"]

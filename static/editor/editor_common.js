@@ -1,0 +1,29 @@
+// What the editor's shell (static/editor/editor.js) and its modules share: the rule systems, the
+// kind of a scenario's map, a deep copy, a part of the editor loaded on demand, a button.
+import { el } from "../panels.js";
+
+// The rule systems a scenario may have, in the order the New dialog offers them.
+export const SYSTEMS = ["hex-facing", "hex-hexside", "area-locale"];
+
+export function mapKind(scenario) {
+  return scenario && scenario.map && scenario.map.kind === "areas" ? "areas" : "hex";
+}
+
+export function copy(value) {
+  return JSON.parse(JSON.stringify(value));
+}
+
+// A module of the editor, or null when it is not there (yet).
+export function load(path) {
+  return import(path).catch(function (error) {
+    console.warn("editor part " + path + " not loaded:", (error && error.message) || error);
+    return null;
+  });
+}
+
+export function button(text, attrs, onClick) {
+  const node = el("button", Object.assign({ type: "button" }, attrs || {}));
+  node.textContent = text;
+  if (onClick) node.addEventListener("click", onClick);
+  return node;
+}

@@ -1,0 +1,262 @@
+// The picture under the scenario editor's map (methods of the editor in
+// static/editor/editor.js): a picture file, aligned by two points tapped on it (the dialog asking
+// the printed number of a hex tapped), or a VASSAL module's board (the dialog listing its
+// boards) with its pieces' names.
+import { el } from "../panels.js";
+import { similarity, point } from "./picture.js";
+import { mapKind, load, button } from "./editor_common.js";
+
+export const pictureMethods = {
+  // A dialog asking the printed number of the hex just tapped (alignment).
+  hexDialog() {
+    const h = {};
+    this.hexEls = h;
+    h.input = el("input", {
+      id: "editor-hex-input",
+      inputmode: "numeric",
+      autocomplete: "off",
+      size: "6",
+    });
+    h.label = el("label", { id: "editor-hex-label", for: "editor-hex-input" });
+    h.error = el("p", { id: "editor-hex-error", class: "editor-error", role: "alert", hidden: "" });
+    h.dialog = el(
+      "dialog",
+      {
+        id: "editor-hex-dialog",
+        class: "dialog ask-dialog editor-dialog",
+        "aria-labelledby": "editor-hex-label",
+      },
+      [
+        el("form", { method: "dialog" }, [
+          h.label,
+          h.input,
+          h.error,
+          el("div", { class: "dialog-buttons" }, [
+            button(this.t("ui.cancel"), { "data-i18n": "ui.cancel" }, () =>
+              h.dialog.close("cancel"),
+            ),
+            el("button", {
+              value: "ok",
+              class: "primary",
+              "data-i18n": "editor.align_ok",
+              text: this.t("editor.align_ok"),
+            }),
+          ]),
+        ]),
+      ],
+    );
+    return h.dialog;
+  },
+
+  // A dialog listing a VASSAL module's boards.
+  boardDialog() {
+    const b = {};
+    this.boardEls = b;
+    b.list = el("div", { id: "editor-board-list", class: "editor-board-list" });
+    b.dialog = el(
+      "dialog",
+      {
+        id: "editor-board-dialog",
+        class: "dialog editor-dialog",
+        "aria-labelledby": "editor-board-head",
+      },
+      [
+        el("div", { class: "dialog-head" }, [
+          el("h2", {
+            id: "editor-board-head",
+            "data-i18n": "editor.vassal_pick",
+            text: this.t("editor.vassal_pick"),
+          }),
+          button(this.t("ui.cancel"), { "data-i18n": "ui.cancel" }, () => b.dialog.close("")),
+        ]),
+        b.list,
+      ],
+    );
+    return b.dialog;
+  },
+
+  pictureFile(file) {
+    return this.picture
+      .add(file, file.name, null, this.draft.scenario)
+      .then(() => {
+        this.sayKey("editor.picture_added", "info", { name: file.name });
+      })
+      .catch((error) => {
+        if (error && error.key) this.say(this.errorText(error), "error");
+        else this.storageFailed(error);
+      });
+  },
+
+  // Two points of the picture whose places on the map are known: the picture turned, scaled
+  // and moved so that both lie on them.
+  align() {
+    const map = this.parts.map;
+    if (!this.picture.current) {
+      this.sayKey("editor.align_no_picture", "info");
+      return Promise.resolve(false);
+    }
+    if (!map || typeof map.pickPoint !== "function" || typeof map.mapInfo !== "function") {
+      this.sayKey("editor.align_unavailable", "error");
+      return Promise.resolve(false);
+    }
+    const info = map.mapInfo();
+    const pick = (key) => {
+      this.sayKey(key, "info");
+      return Promise.resolve(map.pickPoint(key)).then((p) => (p ? point(p) : null));
+    };
+    const pairs = [];
+    const areas = info.kind === "areas";
+    const one = (n) =>
+      pick(areas ? "editor.align_corner_" + n : "editor.align_hex_" + n).then((tapped) => {
+        if (!tapped) return false;
+        if (areas) {
+          pairs.push([tapped, n === 1 ? { x: 0, y: 0 } : { x: info.width, y: info.height }]);
+          return true;
+        }
+        return this.askHex(n, info).then((target) => {
+          if (!target) return false;
+          pairs.push([tapped, target]);
+          return true;
+        });
+      });
+    return one(1)
+      .then((ok) => ok && one(2))
+      .then((ok) => {
+        if (!ok) {
+          this.say("");
+          return false;
+        }
+        return this.alignPairs(pairs[0][0], pairs[1][0], pairs[0][1], pairs[1][1]);
+      });
+  },
+
+  // The picture aligned from two map points tapped on it (map units, where the picture lies
+  // now) and the map points they should be: true when done.
+  alignPairs(tapped1, tapped2, target1, target2) {
+    const p1 = this.picture.toPicture(tapped1);
+    const p2 = this.picture.toPicture(tapped2);
+    const m = p1 && p2 ? similarity(p1, p2, target1, target2) : null;
+    if (!m) {
+      this.sayKey("editor.align_same", "error");
+      return false;
+    }
+    this.picture.setTransform(m);
+    this.sayKey("editor.aligned", "info");
+    return true;
+  },
+
+  // The printed number of the hex tapped, typed in: resolves its centre, or null.
+  askHex(n, info) {
+    const h = this.hexEls;
+    h.label.textContent = this.t("editor.align_which_" + n);
+    h.input.value = "";
+    h.error.hidden = true;
+    h.dialog.returnValue = "";
+    h.dialog.showModal();
+    h.input.focus();
+    return new Promise((resolve) => {
+      const submit = (e) => {
+        const label = h.input.value.trim();
+        const c = label ? info.center(label) : null;
+        if (!c) {
+          e.preventDefault();
+          h.error.textContent = this.t("editor.align_no_hex", { hex: label });
+          h.error.hidden = false;
+        }
+      };
+      const form = h.dialog.querySelector("form");
+      form.addEventListener("submit", submit);
+      h.dialog.addEventListener(
+        "close",
+        () => {
+          form.removeEventListener("submit", submit);
+          if (h.dialog.returnValue !== "ok") return resolve(null);
+          resolve(point(info.center(h.input.value.trim())));
+        },
+        { once: true },
+      );
+    });
+  },
+
+  // A VASSAL module: one of its boards becomes this map's size and numbering, its image the
+  // picture underneath (aligned by the module's own grid), its pieces names for the order of
+  // battle.
+  vassalFile(file) {
+    this.sayKey("editor.vassal_reading", "info", { name: file.name });
+    return load("./vassal.js")
+      .then((vassal) => {
+        if (!vassal || typeof vassal.readModule !== "function") {
+          this.sayKey("editor.vassal_unavailable", "error");
+          return null;
+        }
+        return vassal.readModule(file).then((module) => {
+          const boards = (module && module.boards) || [];
+          if (!boards.length) {
+            this.sayKey("editor.vassal_no_board", "error", { name: file.name });
+            return null;
+          }
+          const chosen = boards.length === 1 ? Promise.resolve(boards[0]) : this.pickBoard(boards);
+          return chosen.then((board) => (board ? this.useBoard(vassal, module, board) : null));
+        });
+      })
+      .catch((error) => this.say(this.errorText(error), "error"));
+  },
+
+  pickBoard(boards) {
+    const b = this.boardEls;
+    return new Promise((resolve) => {
+      let picked = null;
+      b.list.replaceChildren.apply(
+        b.list,
+        boards.map((board, i) =>
+          button(
+            board.name || board.map || String(i + 1),
+            { class: "editor-board", "data-board": String(i) },
+            () => {
+              picked = board;
+              b.dialog.close("ok");
+            },
+          ),
+        ),
+      );
+      b.dialog.returnValue = "";
+      b.dialog.showModal();
+      b.dialog.addEventListener("close", () => resolve(picked), { once: true });
+    });
+  },
+
+  useBoard(vassal, module, board) {
+    if (mapKind(this.draft.scenario) === "areas") {
+      this.sayKey("editor.vassal_areas", "error");
+      return null;
+    }
+    return vassal.boardPicture(module, board).then((result) =>
+      this.host
+        .ask(this.t("editor.ask_vassal", { board: board.name || "" }), this.t("editor.vassal_go"), [
+          this.t("editor.ask_vassal_note"),
+        ])
+        .then((yes) => {
+          if (!yes) return null;
+          this.draft.change(function (s) {
+            Object.assign(s.map, result.map);
+          }, "editor.step_vassal");
+          const names = (module.pieces || []).slice();
+          this.ctx.pieceNames = names;
+          const oob = this.parts.oob;
+          if (oob && typeof oob.setPieceNames === "function") oob.setPieceNames(names);
+          return this.picture
+            .add(result.blob, board.name || boardName(board), result.transform, this.draft.scenario)
+            .then(() => {
+              this.sayKey("editor.vassal_done", "info", {
+                board: board.name || "",
+                count: names.length,
+              });
+            });
+        }),
+    );
+  },
+};
+
+function boardName(board) {
+  return String(board.image || board.map || "board");
+}

@@ -1,0 +1,354 @@
+// The units of the order of battle (methods of OrderOfBattle, static/editor/oob.js): a list
+// per side, a row per unit with the ratings its type needs, where it stands, its facing and
+// formation; new units (one or one per piece name), copies, and a change of type that keeps
+// the ratings the new type reads.
+
+import { facingWord } from "../facing.js";
+import { byId, el, freshId, readNumber } from "./forms.js";
+
+export const unitMethods = {
+  drawUnitFrame() {
+    const self = this;
+    this.sideLists = new Map();
+    const blocks = (this.scenario.sides || []).map(function (side) {
+      const list = el("div", { class: "oob-list", role: "list", "data-side": side.id });
+      self.sideLists.set(side.id, list);
+      const buttons = [
+        el("button", {
+          type: "button",
+          class: "oob-add",
+          "data-side": side.id,
+          text: self.t("editor.oob.add_unit"),
+          onclick: function () {
+            self.addUnits(side.id, [null]);
+          },
+        }),
+      ];
+      if (self.pieceNames.length) {
+        buttons.push(
+          el("button", {
+            type: "button",
+            class: "oob-add-pieces",
+            "data-side": side.id,
+            text: self.say("editor.oob.add_pieces", { count: self.pieceNames.length }),
+            onclick: function () {
+              self.addUnits(side.id, self.pieceNames);
+            },
+          }),
+        );
+      }
+      return el("section", { class: "oob-side-units", "data-side": side.id }, [
+        el("h4", { text: self.say("editor.oob.units_of", { side: side.name }) }),
+        el("p", { class: "oob-none hint", text: self.t("editor.oob.no_units") }),
+        list,
+        el("div", { class: "oob-buttons" }, buttons),
+      ]);
+    });
+    this.unitsEl.replaceChildren(...blocks);
+  },
+
+  drawUnits() {
+    const self = this;
+    const seen = new Set();
+    const order = new Map(); // side -> [nodes]
+    (this.scenario.units || []).forEach(function (unit) {
+      if (!unit || typeof unit.id !== "string" || seen.has(unit.id)) return;
+      seen.add(unit.id);
+      const sig = JSON.stringify(unit);
+      let row = self.rows.get(unit.id);
+      if (!row || row.sig !== sig) {
+        row = { sig: sig, node: self.unitRow(unit) };
+        self.rows.set(unit.id, row);
+      }
+      const side = self.sideLists.has(unit.side) ? unit.side : null;
+      if (!order.has(side)) order.set(side, []);
+      order.get(side).push(row.node);
+    });
+    Array.from(this.rows.keys()).forEach(function (id) {
+      if (!seen.has(id)) {
+        const node = self.rows.get(id).node;
+        if (node.parentNode) node.parentNode.removeChild(node);
+        self.rows.delete(id);
+      }
+    });
+    this.sideLists.forEach(function (list, side) {
+      const nodes = order.get(side) || [];
+      nodes.forEach(function (node, i) {
+        if (list.children[i] !== node) list.insertBefore(node, list.children[i] || null);
+      });
+      while (list.children.length > nodes.length) list.lastChild.remove();
+      list.parentNode.querySelector(".oob-none").hidden = nodes.length > 0;
+    });
+  },
+
+  ratingSpecs(type) {
+    return (this.units.ratings || {})[type] || [];
+  },
+
+  stepSpec(type) {
+    return (this.units.steps || {})[type] || null;
+  },
+
+  unitRow(unit) {
+    const self = this;
+    const id = unit.id;
+    const name = unit.name || "";
+    const edit = function (fn, what) {
+      self.changeUnit(id, fn, what);
+    };
+    const nameInput = this.textField(
+      { "data-field": "name", list: this.listId, autocomplete: "off" },
+      name,
+      function (text) {
+        edit(function (u) {
+          u.name = text;
+        }, "editor.oob.unit_name");
+      },
+      true,
+    );
+    const type = el(
+      "select",
+      { "data-field": "type" },
+      (this.units.types || []).map(function (t) {
+        return el("option", {
+          value: t,
+          selected: t === unit.type,
+          text: self.t("unit_type." + t),
+        });
+      }),
+    );
+    if ((this.units.types || []).indexOf(unit.type) < 0) type.selectedIndex = -1;
+    type.addEventListener("change", function () {
+      const next = type.value;
+      edit(function (u) {
+        self.retype(u, next);
+      }, "editor.oob.type");
+    });
+    const cells = [
+      this.labelled("editor.oob.unit_name", nameInput, "oob-wide"),
+      this.labelled("editor.oob.type", type),
+    ];
+    const ratings = unit.ratings && typeof unit.ratings === "object" ? unit.ratings : {};
+    this.ratingSpecs(unit.type).forEach(function (spec) {
+      const input = self.numberField(
+        { "data-field": "rating:" + spec.name, "data-rating": spec.name },
+        ratings[spec.name],
+        spec,
+        function (n) {
+          edit(function (u) {
+            u.ratings = u.ratings && typeof u.ratings === "object" ? u.ratings : {};
+            if (n === null) delete u.ratings[spec.name];
+            else u.ratings[spec.name] = n;
+          }, "editor.oob.ratings");
+        },
+        !spec.required,
+      );
+      cells.push(self.labelled("rating." + spec.name, input, "oob-num"));
+    });
+    const steps = this.stepSpec(unit.type);
+    if (steps) {
+      const input = this.numberField(
+        { "data-field": "steps" },
+        unit.steps,
+        steps,
+        function (n) {
+          edit(function (u) {
+            if (n === null) delete u.steps;
+            else u.steps = n;
+          }, "editor.oob.steps");
+        },
+        false,
+      );
+      cells.push(this.labelled("editor.oob.steps", input, "oob-num"));
+    }
+    cells.push(
+      el("div", { class: "oob-field oob-where" }, [
+        el("span", { class: "oob-label", text: this.t("editor.oob.where") }),
+        el("span", { class: "oob-at", text: this.where(unit) }),
+        el("button", {
+          type: "button",
+          class: "oob-place",
+          "data-field": "place",
+          text: this.t("editor.oob.place"),
+          "aria-label": this.say("editor.oob.place_named", { name: name }),
+          onclick: function () {
+            self.ctx.placeUnit(id);
+          },
+        }),
+      ]),
+    );
+    if (this.units.facing) cells.push(this.facingSelect(unit, edit));
+    if (this.units.formations) cells.push(this.formationSelect(unit, edit));
+    cells.push(
+      el("div", { class: "oob-actions" }, [
+        el("button", {
+          type: "button",
+          class: "oob-duplicate",
+          "data-field": "duplicate",
+          text: this.t("editor.oob.duplicate"),
+          "aria-label": this.say("editor.oob.duplicate_named", { name: name }),
+          onclick: function () {
+            self.duplicate(id);
+          },
+        }),
+        el("button", {
+          type: "button",
+          class: "oob-delete",
+          "data-field": "delete",
+          text: this.t("ui.delete"),
+          "aria-label": this.say("editor.oob.delete_named", { name: name }),
+          onclick: function () {
+            self.change(function (s) {
+              s.units = (s.units || []).filter(function (u) {
+                return u.id !== id;
+              });
+            }, "ui.delete");
+          },
+        }),
+      ]),
+    );
+    return el(
+      "div",
+      { class: "oob-unit", role: "listitem", "data-unit": id, "data-key-scope": "unit:" + id },
+      cells,
+    );
+  },
+
+  facingWord(n) {
+    const map = (this.scenario && this.scenario.map) || {};
+    return facingWord((key) => this.t(key), map.orientation, n);
+  },
+
+  facingSelect(unit, edit) {
+    const spec = this.units.facing;
+    const options = [el("option", { value: "", text: "—" })];
+    for (let n = spec.min; n <= spec.max; n++) {
+      options.push(
+        el("option", { value: String(n), selected: unit.facing === n, text: this.facingWord(n) }),
+      );
+    }
+    const select = el("select", { "data-field": "facing" }, options);
+    if (typeof unit.facing !== "number") select.value = "";
+    select.addEventListener("change", function () {
+      const value = select.value;
+      edit(function (u) {
+        if (value === "") delete u.facing;
+        else u.facing = Number(value);
+      }, "editor.oob.facing");
+    });
+    return this.labelled("editor.oob.facing", select);
+  },
+
+  formationSelect(unit, edit) {
+    const mine = (this.scenario.formations || []).filter(function (f) {
+      return f.side === unit.side;
+    });
+    const options = [el("option", { value: "", text: this.t("editor.oob.no_formation") })].concat(
+      mine.map(function (f) {
+        return el("option", { value: f.id, selected: unit.formation === f.id, text: f.name });
+      }),
+    );
+    const select = el("select", { "data-field": "formation" }, options);
+    if (!byId(mine, unit.formation)) select.value = "";
+    select.addEventListener("change", function () {
+      const value = select.value;
+      edit(function (u) {
+        if (value === "") delete u.formation;
+        else u.formation = value;
+      }, "editor.oob.formation");
+    });
+    return this.labelled("editor.oob.formation", select);
+  },
+
+  // Where a unit stands, in words.
+  where(unit) {
+    if (typeof unit.hex === "string" && unit.hex)
+      return this.say("editor.oob.at_hex", { hex: unit.hex });
+    if (typeof unit.locale === "string" && unit.locale) {
+      const locales = (this.scenario.map && this.scenario.map.locales) || [];
+      const nameOf = function (id) {
+        const l = byId(locales, id);
+        return l && l.name ? l.name : id;
+      };
+      if (unit.approach) {
+        return this.say("editor.oob.at_approach", {
+          locale: nameOf(unit.locale),
+          toward: nameOf(unit.approach),
+        });
+      }
+      return this.say("editor.oob.in_reserve", { locale: nameOf(unit.locale) });
+    }
+    return this.t("editor.oob.not_placed");
+  },
+
+  // A unit of `type` as new: the ratings its type reads at their defaults, its steps.
+  fresh(side, type, name) {
+    const unit = { id: "", side: side, type: type, name: name };
+    this.retype(unit, type);
+    if (this.units.facing) unit.facing = this.units.facing.min;
+    return unit;
+  },
+
+  // Change a unit's type: keep the ratings the new type reads (in range), add the others at
+  // their defaults, drop the rest; steps within the new type's range.
+  retype(unit, type) {
+    unit.type = type;
+    const old = unit.ratings && typeof unit.ratings === "object" ? unit.ratings : {};
+    const ratings = {};
+    this.ratingSpecs(type).forEach(function (spec) {
+      const v = old[spec.name];
+      if (readNumber(String(v === undefined ? "" : v), spec, true).ok) ratings[spec.name] = v;
+      else ratings[spec.name] = spec.default ?? spec.min;
+    });
+    if (Object.keys(ratings).length || this.ratingSpecs(type).length) unit.ratings = ratings;
+    else delete unit.ratings;
+    const steps = this.stepSpec(type);
+    if (steps) {
+      if (!readNumber(String(unit.steps ?? ""), steps, true).ok) {
+        unit.steps = steps.default ?? steps.min;
+      }
+    } else delete unit.steps;
+  },
+
+  // Add units to `side` in one change: one per name (null: a worded new name).
+  addUnits(side, names) {
+    const self = this;
+    const type = (this.units.types || [])[0];
+    this.change(function (s) {
+      s.units = s.units || [];
+      const taken = new Set(
+        s.units.map(function (u) {
+          return u.id;
+        }),
+      );
+      names.forEach(function (name) {
+        const n = s.units.length + 1;
+        const unit = self.fresh(side, type, name || self.say("editor.oob.new_unit", { n: n }));
+        unit.id = freshId(taken, "u");
+        s.units.push(unit);
+      });
+    }, "editor.oob.add_unit");
+  },
+
+  duplicate(id) {
+    const self = this;
+    this.change(function (s) {
+      const i = (s.units || []).findIndex(function (u) {
+        return u.id === id;
+      });
+      if (i < 0) return;
+      const taken = new Set(
+        s.units.map(function (u) {
+          return u.id;
+        }),
+      );
+      const copy = JSON.parse(JSON.stringify(s.units[i]));
+      copy.id = freshId(taken, "u");
+      copy.name = self.say("editor.oob.copy_name", { name: s.units[i].name });
+      delete copy.hex;
+      delete copy.locale;
+      delete copy.approach;
+      s.units.splice(i + 1, 0, copy);
+    }, "editor.oob.duplicate");
+  },
+};
