@@ -31,7 +31,14 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "py"), str(ROOT / "tests" / "e2e")]
 
 from apppage import settle, tablet  # noqa: E402
-from editorpage import wait_checked, wait_editor  # noqa: E402
+from editorpage import (  # noqa: E402
+    area_point,
+    chain,
+    hex_point,
+    side_points,
+    wait_checked,
+    wait_editor,
+)
 from playwright.sync_api import sync_playwright  # noqa: E402
 from touch import Fingers  # noqa: E402
 from vmod import Grid, vmod  # noqa: E402
@@ -204,8 +211,7 @@ class Walk:
         self.tap(f"#editor-tools [data-tool='{tool}']")
 
     def hex_point(self, label: str) -> tuple[float, float]:
-        p = self.page.evaluate("(l) => window.musterEditor.parts.map.map.hexToClient(l)", label)
-        return p["x"], p["y"]
+        return hex_point(self.page, label)
 
     def map_point(self, x: float, y: float) -> tuple[float, float]:
         p = self.page.evaluate(
@@ -214,19 +220,7 @@ class Walk:
         return p["x"], p["y"]
 
     def side_points(self, pairs: list[tuple[str, str]]) -> list[dict[str, Any]]:
-        return self.page.evaluate(
-            """async (pairs) => {
-              const { edgeBetween } = await import("./static/render/hexgrid.js");
-              const m = window.musterEditor.parts.map.map;
-              const c = (x, y) => { const p = m._mapToClient({ x, y }); return [p.x, p.y]; };
-              return pairs.map(([a, b]) => {
-                const e = edgeBetween(m.grid, a, b);
-                return { p1: c(e.x1, e.y1), p2: c(e.x2, e.y2),
-                         a: c(e.mx - e.nx * 12, e.my - e.ny * 12) };
-              });
-            }""",
-            [list(p) for p in pairs],
-        )
+        return side_points(self.page, pairs)
 
     def checked(self) -> None:
         wait_checked(self.page)
@@ -241,25 +235,6 @@ class Walk:
             "() => { window.scrollTo(0, 0); for (const e of document.querySelectorAll("
             "'.editor-side, .editor-panel')) e.scrollTop = 0; }"
         )
-
-
-def chain(points: list[dict[str, Any]]) -> list[tuple[float, float]]:
-    """The corners along a chain of hexsides, end to end (tests/e2e/test_editor_battles.py)."""
-
-    def near(p, others):
-        return any(abs(p[0] - q[0]) < 1 and abs(p[1] - q[1]) < 1 for q in others)
-
-    out: list[tuple[float, float]] = []
-    for i, e in enumerate(points):
-        ends = [tuple(e["p1"]), tuple(e["p2"])]
-        if i + 1 < len(points):
-            nxt = {tuple(points[i + 1]["p1"]), tuple(points[i + 1]["p2"])}
-            if i == 0:
-                out += [p for p in ends if not near(p, nxt)]
-            out += [p for p in ends if near(p, nxt)]
-        else:
-            out += [p for p in ends if not near(p, {out[-1]})]
-    return out
 
 
 def open_editor(page: Any, url: str) -> None:
@@ -436,20 +411,6 @@ SQUARES = [
     [(96, 305), (394, 296), (400, 500), (100, 500)],
     [(404, 306), (706, 298), (700, 500), (397, 505)],
 ]
-
-
-def area_point(page: Any, x: float, y: float) -> tuple[float, float]:
-    return page.evaluate(
-        """([x, y]) => {
-          const svg = document.querySelector("#editor-map svg");
-          const p = svg.createSVGPoint();
-          p.x = x;
-          p.y = y;
-          const s = p.matrixTransform(svg.getScreenCTM());
-          return [s.x, s.y];
-        }""",
-        [x, y],
-    )
 
 
 def area_battle(w: Walk) -> None:

@@ -37,6 +37,8 @@ from .scenario import (
     unit_types,
 )
 from .systems import game_rules, playable
+from .systems.hex_facing.reference import HEADINGS as HF_HEADINGS  # the chart's column headings
+from .systems.hex_hexside.reference import DRM_ROWS as HH_DRM  # the close combat DRM rows
 from .terrain import load_chart
 
 SYSTEMS = ("hex-facing", "hex-hexside", "area-locale")
@@ -99,14 +101,6 @@ HH_SETTINGS = {
     ("army_morale", "points_per_leader"): "army_leader",
     ("army_morale", "broken_ends_game"): "army_broken",
 }
-HH_DRM = (
-    "lead_morale_difference",
-    "disordered_lead",
-    "routed_lead",
-    "leader_with_lead",
-    "winning_combat_marker",
-    "shock",
-)
 AL_SETTINGS = {
     ("blocker_to", "value"): "blocker_to",
     ("blocked_attack", "attacker_to"): "blocked_attack",
@@ -121,15 +115,6 @@ AL_COMMANDS = {
     ("road", "primary_cost"): "ref.al_cmd.road_primary",
     ("road", "secondary_cost"): "ref.al_cmd.road_secondary",
     ("cavalry_follow", "cost"): "ref.al_cmd.cavalry_follow",
-}
-# The terrain chart's column headings, as the rules reference words them.
-HF_HEADINGS = {
-    "gen": label("ref.col.mp", unit_types=["leader"]),
-    "inf": label("ref.col.mp", unit_types=["infantry"]),
-    "cav": label("ref.col.mp", unit_types=["cavalry"]),
-    "art": label("ref.col.mp", unit_types=["artillery"]),
-    "fire": label("ref.col.hf_fire"),
-    "melee": label("ref.col.hf_melee"),
 }
 HH_COMBAT = {"inf": "infantry", "cav": "cavalry"}
 LOS_FEATURE_WORDS = {

@@ -86,3 +86,23 @@ export function byId(list, id) {
 export function cssId(id) {
   return String(id).replace(/["\\]/g, "\\$&");
 }
+
+// A panel's update: part.draw(scenario), where a change made while it draws (an input left as
+// its row is redrawn) is drawn after it, not inside it.
+export function drawInTurn(part, scenario, info) {
+  if (part.drawing) {
+    part.pending = [scenario, info];
+    return;
+  }
+  part.drawing = true;
+  try {
+    part.draw(scenario);
+  } finally {
+    part.drawing = false;
+  }
+  if (part.pending) {
+    const next = part.pending;
+    part.pending = null;
+    part.update(next[0], next[1]);
+  }
+}

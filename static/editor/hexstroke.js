@@ -2,7 +2,7 @@
 // hex arithmetic on axial [q, r] (the hex under a point, lines, brushes, neighbours), the
 // entries a brush paints, fill's region, hexsides picked near a point and written, roads cut
 // and extended. Nothing here touches the page.
-import { SIZE, DIRECTIONS, edgeBetween } from "../render/hexgrid.js";
+import { SIZE, DIRECTIONS, edgeBetween, roundAxial } from "../render/hexgrid.js";
 import { clamp } from "../render/svg.js";
 
 // A hexside is picked this near its line (CSS px at the view's zoom, held within the hex) and
@@ -12,32 +12,9 @@ const SIDE_ALONG = 0.84;
 
 // ---- hex arithmetic on axial [q, r] ---------------------------------------------------
 
-// Axial [q, r] of the hex under map point (x, y), on the map or not (hexgrid.js labelAt's
-// rounding).
+// Axial [q, r] of the hex under map point (x, y), on the map or not.
 export function axialAt(grid, x, y) {
-  let fq;
-  let fr;
-  if (grid.flat) {
-    fq = ((2 / 3) * x) / SIZE;
-    fr = ((-1 / 3) * x + (Math.sqrt(3) / 3) * y) / SIZE;
-  } else {
-    fq = ((Math.sqrt(3) / 3) * x - (1 / 3) * y) / SIZE;
-    fr = ((2 / 3) * y) / SIZE;
-  }
-  return roundAxial(fq, fr);
-}
-
-function roundAxial(fq, fr) {
-  const fs = -fq - fr;
-  let q = Math.round(fq);
-  let r = Math.round(fr);
-  const s = Math.round(fs);
-  const dq = Math.abs(q - fq);
-  const dr = Math.abs(r - fr);
-  const ds = Math.abs(s - fs);
-  if (dq > dr && dq > ds) q = -r - s;
-  else if (dr > ds) r = -q - s;
-  return [q, r];
+  return grid.axialAt(x, y);
 }
 
 function distance(a, b) {

@@ -8,12 +8,10 @@
 // formations (oobsides.js), the units (oobunits.js), the paste from a spreadsheet (oobpaste.js);
 // the DOM and form helpers are forms.js's (re-exported here for tables.js).
 
-import { byId, cssId, el, markInput, nextSerial, readNumber, say } from "./forms.js";
+import { byId, cssId, drawInTurn, el, markInput, nextSerial, readNumber, say } from "./forms.js";
 import { pasteMethods } from "./oobpaste.js";
 import { sideMethods } from "./oobsides.js";
 import { unitMethods } from "./oobunits.js";
-
-export { el, markInput, readNumber, say };
 
 export class OrderOfBattle {
   constructor(ctx, root) {
@@ -67,22 +65,7 @@ export class OrderOfBattle {
   // ---- the interface ---------------------------------------------------------------------
 
   update(scenario, info) {
-    // A change made while drawing (an input left as its row is redrawn) draws after it.
-    if (this.drawing) {
-      this.pending = [scenario, info];
-      return;
-    }
-    this.drawing = true;
-    try {
-      this.draw(scenario);
-    } finally {
-      this.drawing = false;
-    }
-    if (this.pending) {
-      const next = this.pending;
-      this.pending = null;
-      this.update(next[0], next[1]);
-    }
+    drawInTurn(this, scenario, info);
   }
 
   draw(scenario) {

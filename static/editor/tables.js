@@ -4,7 +4,7 @@
 // removes the entry. Overrides live at scenario.overrides[table][path...], merged key by key
 // (docs/scenario-format.md, "Overrides"); the core checks them after every change. An owner's
 // combat results table (hex-hexside, kind "crt") is a whole table: its section is tables_crt.js.
-import { el, markInput, readNumber, say } from "./oob.js";
+import { drawInTurn, el, markInput, readNumber, say } from "./forms.js";
 import { CrtSection } from "./tables_crt.js";
 
 // Words of the tables the formats names; a table without words is shown by its own heading.
@@ -145,21 +145,7 @@ export class TablesPanel {
   // ---- the interface ---------------------------------------------------------------------
 
   update(scenario, info) {
-    if (this.drawing) {
-      this.pending = [scenario, info];
-      return;
-    }
-    this.drawing = true;
-    try {
-      this.draw(scenario);
-    } finally {
-      this.drawing = false;
-    }
-    if (this.pending) {
-      const next = this.pending;
-      this.pending = null;
-      this.update(next[0], next[1]);
-    }
+    drawInTurn(this, scenario, info);
   }
 
   draw(scenario) {

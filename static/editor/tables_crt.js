@@ -6,7 +6,7 @@
 // stand-in" takes the table out. The core checks every change (the shell's scenario_check names
 // the cell it refuses), and a cell being typed is checked at once through check_crt.
 import { fileReader } from "../files.js";
-import { el, markInput, say } from "./oob.js";
+import { el, markInput, say } from "./forms.js";
 
 const SIDES = ["attacker", "defender", "both"];
 const RESULTS = ["", "r", "S"];

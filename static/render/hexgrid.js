@@ -17,6 +17,20 @@ export const DIRECTIONS = [
   [0, -1],
 ];
 
+// The hex nearest fractional axial (fq, fr): cube rounding (Red Blob Games' hex_round).
+export function roundAxial(fq, fr) {
+  const fs = -fq - fr;
+  let q = Math.round(fq);
+  let r = Math.round(fr);
+  const s = Math.round(fs);
+  const dq = Math.abs(q - fq);
+  const dr = Math.abs(r - fr);
+  const ds = Math.abs(s - fs);
+  if (dq > dr && dq > ds) q = -r - s;
+  else if (dr > ds) r = -q - s;
+  return [q, r];
+}
+
 // Hex geometry and the printed CCRR numbering of one map. Matches py/muster/hexgrid.py.
 export class HexGrid {
   constructor(map) {
@@ -113,8 +127,8 @@ export class HexGrid {
     return a ? this.pixel(a[0], a[1]) : null;
   }
 
-  // The printed label of the hex under map point (x, y), or null when off the map.
-  labelAt(x, y) {
+  // Axial [q, r] of the hex under map point (x, y), on the map or not.
+  axialAt(x, y) {
     let fq;
     let fr;
     if (this.flat) {
@@ -124,15 +138,14 @@ export class HexGrid {
       fq = ((SQRT3 / 3) * x - (1 / 3) * y) / SIZE;
       fr = ((2 / 3) * y) / SIZE;
     }
-    const fs = -fq - fr;
-    let q = Math.round(fq);
-    let r = Math.round(fr);
-    const s = Math.round(fs);
-    const dq = Math.abs(q - fq);
-    const dr = Math.abs(r - fr);
-    const ds = Math.abs(s - fs);
-    if (dq > dr && dq > ds) q = -r - s;
-    else if (dr > ds) r = -q - s;
+    return roundAxial(fq, fr);
+  }
+
+  // The printed label of the hex under map point (x, y), or null when off the map.
+  labelAt(x, y) {
+    const a = this.axialAt(x, y);
+    const q = a[0];
+    const r = a[1];
     const o = this.fromAxial(q, r);
     return this.contains(o[0], o[1]) ? this.label(o[0], o[1]) : null;
   }

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from apppage import hex_center, open_app, settle, tablet, tap_center, wait_text
-from editorpage import draft, wait_checked, wait_editor
+from editorpage import area_point, chain, draft, hex_point, side_points, wait_checked, wait_editor
 from touch import Fingers
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -40,51 +40,6 @@ def pad(browser, site_url):
 def tap(page: Any, selector: str) -> None:
     """A finger on a control."""
     page.locator(selector).first.tap()
-
-
-def hex_point(page: Any, label: str) -> tuple[float, float]:
-    p = page.evaluate("(l) => window.musterEditor.parts.map.map.hexToClient(l)", label)
-    return p["x"], p["y"]
-
-
-def side_points(page: Any, pairs: list[tuple[str, str]]) -> list[dict[str, Any]]:
-    """Client points of each hexside: its ends, its middle, and a point inside each of its hexes
-    near the middle (``a`` in the first hex, ``b`` in the second)."""
-    return page.evaluate(
-        """async (pairs) => {
-          const { edgeBetween } = await import("./static/render/hexgrid.js");
-          const m = window.musterEditor.parts.map.map;
-          const c = (x, y) => { const p = m._mapToClient({ x, y }); return [p.x, p.y]; };
-          return pairs.map(([a, b]) => {
-            const e = edgeBetween(m.grid, a, b);
-            return { p1: c(e.x1, e.y1), p2: c(e.x2, e.y2),
-                     a: c(e.mx - e.nx * 12, e.my - e.ny * 12),
-                     b: c(e.mx + e.nx * 12, e.my + e.ny * 12) };
-          });
-        }""",
-        [list(p) for p in pairs],
-    )
-
-
-def chain(points: list[dict[str, Any]]) -> list[tuple[float, float]]:
-    """The corners along a chain of hexsides, end to end."""
-    out = []
-    for i, e in enumerate(points):
-        ends = [tuple(e["p1"]), tuple(e["p2"])]
-        if i + 1 < len(points):
-            nxt = {tuple(points[i + 1]["p1"]), tuple(points[i + 1]["p2"])}
-            shared = [p for p in ends if _near(p, nxt)]
-            first = [p for p in ends if not _near(p, nxt)]
-            if i == 0:
-                out += first
-            out += shared
-        else:
-            out += [p for p in ends if not _near(p, {out[-1]})]
-    return out
-
-
-def _near(p: tuple[float, float], others: set[tuple[float, float]]) -> bool:
-    return any(abs(p[0] - q[0]) < 1 and abs(p[1] - q[1]) < 1 for q in others)
 
 
 def export(page: Any, tmp_path: Path) -> dict[str, Any]:
@@ -232,21 +187,6 @@ SQUARES = [
     [(404, 306), (706, 298), (700, 500), (397, 505)],
 ]
 BORDERS = {("l1", "l2"), ("l1", "l3"), ("l2", "l4"), ("l3", "l4")}
-
-
-def area_point(page: Any, x: float, y: float) -> tuple[float, float]:
-    """The screen point of map point (x, y) of the area map."""
-    return page.evaluate(
-        """([x, y]) => {
-          const svg = document.querySelector("#editor-map svg");
-          const p = svg.createSVGPoint();
-          p.x = x;
-          p.y = y;
-          const s = p.matrixTransform(svg.getScreenCTM());
-          return [s.x, s.y];
-        }""",
-        [x, y],
-    )
 
 
 def test_an_area_battle_entered_by_touch_exported_imported_and_played(pad, tmp_path):

@@ -16,7 +16,7 @@ import zipfile
 import zlib
 
 import pytest
-from apppage import AppPage
+from apppage import AppPage, open_app
 from test_editor_vassal import CASES, READ, check_board
 from vmod import vmod
 
@@ -81,15 +81,9 @@ SAMPLES = {
 @pytest.fixture(scope="module")
 def harness(browser, site_url):
     """The decoder's harness page, watched for console errors."""
-    context = browser.new_context()
-    page = context.new_page()
-    opened = AppPage(context, page)
-    page.on("console", lambda m: opened.errors.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda exc: opened.errors.append(str(exc)))
-    page.goto(f"{site_url}__tests__/e2e/inflate_harness.html")
-    page.wait_for_selector("html[data-ready='1']", state="attached")
+    opened = open_app(browser, f"{site_url}__tests__/e2e/inflate_harness.html")
     yield opened
-    context.close()
+    opened.context.close()
 
 
 def inflate(harness: AppPage, packed: bytes, **options) -> dict:

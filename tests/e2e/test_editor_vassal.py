@@ -13,7 +13,7 @@ import zipfile
 from typing import Any
 
 import pytest
-from apppage import AppPage
+from apppage import AppPage, open_app
 from vmod import Grid, vmod
 
 pytestmark = pytest.mark.e2e
@@ -80,15 +80,13 @@ READ = """async (index) => {
 @pytest.fixture(scope="module")
 def harness(browser, site_url):
     """The harness page (no rules engine needed), watched for console errors."""
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
-    page = context.new_page()
-    opened = AppPage(context, page)
-    page.on("console", lambda m: opened.errors.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda exc: opened.errors.append(str(exc)))
-    page.goto(f"{site_url}__tests__/e2e/vassal_harness.html")
-    page.wait_for_selector("html[data-ready='1']", state="attached")
+    opened = open_app(
+        browser,
+        f"{site_url}__tests__/e2e/vassal_harness.html",
+        viewport={"width": 1280, "height": 800},
+    )
     yield opened
-    context.close()
+    opened.context.close()
 
 
 def read(harness: AppPage, data: bytes, name: str = "test.vmod", index: int = 0) -> dict:
