@@ -8,7 +8,7 @@ two units a side, a table value, a problem the status line names, a picture of t
 map underneath aligned by two hexes), plays it with Play this, draws an area map of four
 locales, and imports a small VASSAL module (made by tests/e2e/vmod.py) on the desktop. The
 picture of the printed map is drawn here (a parchment map with a hex grid, woods, a town and
-a river) and written as a PNG with zlib and struct. The PNGs are squeezed with pngquant when
+a river) and written as a PNG by tests/e2e/pngfile.py. The PNGs are squeezed with pngquant when
 it is installed, else kept as Chromium writes them.
 
     python bench/editor_screenshots.py [--out docs/editor]
@@ -19,11 +19,9 @@ from __future__ import annotations
 import argparse
 import math
 import shutil
-import struct
 import subprocess
 import sys
 import tempfile
-import zlib
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +38,7 @@ from editorpage import (  # noqa: E402
     wait_editor,
 )
 from playwright.sync_api import sync_playwright  # noqa: E402
+from pngfile import encode_png  # noqa: E402
 from touch import Fingers  # noqa: E402
 from vmod import Grid, vmod  # noqa: E402
 
@@ -125,19 +124,7 @@ class Canvas:
             self.dot(a[0] + (b[0] - a[0]) * i / n, a[1] + (b[1] - a[1]) * i / n, width / 2, colour)
 
     def png(self) -> bytes:
-        raw = b"".join(b"\x00" + bytes(row) for row in self.rows)
-
-        def chunk(kind: bytes, data: bytes) -> bytes:
-            body = kind + data
-            return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
-
-        header = struct.pack(">IIBBBBB", self.width, self.height, 8, 2, 0, 0, 0)
-        return (
-            b"\x89PNG\r\n\x1a\n"
-            + chunk(b"IHDR", header)
-            + chunk(b"IDAT", zlib.compress(raw, 9))
-            + chunk(b"IEND", b"")
-        )
+        return encode_png(self.width, self.height, self.rows)
 
 
 def shared_side(a: str, b: str) -> tuple[tuple[float, float], tuple[float, float]]:

@@ -3,27 +3,14 @@ the draft, reading the draft, and the New dialog."""
 
 from __future__ import annotations
 
-import struct
-import zlib
 from typing import Any
+
+from pngfile import encode_png
 
 
 def png(width: int, height: int) -> bytes:
     """A plain PNG of ``width`` × ``height`` pixels (a stand-in for a photo of a map)."""
-    row = b"\x00" + bytes([200, 190, 160]) * width
-    raw = row * height
-
-    def chunk(tag: bytes, data: bytes) -> bytes:
-        body = tag + data
-        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
-
-    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
-    return (
-        b"\x89PNG\r\n\x1a\n"
-        + chunk(b"IHDR", header)
-        + chunk(b"IDAT", zlib.compress(raw))
-        + chunk(b"IEND", b"")
-    )
+    return encode_png(width, height, [bytes([200, 190, 160]) * width] * height)
 
 
 def open_editor(page: Any) -> None:

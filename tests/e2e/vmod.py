@@ -20,11 +20,11 @@ from __future__ import annotations
 
 import io
 import math
-import struct
 import zipfile
-import zlib
 from dataclasses import dataclass, field
 from xml.sax.saxutils import quoteattr
+
+from pngfile import encode_png
 
 SQRT3 = math.sqrt(3)
 
@@ -121,19 +121,7 @@ def png(width: int, height: int, dots: list[tuple[float, float]], radius: float 
                     and (px - cx) ** 2 + (py - cy) ** 2 <= radius**2
                 ):
                     rows[py][3 * px : 3 * px + 3] = b"\x10\x10\x10"
-    raw = b"".join(b"\x00" + bytes(row) for row in rows)
-
-    def chunk(kind: bytes, data: bytes) -> bytes:
-        body = kind + data
-        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
-
-    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
-    return (
-        b"\x89PNG\r\n\x1a\n"
-        + chunk(b"IHDR", header)
-        + chunk(b"IDAT", zlib.compress(raw, 9))
-        + chunk(b"IEND", b"")
-    )
+    return encode_png(width, height, rows)
 
 
 def _b(value: bool) -> str:
