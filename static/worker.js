@@ -83,6 +83,7 @@ const ready = bootWanted
         type: "ready",
         version: about.version,
         limits: about.limits,
+        systems: about.systems,
         python: pyodideApi.runPython("import sys; sys.version.split()[0]"),
         heap: heapBytes(),
         bootMs: Math.round(performance.now() - started),

@@ -20,7 +20,7 @@ from .los import line_of_sight
 from .movement import Board, Reach, path_to, step_json
 from .movement import reachable as find_reachable
 from .ruleset import words_of
-from .scenario import Scenario, builtin_scenarios, load_builtin, parse_scenario
+from .scenario import MAP_KINDS, SYSTEMS, Scenario, builtin_scenarios, load_builtin, parse_scenario
 from .systems import game_rules, movement_rules, playable
 
 Params = dict[str, Any]
@@ -135,9 +135,11 @@ class Session:
     # -- methods ---------------------------------------------------------------------------
 
     def version(self, params: Params) -> dict[str, Any]:
-        """The core's version, and the limits of the files the UI reads for it (characters)."""
+        """The core's version, the rule systems a scenario may have (each with its kind of map),
+        and the limits of the files the UI reads for it (characters)."""
         return {
             "version": __version__,
+            "systems": [{"id": s, "map_kind": MAP_KINDS[s]} for s in SYSTEMS],
             "limits": {
                 "scenario": limits.MAX_SCENARIO_CHARS,
                 "save": limits.MAX_SAVE_CHARS,

@@ -24,8 +24,10 @@ from .movement import movement_data
 from .reference import Label, label, names_label
 from .ruleset import COMMON_WORDS, words_of
 from .scenario import (
+    ARMY_MORALE,
     DIRECTIONAL_FEATURES,
     FORMAT,
+    MAP_KINDS,
     ORDERINGS,
     UNIT_TYPES,
     _brief,
@@ -153,15 +155,17 @@ def catalog(system: str) -> dict[str, Any]:
 
 
 def _build_catalog(system: str) -> dict[str, Any]:
-    areas = system == "area-locale"
+    areas = MAP_KINDS[system] == "areas"
     return {
         "system": system,
-        "map_kind": "areas" if areas else "hex",
+        "map_kind": MAP_KINDS[system],
         "hex": None if areas else _hex_catalog(system),
         "areas": _areas_catalog() if areas else None,
         "units": _units_catalog(system),
         "tables": tables(system),
         "turns": {**TURNS, "default": _sequence_data(system)["turns"]},
+        # A side's army morale: "levels" (points, demoralized, broken), "number", or None.
+        "sides": {"army_morale": ARMY_MORALE[system]},
         # How the screen words the parameters of the labels above (load_scenario's `words`).
         "words": words_of(game_rules(system)) if playable(system) else dict(COMMON_WORDS),
     }

@@ -32,6 +32,11 @@ from .terrain import TerrainDataError, chart_with_overrides, load_chart
 
 FORMAT = "muster-scenario/1"
 SYSTEMS = ("hex-facing", "hex-hexside", "area-locale")
+# The kind of map a scenario of each system has: a hex grid, or areas (docs/scenario-format.md).
+MAP_KINDS = {"hex-facing": "hex", "hex-hexside": "hex", "area-locale": "areas"}
+# How a side's army morale is written, by system (sides[].army_morale): three levels, one
+# number, or not at all.
+ARMY_MORALE = {"hex-facing": None, "hex-hexside": "levels", "area-locale": "number"}
 LEVELS = ("points", "demoralized", "broken")  # a side's army morale (hex-hexside)
 UNIT_TYPES = ("infantry", "cavalry", "artillery", "leader")
 UNIT_FLAGS = ("disordered", "routed", "square", "engaged", "support")  # units[].state

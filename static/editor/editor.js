@@ -10,17 +10,15 @@
 import { fileReader } from "../files.js";
 import { Draft, Store, newId } from "./draft.js";
 import { Picture, similarity } from "./picture.js";
-import { SYSTEMS, mapKind, load } from "./editor_common.js";
+import { mapKind, load, systemsOf } from "./editor_common.js";
 import { layoutMethods } from "./editor_layout.js";
 import { newMethods } from "./editor_new.js";
 import { pictureMethods } from "./editor_picture.js";
 import { storeMethods } from "./editor_store.js";
 import { fileMethods, fileName } from "./editor_files.js";
 
-export { SYSTEMS, fileName };
+export { fileName };
 
-// The system of the first draft, before the player chose one.
-const FIRST_SYSTEM = "hex-hexside";
 // The core's answers to its checks kept, the newest (askCore).
 const KEPT_ANSWERS = 8;
 
@@ -127,6 +125,14 @@ class Editor {
   }
 
   // The last draft kept on the device, else a new one of the core's template.
+  // The system of the first draft, before the player chose one: that of the scenario in play,
+  // else the first the core lists.
+  firstSystem() {
+    const playing = this.host.current ? this.host.current() : null;
+    const ids = systemsOf(this.engine).map((x) => x.id);
+    return playing && ids.indexOf(playing.system) >= 0 ? playing.system : ids[0];
+  }
+
   start() {
     const kept = this.store.latest().catch((error) => {
       this.storageFailed(error);
@@ -137,7 +143,7 @@ class Editor {
       .then((both) => {
         const record = both[1];
         if (record && record.scenario) return this.openRecord(record);
-        return this.template(FIRST_SYSTEM).then((scenario) => {
+        return this.template(this.firstSystem()).then((scenario) => {
           this.recordId = newId();
           this.fromStore = false;
           return this.setDraft(new Draft(scenario));

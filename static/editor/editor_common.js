@@ -2,8 +2,17 @@
 // kind of a scenario's map, a deep copy, a part of the editor loaded on demand, a button.
 import { el } from "../panels.js";
 
-// The rule systems a scenario may have, in the order the New dialog offers them.
-export const SYSTEMS = ["hex-facing", "hex-hexside", "area-locale"];
+// The rule systems a scenario may have, as the core lists them ({id, map_kind}), in the order
+// the New dialog offers them: known once the rules are ready.
+export function systemsOf(engine) {
+  return (engine && engine.info && engine.info.systems) || [];
+}
+
+// The kind of map ("hex" or "areas") of a system, as the core says; null if it is unknown.
+export function kindOfSystem(engine, system) {
+  const found = systemsOf(engine).find((x) => x.id === system);
+  return found ? found.map_kind : null;
+}
 
 export function mapKind(scenario) {
   return scenario && scenario.map && scenario.map.kind === "areas" ? "areas" : "hex";

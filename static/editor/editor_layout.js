@@ -2,7 +2,7 @@
 // status line, the map area and the side panel's tabs, and the Scenario tab (title, id,
 // description, system, turns; the picture's name and opacity; the drafts kept on the device).
 import { el } from "../panels.js";
-import { SYSTEMS, button } from "./editor_common.js";
+import { button, kindOfSystem } from "./editor_common.js";
 
 const TABS = ["map", "units", "tables", "scenario"];
 
@@ -263,7 +263,7 @@ export const layoutMethods = {
   },
 
   systemName(system) {
-    if (SYSTEMS.indexOf(system) < 0) return String(system || "");
+    if (!kindOfSystem(this.engine, system)) return String(system || "");
     return this.t("editor.system_" + system.replace(/-/g, "_"));
   },
 

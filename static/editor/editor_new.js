@@ -3,7 +3,7 @@
 // column and row, stagger, digits; areas: width and height), the core's template set as asked,
 // or the scenario in play to edit.
 import { el } from "../panels.js";
-import { SYSTEMS, copy, button } from "./editor_common.js";
+import { copy, button, kindOfSystem, systemsOf } from "./editor_common.js";
 
 export const newMethods = {
   newDialog() {
@@ -36,7 +36,13 @@ export const newMethods = {
           }),
         ),
       );
-    n.system = options("editor-new-system", SYSTEMS, "editor.system_");
+    n.system = options("editor-new-system", [], "editor.system_");
+    n.systemOption = (v) =>
+      el("option", {
+        value: v,
+        "data-i18n": "editor.system_" + v.replace(/-/g, "_"),
+        text: this.t("editor.system_" + v.replace(/-/g, "_")),
+      });
     n.title = el("input", {
       id: "editor-new-title",
       type: "text",
@@ -119,7 +125,7 @@ export const newMethods = {
   // words name columns or rows).
   newShape() {
     const n = this.newEls;
-    const areas = n.system.value === "area-locale";
+    const areas = kindOfSystem(this.engine, n.system.value) === "areas";
     n.hex.hidden = areas;
     n.areas.hidden = !areas;
     const pointy = n.orientation.value === "pointy";
@@ -137,7 +143,11 @@ export const newMethods = {
   openNew() {
     const n = this.newEls;
     const s = this.draft ? this.draft.scenario : null;
-    if (s && SYSTEMS.indexOf(s.system) >= 0) n.system.value = s.system;
+    // The systems the core lists (known once the rules are ready).
+    if (!n.system.options.length) {
+      systemsOf(this.engine).forEach((x) => n.system.appendChild(n.systemOption(x.id)));
+    }
+    if (s && kindOfSystem(this.engine, s.system)) n.system.value = s.system;
     const m = s && s.map && s.map.kind !== "areas" ? s.map : null;
     if (m) {
       n.orientation.value = m.orientation === "pointy" ? "pointy" : "flat";

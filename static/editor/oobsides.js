@@ -11,7 +11,7 @@ const LEVEL_MAX = 9999;
 export const sideMethods = {
   drawSides() {
     const self = this;
-    const system = this.catalog.system;
+    const army = (this.catalog.sides && this.catalog.sides.army_morale) || null;
     this.sidesEl.replaceChildren(
       ...(this.scenario.sides || []).map(function (side) {
         const id = side.id;
@@ -33,8 +33,8 @@ export const sideMethods = {
           self.colourField("editor.oob.side_color", "color", side, "#808080"),
           self.colourField("editor.oob.side_text", "text", side, "#ffffff"),
         ];
-        if (system === "hex-hexside") fields.push(self.armyLevels(side));
-        if (system === "area-locale") fields.push(self.armyNumber(side));
+        if (army === "levels") fields.push(self.armyLevels(side));
+        if (army === "number") fields.push(self.armyNumber(side));
         return el(
           "fieldset",
           { class: "oob-side", "data-side": id, "data-key-scope": "side:" + id },

@@ -73,7 +73,8 @@ def test_the_catalog_is_plain_json_and_the_same_every_time(system):
     assert call(Session(), "editor_catalog", {"system": system}) == first
     first["units"]["types"].append("dragoon")  # a caller's copy: the next answer is whole
     assert "dragoon" not in call(Session(), "editor_catalog", {"system": system})["units"]["types"]
-    assert set(first) == {"system", "map_kind", "hex", "areas", "units", "tables", "turns", "words"}
+    keys = {"system", "map_kind", "hex", "areas", "units", "tables", "turns", "sides", "words"}
+    assert set(first) == keys
     assert first["turns"]["min"] == 1 and first["turns"]["max"] == 99
     # The labels' parameters are worded as a game of the system words them.
     loaded = call(Session(), "load_scenario", {"scenario": editor.template(system)})
@@ -487,3 +488,27 @@ def test_units_json_and_the_area_loader_agree_on_steps():
         assert unit_types("area-locale")[kind]["steps"] == {"min": 1, "max": most, "default": most}
     for system in ("hex-facing", "hex-hexside"):
         assert set(unit_types(system)) == {"infantry", "cavalry", "artillery", "leader"}
+
+
+def test_the_core_names_the_systems_and_how_each_writes_army_morale():
+    """The UI never branches on a system's name: the core lists the systems with their kind of
+    map, and says per system how a side's army morale is written."""
+    systems = call(Session(), "version", {})["systems"]
+    assert systems == [
+        {"id": "hex-facing", "map_kind": "hex"},
+        {"id": "hex-hexside", "map_kind": "hex"},
+        {"id": "area-locale", "map_kind": "areas"},
+    ]
+    for entry in systems:
+        found = editor.catalog(entry["id"])
+        assert found["map_kind"] == entry["map_kind"]
+        assert found["system"] == entry["id"]
+    army = {s: editor.catalog(s)["sides"]["army_morale"] for s in SYSTEMS}
+    assert army == {"hex-facing": None, "hex-hexside": "levels", "area-locale": "number"}
+    # Each form is one the loader takes for that system.
+    levels = template("hex-hexside")
+    levels["sides"][0]["army_morale"] = {"points": 9, "demoralized": 5, "broken": 2}
+    assert call(Session(), "scenario_check", {"scenario": levels})["ok"] is True
+    number = template("area-locale")
+    number["sides"][0]["army_morale"] = 7
+    assert call(Session(), "scenario_check", {"scenario": number})["ok"] is True
