@@ -33,6 +33,7 @@ from editorpage import (  # noqa: E402
     area_point,
     chain,
     hex_point,
+    set_approach,
     side_points,
     wait_checked,
     wait_editor,
@@ -427,14 +428,7 @@ def area_battle(w: Walk) -> None:
     s = page.evaluate("window.musterEditor.draft.scenario")
     ids = {loc["name"]: loc["id"] for loc in s["map"]["locales"]}
     one, two = ids["Cascina Bianca"], ids["Spinetta"]
-    bar = page.locator(f"#editor-map [data-approach='{one}/{two}'] .am-bar").first
-    box = bar.bounding_box()
-    fingers.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    ap = f"[data-ap='{one}/{two}']"
-    page.locator(f"#editor-tools select{ap}[data-field='width']").select_option("wide")
-    effect = page.locator(f"#editor-tools input{ap}[data-field='effect']")
-    effect.fill("1")
-    effect.press("Enter")
+    set_approach(page, fingers, f"{one}/{two}", "wide", 1)
     w.checked()
     w.top()
     w.shot("area.png")

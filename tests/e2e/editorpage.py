@@ -117,3 +117,15 @@ def area_point(page: Any, x: float, y: float) -> tuple[float, float]:
         }""",
         [x, y],
     )
+
+
+def set_approach(page: Any, fingers: Any, ap: str, width: str, effect: int) -> None:
+    """Tap approach ``ap`` ("from/facing") on the area map, then set its width and effect."""
+    bar = page.locator(f"#editor-map [data-approach='{ap}'] .am-bar").first
+    box = bar.bounding_box()
+    fingers.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    at = f"[data-ap='{ap}']"
+    page.locator(f"#editor-tools select{at}[data-field='width']").select_option(width)
+    field = page.locator(f"#editor-tools input{at}[data-field='effect']")
+    field.fill(str(effect))
+    field.press("Enter")

@@ -12,7 +12,16 @@ from typing import Any
 
 import pytest
 from apppage import hex_center, open_app, settle, tablet, tap_center, wait_text
-from editorpage import area_point, chain, draft, hex_point, side_points, wait_checked, wait_editor
+from editorpage import (
+    area_point,
+    chain,
+    draft,
+    hex_point,
+    set_approach,
+    side_points,
+    wait_checked,
+    wait_editor,
+)
 from touch import Fingers
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -49,6 +58,15 @@ def export(page: Any, tmp_path: Path) -> dict[str, Any]:
     path = tmp_path / info.value.suggested_filename
     info.value.save_as(path)
     return json.loads(path.read_text())
+
+
+def export_and_load(page: Any, tmp_path: Path, made: dict[str, Any]) -> tuple[dict, Any]:
+    """Export the draft; the file is the draft, and the core in CPython loads it as it is."""
+    saved = export(page, tmp_path)
+    assert saved == made
+    loaded = parse_scenario(saved)
+    assert loaded.data == made
+    return saved, loaded
 
 
 def import_again(page: Any, scenario: dict[str, Any], name: str) -> None:
@@ -145,10 +163,7 @@ def test_a_hex_battle_entered_by_touch_exported_imported_and_played(pad, tmp_pat
     made = draft(page)
 
     # Exported: the file is the draft, and the core in CPython loads it with the same content.
-    saved = export(page, tmp_path)
-    assert saved == made
-    loaded = parse_scenario(saved)
-    assert loaded.data == made
+    saved, loaded = export_and_load(page, tmp_path, made)
     assert {uid: spec["hex"] for uid, spec in loaded.units.items()} == where
     at = loaded.hex_at
     assert loaded.hexes[at("0603")].terrain == ("woods",)
@@ -222,14 +237,7 @@ def test_an_area_battle_entered_by_touch_exported_imported_and_played(pad, tmp_p
     assert pairs == want | {(b, a) for a, b in want}
     # One approach made wide with a terrain effect of 1.
     tap(page, "#editor-tools [data-act='mode'][data-mode='select']")
-    bar = page.locator(f"#editor-map [data-approach='{short['l2']}/{short['l1']}'] .am-bar").first
-    box = bar.bounding_box()
-    fingers.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    ap = f"[data-ap='{short['l2']}/{short['l1']}']"
-    page.locator(f"#editor-tools select{ap}[data-field='width']").select_option("wide")
-    effect = page.locator(f"#editor-tools input{ap}[data-field='effect']")
-    effect.fill("1")
-    effect.press("Enter")
+    set_approach(page, fingers, f"{short['l2']}/{short['l1']}", "wide", 1)
     page.wait_for_function(
         "([f, t]) => window.musterEditor.draft.scenario.map.approaches.some("
         "a => a.from === f && a.facing === t && a.width === 'wide' && a.effect === 1)",
@@ -255,10 +263,7 @@ def test_an_area_battle_entered_by_touch_exported_imported_and_played(pad, tmp_p
     loads(page)
     made = draft(page)
 
-    saved = export(page, tmp_path)
-    assert saved == made
-    loaded = parse_scenario(saved)
-    assert loaded.data == made
+    saved, loaded = export_and_load(page, tmp_path, made)
     assert sorted(loaded.locales) == sorted(short.values())
     assert loaded.approach(short["l2"], short["l1"]).width == "wide"
     assert loaded.approach(short["l1"], short["l2"]).width == "narrow"
