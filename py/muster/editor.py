@@ -14,13 +14,13 @@ import json
 import re
 from collections.abc import Mapping
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 from . import areamap
 from .errors import InvalidActionError, RulesError
 from .game import echo
-from .movement import movement_data
+from .movement import movement_columns, movement_data
+from .parsing import _brief
 from .reference import Label, label, names_label
 from .ruleset import COMMON_WORDS, words_of
 from .scenario import (
@@ -28,36 +28,30 @@ from .scenario import (
     DIRECTIONAL_FEATURES,
     FORMAT,
     MAP_KINDS,
-    ORDERINGS,
     UNIT_TYPES,
-    _brief,
-    _sequence_data,
     connection_kinds,
     hex_terrains,
     hexside_features,
     override_tables,
     unit_types,
 )
-from .systems import game_rules, playable
+from .systems import data_path, folder, game_rules, playable
+from .systems.common import NOTES, closed_sets, sequence_data
+from .systems.hex_facing import combat as hf_combat  # its defaults a scenario may change
 from .systems.hex_facing.reference import HEADINGS as HF_HEADINGS  # the chart's column headings
 from .systems.hex_hexside.reference import DRM_ROWS as HH_DRM  # the close combat DRM rows
 from .terrain import load_chart
 
 SYSTEMS = ("hex-facing", "hex-hexside", "area-locale")
-HERE = Path(__file__).parent
 # Hex elevation and the scenario's turn count, as the loader bounds them.
 LEVELS = {"min": -9, "max": 99}
 TURNS = {"min": 1, "max": 99}
-# Keys of the data files that document a setting, never a setting a scenario changes.
-NOTES = frozenset({"why", "source", "system", "notes", "aid", "default"})
 # Settings a scenario may write but that only document a rule (texts the rules never read),
 # or that the scenario says elsewhere (its own "turns").
 NOT_TABLES = frozenset(
     {
         ("movement", "road", "rule"),
         ("movement", "facing", "values"),
-        ("sequence", "square", "cost"),
-        ("sequence", "cohesion_test", "rule"),
         ("sequence", "turns"),
     }
 )
@@ -104,25 +98,44 @@ HH_SETTINGS = {
     ("army_morale", "broken_ends_game"): "army_broken",
 }
 AL_SETTINGS = {
-    ("blocker_to", "value"): "blocker_to",
+    ("group", "from"): "group",
+    ("cavalry_follow", "group"): "cavalry_follow",
+    ("maneuver", "through_blocked_border"): "through_blocked",
     ("blocked_attack", "attacker_to"): "blocked_attack",
-    ("losses", "overflow"): "losses",
+    ("artillery_fire", "from"): "artillery_from",
     ("pursuit", "by"): "pursuit",
     ("army_morale", "points_per_step"): "army_step",
     ("army_morale", "demoralized_at"): "army_demoralized",
     ("reveal", "until"): "reveal",
+    ("victory", "objectives"): "objectives",
 }
 # Commands of area-locale worded by the commands chart's rows (a cost in commands).
+AL_COSTS = (
+    "reserve_to_locale",
+    "reserve_to_approach",
+    "reserve_attack",
+    "approach_blocked_back",
+    "approach_attack",
+    "approach_free_back",
+    "approach_on",
+    "assault",
+)
 AL_COMMANDS = {
     ("road", "primary_cost"): "ref.al_cmd.road_primary",
     ("road", "secondary_cost"): "ref.al_cmd.road_secondary",
     ("cavalry_follow", "cost"): "ref.al_cmd.cavalry_follow",
+    **{("costs", name): f"ref.al_cmd.{name}" for name in AL_COSTS},
 }
 HH_COMBAT = {"inf": "infantry", "cav": "cavalry"}
 LOS_FEATURE_WORDS = {
     "blocks_adjacent": "editor.table.los_blocks_adjacent",
     "height": "editor.table.los_brow",
 }
+
+
+def _sequence_data(system: str) -> dict[str, Any]:
+    """The sequence defaults of ``system`` (its sequence.json)."""
+    return sequence_data(folder(system))
 
 
 # -- the catalog -------------------------------------------------------------------------------
@@ -151,7 +164,8 @@ def catalog(system: str) -> dict[str, Any]:
     controls: the map's ids and bounds, the unit types with their ratings and steps, every
     table value a scenario may override (with its default and its words), the turns, and how the
     screen words the labels' parameters."""
-    return json.loads(_catalog_text(check_system(system)))
+    found: dict[str, Any] = json.loads(_catalog_text(check_system(system)))
+    return found
 
 
 def _build_catalog(system: str) -> dict[str, Any]:
@@ -228,11 +242,32 @@ def tables(system: str) -> list[dict[str, Any]]:
             out += _terrain_cells(system)
         elif table == "los":
             out += _los_entries(system)
+        elif table == "combat":
+            out += _combat_entries()
         else:
             data = movement_data(system) if table == "movement" else _sequence_data(system)
             out += _settings(system, table, data, ())
     if system == "hex-hexside":
         out.append(_crt_entry())
+    return out
+
+
+def _combat_entries() -> list[dict[str, Any]]:
+    """hex-facing's combat defaults a scenario may change (``overrides.combat``), in the words
+    of the rules reference's combat settings, each with its closed set (``choices``)."""
+    raw = hf_combat.raw_tables()
+    out = []
+    for path, setting in hf_combat.open_settings().items():
+        default: Any = raw
+        for key in path:
+            default = default[key]
+        kind = _kind(default)
+        more: dict[str, Any] = {"item": "text"} if kind == "list" else {}
+        choices = hf_combat.CHOICES.get(setting, hf_combat.LISTS.get(setting))
+        if choices is not None and kind != "bool":
+            more["choices"] = list(choices)
+        words = label(f"ref.hf_setting.{setting.replace('.', '_')}")
+        out.append(_entry("combat", path, default, kind, words, **more))
     return out
 
 
@@ -286,11 +321,11 @@ def _settings(
         more: dict[str, Any] = {}
         if kind == "list":
             more["item"] = _kind(value[0]) if value else "text"
-        if table == "sequence" and here[0] in ORDERINGS:
-            more["choices"] = list(value)
+        closed = closed_sets(folder(system)).get(".".join(here)) if table == "sequence" else None
+        if closed is not None:
+            more["choices"] = list(closed)
         if table == "movement" and here[0] == "unit_columns":
-            chart = load_chart(system)
-            more["choices"] = [c.key for c in chart.columns if c.group == "movement"]
+            more["choices"] = movement_columns(system)
         out.append(_entry(table, here, value, kind, _words(system, table, here), **more))
     return out
 
@@ -317,7 +352,7 @@ def _words(system: str, table: str, path: tuple[str, ...]) -> Label:
 
 
 def _terrain_cells(system: str) -> list[dict[str, Any]]:
-    raw = json.loads((HERE / "systems" / system.replace("-", "_") / "terrain.json").read_text())
+    raw = json.loads(data_path(system, "terrain.json").read_text(encoding="utf-8"))
     headings = _headings(system)
     chart = load_chart(system)
     out = []

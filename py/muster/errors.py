@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .shapes import Refusal
+
 
 class RulesError(ValueError):
     """An error the player can read: a message key, its parameters, and an English fallback.
@@ -36,4 +38,24 @@ class InvalidActionError(RulesError):
 
 
 class IllegalActionError(RulesError):
-    """A well-formed action that the rules forbid in the present state."""
+    """A well-formed action that the rules forbid in the present state; ``rule`` and ``place``:
+    the rule that forbids it and where, when known (``Ruleset.refusal``)."""
+
+    rule: str | None = None
+    place: str | None = None
+
+    @classmethod
+    def refused(cls, refusal: Refusal, message: str) -> IllegalActionError:
+        """The error of a refusal: its key and params for the screen, ``message`` in English.
+
+        >>> e = IllegalActionError.refused(
+        ...     {"key": "error.refused", "params": {"n": 1}, "rule": "8.7", "place": "0412"},
+        ...     "not allowed now: {move}",
+        ... )
+        >>> e.key, e.params, e.rule, e.place, str(e)
+        ('error.refused', {'n': 1}, '8.7', '0412', 'not allowed now: {move}')
+        """
+        text = message.replace("{", "{{").replace("}", "}}")
+        error = cls(refusal["key"], text, **refusal["params"])
+        error.rule, error.place = refusal["rule"], refusal["place"]
+        return error

@@ -18,8 +18,9 @@ from typing import Any
 from . import limits
 from .dice import Die, roll
 from .errors import IllegalActionError, InvalidActionError, RulesError
-from .ruleset import Action, Event, Ruleset, State
-from .scenario import SYSTEMS, Scenario, parse_scenario
+from .ruleset import Ruleset
+from .scenario import SYSTEMS, AnyScenario, parse_scenario
+from .shapes import Action, Event, State
 
 SAVE_FORMAT = "muster-save/1"
 
@@ -78,8 +79,8 @@ def chance_view(chance: dict[str, Any]) -> dict[str, Any]:
 class Game:
     """A game: the scenario, the rules, the seed, and the actions played so far."""
 
-    scenario: Scenario
-    rules: Ruleset
+    scenario: AnyScenario
+    rules: Ruleset[Any, Any]
     seed: int
     options: dict[str, Any] = field(default_factory=dict)
     actions: list[Action] = field(default_factory=list)
@@ -92,7 +93,11 @@ class Game:
 
     @classmethod
     def start(
-        cls, scenario: Scenario, rules: Ruleset, seed: int, options: dict[str, Any] | None = None
+        cls,
+        scenario: AnyScenario,
+        rules: Ruleset[Any, Any],
+        seed: int,
+        options: dict[str, Any] | None = None,
     ) -> Game:
         """A new game at the scenario's start.
 
@@ -107,7 +112,10 @@ class Game:
     @property
     def state(self) -> State:
         """The current state (do not change it: every action makes a new one)."""
-        return self.states[-1]  # type: ignore[return-value]  # the newest is always kept
+        newest = self.states[-1]
+        if newest is None:  # never: the newest state is always kept
+            raise RuntimeError("the game lost its current state")
+        return newest
 
     def previous_state(self) -> State | None:
         """The state before the last action, if there was one."""
@@ -121,14 +129,15 @@ class Game:
         """Every action that may be taken now (worked out once per position)."""
         if self._legal is None or self._legal[0] != self.revision:
             self._legal = (self.revision, self._list_legal())
-        return [dict(a) for a in self._legal[1]]
+        return [a.copy() for a in self._legal[1]]
 
     def _list_legal(self) -> list[Action]:
         state = self.state
         if state.get("result"):
             return []
-        if state.get("chance"):
-            return chance_actions(state["chance"])
+        chance = state.get("chance")
+        if chance:
+            return chance_actions(chance)
         return self.rules.legal_actions(self.scenario, state)
 
     def apply(self, action: Any) -> list[Event]:
@@ -144,14 +153,34 @@ class Game:
                 "an action is an object with a type: {action}",
                 action=echo(action),
             )
-        legal = {canonical(a) for a in self.legal_actions()}
-        if canonical(action) not in legal:
-            raise IllegalActionError(
-                "error.illegal_action", "not allowed now: {action}", action=echo(action)
-            )
+        legal = {canonical(a): a for a in self.legal_actions()}
+        found = legal.get(canonical(action))
+        if found is None:
+            raise self.refused(action)  # type: ignore[arg-type]  # a dict with a text type
+        return self.push(found)
+
+    def push(self, action: Action) -> list[Event]:
+        """Take ``action`` WITHOUT checking that it is legal now: the fast path for playouts
+        and search (python-chess's ``push``), which skips listing the legal actions.
+
+        Only for an action known to be legal (one of ``legal_actions()``, or a
+        ``{"type": "roll"}`` at a chance point): anything else gives undefined results (the
+        rules may raise any error, or take it and reach a state no game could). The game's
+        bookkeeping is that of ``apply``: history, log, undo, and the redo stack cleared.
+        """
         events = self._apply(action)
         self.redo_stack.clear()
         return events
+
+    def refused(self, action: Action) -> IllegalActionError:
+        """The error refusing ``action`` now (``Ruleset.refusal``): what the action is, the rule
+        and the place in words for the screen, and in English with the action as sent."""
+        found = self.rules.refusal(self.scenario, self.state, action)
+        rule, place = found["rule"], found["place"]
+        text = f"not allowed now: {echo(action)}"
+        if rule is not None or place is not None:
+            text += " (" + "; ".join(x for x in (rule and f"rule: {rule}", place) if x) + ")"
+        return IllegalActionError.refused(found, text)
 
     def _apply(self, action: Action) -> list[Event]:
         state, action, events = self._next(self.state, action)
@@ -177,15 +206,26 @@ class Game:
 
     def _rebuild(self, index: int) -> None:
         """Replay from the last state kept before ``index`` to fill the dropped ones up to it."""
-        start = index
-        while self.states[start] is None:
-            start -= 1
+        start, state = self._kept_before(index)
         for i in range(start, index):
-            self.states[i + 1] = self._next(self.states[i], _replayable(self.actions[i]))[0]  # type: ignore[arg-type]
+            state = self._next(state, _replayable(self.actions[i]))[0]
+            self.states[i + 1] = state
+
+    def _kept_before(self, index: int) -> tuple[int, State]:
+        """The last state kept at or before ``index`` (the first is always kept), and where."""
+        state = self.states[index]
+        while state is None:
+            index -= 1
+            state = self.states[index]
+        return index, state
 
     def _roll(self, state: State, action: Action) -> tuple[Action, list[Event]]:
         """Settle the chance point with a digital or a typed-in die, then let the rules go on."""
-        chance = state["chance"]
+        chance = state.get("chance")
+        if not chance:  # only push takes a roll unchecked
+            raise IllegalActionError(
+                "error.illegal_action", "not allowed now: {action}", action="roll"
+            )
         faces = chance_faces(chance)
         if "value" in action:
             value, how = action["value"], "physical"
@@ -194,15 +234,17 @@ class Game:
             index = roll(rng["seed"], rng["counter"], Die(len(faces), 0))
             value, how = faces[index], "digital"
             rng["counter"] += 1
-        recorded = {"type": "roll", "value": value, "how": how}
+        recorded: Action = {"type": "roll", "value": value, "how": how}
         state["chance"] = None
         purpose = chance.get("purpose", "")
+        event: Event
         if "die" in chance:
             params = {"die": chance["die"], "value": value, "how": how, "purpose": purpose}
             event = {"key": "log.roll", "params": params}
         else:  # a marker drawn from a cup: it names a formation
             event = {"key": "log.draw", "params": {"drawn": value, "how": how, "purpose": purpose}}
-        events = [event] + self.rules.apply(self.scenario, state, {**recorded, "chance": chance})
+        settled: Action = {**recorded, "chance": chance}
+        events = [event, *self.rules.apply(self.scenario, state, settled)]
         return recorded, events
 
     def can_undo(self) -> bool:
@@ -313,15 +355,12 @@ class Game:
         rules, sc = self.rules, self.scenario
         if rules.hidden_information and viewer is None:
             viewer = rules.decider(sc, self.state)
-        start = index
-        while self.states[start] is None:
-            start -= 1
-        state = self.states[start]
+        start, state = self._kept_before(index)
         for i in range(start, index):
-            state = self._next(state, _replayable(self.actions[i]))[0]  # type: ignore[arg-type]
-        extra = rules.view_extra(sc, state, viewer)  # type: ignore[arg-type]
+            state = self._next(state, _replayable(self.actions[i]))[0]
+        extra = rules.view_extra(sc, state, viewer)
         return {
-            "state": rules.view_for(sc, state, viewer),  # type: ignore[arg-type]
+            "state": rules.view_for(sc, state, viewer),
             "viewer": viewer,
             "markers": extra.get("markers", {}),
             "arrows": extra.get("arrows", []),
@@ -405,7 +444,7 @@ class Game:
         return game
 
 
-def check_options(options: Any, rules: Ruleset) -> dict[str, Any]:
+def check_options(options: Any, rules: Ruleset[Any, Any]) -> dict[str, Any]:
     """A game's options: an object of the options the rules read, each of its kind.
 
     Raises:

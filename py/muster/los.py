@@ -15,13 +15,13 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
-from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal
 
 from .errors import ScenarioError
 from .hexgrid import HEX_DIRECTIONS, Hex, Hexside, hex_distance
-from .scenario import Scenario, hexside_features
+from .hexmap import Scenario, hexside_features
+from .systems import data_path
 from .terrain import SYSTEMS, load_chart
 
 VertexRule = Literal["both", "either"]
@@ -208,7 +208,7 @@ def los_values(system: str) -> Mapping[str, Any]:
     """
     if system not in SYSTEMS:
         raise ValueError(f"unknown system {system!r}")
-    path = Path(__file__).parent / "systems" / system.replace("-", "_") / "los.json"
+    path = data_path(system, "los.json")
     data = json.loads(path.read_text(encoding="utf-8"))
     if data.get("system") != system:
         raise LosDataError(f"los: file is for system {json.dumps(data.get('system'))}")

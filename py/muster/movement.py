@@ -13,15 +13,16 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cache
-from pathlib import Path
 from typing import Any, Protocol
 
-from .errors import IllegalActionError, RulesError
+from .errors import IllegalActionError, RulesError, ScenarioError
 from .hexgrid import Hex, hex_neighbors
-from .scenario import Scenario
+from .hexmap import Scenario
+from .parsing import _brief, _expect, _known, _like, _show
+from .systems import data_path
+from .systems.common import NOTE_REFUSED, NOTES, refuse_notes
 from .terrain import Cell, TerrainChart, TerrainRow, chart_with_overrides, load_chart
 
-SYSTEM_DIRS = {"hex-facing": "hex_facing", "hex-hexside": "hex_hexside"}
 SCENARIO_OVERRIDE = "scenario"
 
 
@@ -114,8 +115,47 @@ class SteppedRules(ABC):
 @cache
 def movement_data(system: str) -> dict[str, Any]:
     """The movement defaults of a system (``systems/<system>/movement.json``)."""
-    path = Path(__file__).parent / "systems" / SYSTEM_DIRS[system] / "movement.json"
-    return json.loads(path.read_text(encoding="utf-8"))
+    path = data_path(system, "movement.json")
+    if not path.exists():
+        raise KeyError(system)  # a system of areas moves by its own rules
+    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return data
+
+
+def movement_columns(system: str) -> list[str]:
+    """The terrain chart columns a unit type may move by (``unit_columns``' closed set)."""
+    return [c.key for c in load_chart(system).columns if c.group == "movement"]
+
+
+def check_movement_overrides(system: str, movement: Any, place: str = "overrides.movement") -> None:
+    """Check a scenario's overrides of the movement table (``overrides.movement``): known
+    settings only, no note, each of its default's kind, and each unit type's chart column one
+    the chart has.
+
+    Raises:
+        ScenarioError: naming the place of the first problem.
+    """
+    _expect(isinstance(movement, dict), place, "expected a JSON object")
+    defaults = movement_data(system)
+    for key, value in movement.items():
+        at = f"{place}.{_brief(key)}"
+        _expect(key not in NOTES, at, NOTE_REFUSED)
+        _expect(key in defaults, at, "no such movement setting")
+        _expect(type(value) is type(defaults[key]), at, "not the type of the setting")
+        if isinstance(value, dict):
+            refuse_notes(value, at)
+            extra = set(value) - set(defaults[key])
+            if extra:
+                raise ScenarioError(at, f"unknown key {_show(sorted(extra)[0])}")
+            for sub, v in value.items():
+                _like(defaults[key][sub], v, f"{at}.{_brief(sub)}")
+        else:
+            _like(defaults[key], value, at)
+    columns = movement.get("unit_columns", {})
+    if columns:
+        allowed = movement_columns(system)
+        for unit_type, column in columns.items():
+            _known(column, allowed, f"{place}.unit_columns.{unit_type}", "movement column")
 
 
 class Board:
@@ -227,7 +267,8 @@ class Board:
 
     def memo(self, key: Any) -> dict[Any, Any]:
         """A per-scenario cache (terrain costs by hex and column): the map never changes."""
-        return self.scenario.memo.setdefault(key, {})
+        found: dict[Any, Any] = self.scenario.memo.setdefault(key, {})
+        return found
 
     def hexside(self, a: Hex, b: Hex) -> tuple[str, ...]:
         """The features printed on the side between two adjacent hexes."""
@@ -275,6 +316,18 @@ class Reach:
     step: Step | None
 
 
+class Reachable(dict[Hex, Reach]):
+    """The hexes a unit may end its move in, each with its cheapest path (a dict), and
+    ``passed``: every hex the search reached, those it may only pass through included, so
+    that a path walks back through them."""
+
+    __slots__ = ("passed",)
+
+    def __init__(self, ends: dict[Hex, Reach], passed: dict[Hex, Reach]) -> None:
+        super().__init__(ends)
+        self.passed = passed
+
+
 def stacking_allows(board: Board, unit: Unit, h: Hex) -> bool:
     """True if ``unit`` may end its move in ``h`` under the stacking limit (data)."""
     if h not in board.occupants:
@@ -284,14 +337,15 @@ def stacking_allows(board: Board, unit: Unit, h: Hex) -> bool:
     if unit.type in free:
         return True
     count = sum(1 for u in board.units_in(h) if u.id != unit.id and u.type not in free)
-    return count + 1 <= limit["max_units"]
+    return bool(count + 1 <= limit["max_units"])
 
 
-def reachable(board: Board, unit_id: str, rules: StepRules) -> dict[Hex, Reach]:
+def reachable(board: Board, unit_id: str, rules: StepRules) -> Reachable:
     """Every hex the unit can reach this move with its cheapest cost and path (Dijkstra).
 
     Honours prohibited terrain, zones of control (entering one ends the move), enemy-occupied
-    hexes, and stacking at the end of the move; hexes it may only pass through are left out.
+    hexes, and stacking at the end of the move; hexes it may only pass through are left out
+    (but kept in ``passed``, for the paths through them).
     """
     unit = board.unit(unit_id)
     allowance = unit.allowance
@@ -331,7 +385,8 @@ def reachable(board: Board, unit_id: str, rules: StepRules) -> dict[Hex, Reach]:
                 best[n] = Reach(n, total, h, step)
                 heapq.heappush(queue, (total, counter, n))
                 counter += 1
-    return {h: r for h, r in best.items() if h == unit.hex or stacking_allows(board, unit, h)}
+    ends = {h: r for h, r in best.items() if h == unit.hex or stacking_allows(board, unit, h)}
+    return Reachable(ends, best)
 
 
 def path_to(reach: dict[Hex, Reach], target: Hex) -> list[Step]:
@@ -342,11 +397,12 @@ def path_to(reach: dict[Hex, Reach], target: Hex) -> list[Step]:
     """
     if target not in reach:
         raise IllegalActionError("error.unreachable", "hex cannot be reached: {hex}", hex=target)
+    walk = reach.passed if isinstance(reach, Reachable) else reach
     steps: list[Step] = []
     node = reach[target]
-    while node.step is not None:
+    while node.step is not None and node.prev is not None:
         steps.append(node.step)
-        node = reach[node.prev]  # type: ignore[index]
+        node = walk[node.prev]
     steps.reverse()
     return steps
 

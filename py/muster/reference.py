@@ -18,11 +18,11 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 from .los import LosConfig, los_config
 from .movement import movement_data
+from .systems import data_path
 from .terrain import Cell, TerrainChart, TerrainRow, chart_with_overrides, load_chart
 
 Label = dict[str, Any]
@@ -338,10 +338,10 @@ def terrain_section(
     cols = [column("terrain", label("ref.col.terrain"), "head")]
     used: list[str] = []
     for c in chart.columns:
-        found = column(c.key, headings[c.key], "signed" if c.group == "combat" else "number")
-        found["marks"] = [chart.flags[f] for f in sorted(c.flags) if f in chart.flags]
-        used += found["marks"]
-        cols.append(found)
+        col = column(c.key, headings[c.key], "signed" if c.group == "combat" else "number")
+        col["marks"] = [chart.flags[f] for f in sorted(c.flags) if f in chart.flags]
+        used += col["marks"]
+        cols.append(col)
     cols.append(column("los", label("ref.col.los"), "text"))
     rows = []
     for r in chart.rows:
@@ -394,8 +394,8 @@ def chart_rule(system: str) -> str:
 @cache
 def los_file(system: str) -> Mapping[str, Any]:
     """A system's los.json as written, with its marks (``los.los_values`` keeps the values)."""
-    path = Path(__file__).parent / "systems" / system.replace("-", "_") / "los.json"
-    return json.loads(path.read_text(encoding="utf-8"))
+    data: dict[str, Any] = json.loads(data_path(system, "los.json").read_text(encoding="utf-8"))
+    return data
 
 
 def _marked(node: Any) -> bool:

@@ -15,11 +15,17 @@ What the screen shows comes from here, for every system alike (``docs/play-view.
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+import re
+from collections.abc import Mapping
+from typing import Any, Generic, Protocol, TypeVar
 
-State = dict[str, Any]
-Action = dict[str, Any]
-Event = dict[str, Any]
+from .areamap import AreaScenario
+from .errors import IllegalActionError
+from .scenario import Scenario
+from .shapes import Action, Event, Refusal, State
+
+__all__ = ["Action", "Event", "Refusal", "Ruleset", "RulesBase", "State"]
+
 Label = dict[str, Any]  # {"key": message key, "params": {...}}
 Choice = dict[str, Any]
 Item = dict[str, Any]
@@ -85,11 +91,26 @@ COMMON_WORDS: dict[str, str] = {
     "detail": "text",
     "place": "text",
     "problem": "text",
+    # A refusal (``Ruleset.refusal``): the action in words, its type, who and where, and what
+    # is asked now (the prompt).
+    "act": "word:act.",
+    "who": "text",
+    "now": "label",
 }
+# The state and action shapes a ruleset plays with: the shared ones of ``muster.shapes`` or a
+# system's own that extend them.
+S = TypeVar("S", bound=State)
+A = TypeVar("A", bound=Action)
+# An action type the refusal words as ``act.<type>`` (anything else is not repeated).
+ACTION_TYPE = re.compile(r"[a-z][a-z0-9_]{0,39}")
 
 
-class Ruleset(Protocol):
-    """What a rule system gives the game and the API (``RulesBase`` holds the defaults)."""
+class Ruleset(Protocol[S, A]):
+    """What a rule system gives the game and the API (``RulesBase`` holds the defaults).
+
+    ``S`` and ``A``: the shapes of its state and actions (``muster.shapes``, or the system's
+    own that extend them).
+    """
 
     system: str
     # Action types whose modifiers and odds ``preview`` shows before they are taken.
@@ -101,58 +122,67 @@ class Ruleset(Protocol):
     # Parameter name -> kind for this system's messages, beyond ``COMMON_WORDS``.
     words: dict[str, str]
 
-    def initial_state(self, scenario: Any, options: dict[str, Any]) -> State:
+    def initial_state(self, scenario: Any, options: dict[str, Any]) -> S:
         """The state at the start of play."""
         ...
 
-    def legal_actions(self, scenario: Any, state: State) -> list[Action]:
+    def legal_actions(self, scenario: Any, state: S) -> list[A]:
         """Every action the player may take now (none at a chance point: the game adds rolls)."""
         ...
 
-    def apply(self, scenario: Any, state: State, action: Action) -> list[Event]:
+    def apply(self, scenario: Any, state: S, action: A) -> list[Event]:
         """Carry out a legal action on ``state`` (a private copy) and return the log events."""
         ...
 
-    def decider(self, scenario: Any, state: State) -> str | None:
+    def decider(self, scenario: Any, state: S) -> str | None:
         """The side that decides now (none while a die decides, or at the end)."""
         ...
 
-    def board(self, scenario: Any, state: State) -> Any:
+    def board(self, scenario: Any, state: S) -> Any:
         """The hex board with the units where the state puts them (none for area maps)."""
         ...
 
-    def prompt(self, scenario: Any, state: State) -> dict[str, Any] | None:
+    def prompt(self, scenario: Any, state: S) -> dict[str, Any] | None:
         """What is asked now: ``{"key", "params", "side", "why"?}``; none once the game is over."""
         ...
 
-    def choices(self, scenario: Any, state: State, legal: list[Action]) -> list[Choice]:
+    def choices(self, scenario: Any, state: S, legal: list[A]) -> list[Choice]:
         """The legal actions grouped into labelled choices (every legal action in exactly one)."""
         ...
 
-    def chance_results(self, scenario: Any, state: State) -> list[Label | None]:
+    def chance_results(self, scenario: Any, state: S) -> list[Label | None]:
         """What each face of the chance point does, in the order of its faces (none: unknown)."""
         ...
 
-    def view_for(self, scenario: Any, state: State, viewer: str | None) -> State:
+    def view_for(self, scenario: Any, state: S, viewer: str | None) -> dict[str, Any]:
         """The state as ``viewer`` may see it (all of it without hidden information)."""
         ...
 
-    def preview(self, scenario: Any, state: State, action: Action) -> dict[str, Any]:
+    def preview(self, scenario: Any, state: S, action: A) -> dict[str, Any]:
         """Modifiers (value, reason, rule) and exact odds of a legal previewable action."""
         ...
 
-    def view_extra(self, scenario: Any, state: State, viewer: str | None) -> dict[str, Any]:
+    def view_extra(self, scenario: Any, state: S, viewer: str | None) -> dict[str, Any]:
         """What the screen shows beside the state: the fight in progress, tables in use,
         ``markers`` (unit id -> marker words) and ``arrows`` drawn on the map."""
         ...
 
-    def reference(self, scenario: Any, state: State | None) -> dict[str, Any]:
+    def reference(self, scenario: Any, state: S | None) -> dict[str, Any]:
         """The system's charts for ``scenario`` (its overrides applied), read from the tables
         the rules read; ``state``: the game in play, if any (the tables it plays with)."""
         ...
 
+    def refusal(self, scenario: Any, state: S, action: A) -> Refusal:
+        """Why ``action`` is not allowed in ``state``, in words: the message the checked
+        ``Game.apply`` refuses it with, naming the action, the rule and the place.
 
-class RulesBase:
+        Asked only for an action that is not legal now: a dict with a text ``type``, the rest
+        of it unchecked. Never raises, and never changes ``state``.
+        """
+        ...
+
+
+class RulesBase(Generic[S, A]):
     """The defaults of every ``Ruleset`` method but the four a system must write."""
 
     system = ""
@@ -161,22 +191,23 @@ class RulesBase:
     options: frozenset[str] = frozenset()
     words: dict[str, str] = {}
 
-    def decider(self, scenario: Any, state: State) -> str | None:
+    def decider(self, scenario: Any, state: S) -> str | None:
         """The side whose turn it is."""
-        return None if state.get("result") else state.get("side")
+        side = state.get("side")
+        return None if state.get("result") or not isinstance(side, str) else side
 
-    def board(self, scenario: Any, state: State) -> Any:
+    def board(self, scenario: Any, state: S) -> Any:
         """No board by default."""
         return None
 
-    def prompt(self, scenario: Any, state: State) -> dict[str, Any] | None:
+    def prompt(self, scenario: Any, state: S) -> dict[str, Any] | None:
         """The phase of the side to act."""
         if state.get("result"):
             return None
         side = self.decider(scenario, state)
         return {"key": "prompt.act", "params": {"side": side}, "side": side}
 
-    def choices(self, scenario: Any, state: State, legal: list[Action]) -> list[Choice]:
+    def choices(self, scenario: Any, state: S, legal: list[A]) -> list[Choice]:
         """One choice per action type, in the order the types first appear."""
         groups: dict[str, Choice] = {}
         for action in legal:
@@ -188,33 +219,70 @@ class RulesBase:
             )
         return list(groups.values())
 
-    def chance_results(self, scenario: Any, state: State) -> list[Label | None]:
+    def chance_results(self, scenario: Any, state: S) -> list[Label | None]:
         """Unknown by default: the prompt says what the die decides."""
         return []
 
-    def view_for(self, scenario: Any, state: State, viewer: str | None) -> State:
+    def view_for(self, scenario: Any, state: S, viewer: str | None) -> dict[str, Any]:
         """All of the state but the dice's inner workings."""
         return {k: v for k, v in state.items() if k not in ("rng", "chance")}
 
-    def preview(self, scenario: Any, state: State, action: Action) -> dict[str, Any]:
+    def preview(self, scenario: Any, state: S, action: A) -> dict[str, Any]:
         """No previews by default (``previewable`` is empty, so the API never asks).
 
         Raises:
             IllegalActionError: always: this system previews nothing.
         """
-        from .errors import IllegalActionError
-
         raise IllegalActionError(
             "error.illegal_action", "not allowed now: {action}", action=action.get("type", "")
         )
 
-    def view_extra(self, scenario: Any, state: State, viewer: str | None) -> dict[str, Any]:
+    def view_extra(self, scenario: Any, state: S, viewer: str | None) -> dict[str, Any]:
         """Nothing beside the state by default."""
         return {}
 
-    def reference(self, scenario: Any, state: State | None) -> dict[str, Any]:
+    def reference(self, scenario: Any, state: S | None) -> dict[str, Any]:
         """No charts by default (docs/rules-reference.md gives the shape)."""
         return {"system": self.system, "sections": []}
+
+    def refusal(self, scenario: Any, state: S, action: A) -> Refusal:
+        """The action's type in words, the unit it names (by name, if the side deciding may see
+        it), the first place it names (``PLACE_FIELDS``, in words) and what is asked now (the
+        prompt: the phase's rule in words; not with hidden information, nor at the end).
+        ``rule`` is the phase (``state["phase"]``), ``place`` the place in words.
+
+        >>> from muster.scenario import load_builtin
+        >>> sc = load_builtin("demo-hohenbrueck")
+        >>> state = {"side": "fr", "phase": "movement"}
+        >>> r = RulesBase().refusal(sc, state, {"type": "move", "unit": "nobody", "to": "0101"})
+        >>> r["key"], r["rule"], r["place"]
+        ('error.refused', 'movement', '0101')
+        >>> r["params"]["action"]
+        {'key': 'refused.act_place', 'params': {'act': 'move', 'place': '0101'}}
+        """
+        kind = action.get("type")
+        act = kind if isinstance(kind, str) and ACTION_TYPE.fullmatch(kind) else None
+        uid = action.get("unit")
+        if self.hidden_information:  # only a unit of the side deciding (none: no side decides)
+            side = self.decider(scenario, state)
+            who = None if side is None else unit_words(scenario, uid, side)
+        else:
+            who = unit_words(scenario, uid)
+        spot = next((action.get(f) for f in PLACE_FIELDS if isinstance(action.get(f), str)), None)
+        place = place_words(scenario, spot)
+        parts = {"act": act, "who": who, "place": place}
+        shown = {k: v for k, v in parts.items() if v is not None}
+        what = "_".join(["act" if act else "some"] + [k for k in ("who", "place") if k in shown])
+        words = {"key": f"refused.{what}", "params": shown}
+        phase = state.get("phase")
+        rule = phase if isinstance(phase, str) else None
+        if state.get("result"):
+            return refusal("error.refused_over", {"action": words}, rule, place)
+        asked = None if self.hidden_information else self.prompt(scenario, state)
+        if asked is None:
+            return refusal("error.refused_plain", {"action": words}, rule, place)
+        now = {"key": asked["key"], "params": asked.get("params", {})}
+        return refusal("error.refused", {"action": words, "now": now}, rule, place)
 
 
 def choice(key: str, params: dict[str, Any], kind: str = "buttons", **extra: Any) -> Choice:
@@ -224,7 +292,7 @@ def choice(key: str, params: dict[str, Any], kind: str = "buttons", **extra: Any
 
 
 def item(
-    action: Action,
+    action: Mapping[str, Any],
     key: str,
     params: dict[str, Any] | None = None,
     unit: str | None = None,
@@ -248,12 +316,59 @@ def item(
     }
 
 
-def params_of(action: Action) -> dict[str, Any]:
+def refusal(
+    key: str, params: dict[str, Any], rule: str | None = None, place: str | None = None
+) -> Refusal:
+    """A refusal: its message (key and params: words only), the rule and the place."""
+    return {"key": key, "params": params, "rule": rule, "place": place}
+
+
+def unit_words(scenario: Any, uid: Any, side: str | None = None) -> str | None:
+    """The name of the unit ``uid`` of ``scenario``, if it has one, and, when ``side`` is
+    given, only if the unit is that side's (so a refusal never names a hidden enemy block).
+
+    >>> from muster.scenario import load_builtin
+    >>> sc = load_builtin("demo-hohenbrueck")
+    >>> uid = next(iter(sc.units))
+    >>> unit_words(sc, uid) == sc.units[uid]["name"], unit_words(sc, "nobody")
+    (True, None)
+    """
+    if not isinstance(scenario, Scenario | AreaScenario) or not isinstance(uid, str):
+        return None
+    spec = scenario.units.get(uid)
+    if not isinstance(spec, dict) or not isinstance(spec.get("name"), str):
+        return None
+    if side is not None and spec.get("side") != side:
+        return None
+    return str(spec["name"])
+
+
+def place_words(scenario: Any, value: Any) -> str | None:
+    """A place of ``scenario`` in words: a hex's printed number, a locale's name, an approach
+    ``"a/b"`` as ``"A → B"``; None if it is not a place of the map.
+
+    >>> from muster.scenario import load_builtin
+    >>> place_words(load_builtin("demo-hohenbrueck"), "0101"), place_words(None, "0101")
+    ('0101', None)
+    """
+    if not isinstance(value, str):
+        return None
+    if isinstance(scenario, AreaScenario):
+        names = [scenario.locales.get(part) for part in value.split("/")]
+        if len(names) > 2 or any(n is None for n in names):
+            return None
+        return " → ".join(n.name for n in names if n is not None)
+    if isinstance(scenario, Scenario):
+        return value if value in scenario.at_label else None
+    return None
+
+
+def params_of(action: Mapping[str, Any]) -> dict[str, Any]:
     """An action's fields but its type, as the params of its label."""
     return {k: v for k, v in action.items() if k != "type"}
 
 
-def held_facts(state: State, sides: list[str]) -> list[Label]:
+def held_facts(state: Mapping[str, Any], sides: list[str]) -> list[Label]:
     """How many objectives each side holds, as facts the panel lists (every side, in order)."""
     held = state.get("held") or {}
     return [
@@ -265,7 +380,7 @@ def held_facts(state: State, sides: list[str]) -> list[Label]:
     ]
 
 
-def words_of(rules: Ruleset) -> dict[str, str]:
+def words_of(rules: Ruleset[Any, Any]) -> dict[str, str]:
     """How the screen words every message parameter of ``rules``: the common kinds and the
     system's own (which win)."""
     return {**COMMON_WORDS, **rules.words}

@@ -13,9 +13,10 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
-from pathlib import Path
 from types import MappingProxyType
 from typing import Any
+
+from .systems import data_path
 
 SYSTEMS = ("hex-facing", "hex-hexside")
 KINDS = ("hex", "hexside", "connection", "level", "condition")
@@ -133,7 +134,7 @@ class TerrainChart:
 def _raw_chart(system: str) -> str:
     if system not in SYSTEMS:
         raise ValueError(f"unknown system {system!r}")
-    path = Path(__file__).parent / "systems" / system.replace("-", "_") / "terrain.json"
+    path = data_path(system, "terrain.json")
     return path.read_text(encoding="utf-8")
 
 
@@ -259,7 +260,11 @@ def parse_chart(system: str, data: Any) -> TerrainChart:
             base = Cell()
         by_unit: tuple[tuple[str, float], ...] = ()
         if "by_unit" in x:
-            need(isinstance(x["by_unit"], dict) and x["by_unit"], place, "by_unit: expected object")
+            need(
+                isinstance(x["by_unit"], dict) and bool(x["by_unit"]),
+                place,
+                "by_unit: expected object",
+            )
             by_unit = tuple(sorted((u, number(v, place)) for u, v in x["by_unit"].items()))
         need(isinstance(x.get("printed", []), list), place, "printed: expected a list")
         printed = tuple(number(v, place) for v in x.get("printed", []))

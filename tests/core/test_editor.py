@@ -471,11 +471,11 @@ def test_ratings_within_bounds_and_ratings_no_rule_reads_are_accepted():
 
 
 def test_a_required_rating_that_is_missing_is_refused(monkeypatch):
-    from muster import scenario
+    from muster import hexmap
 
-    types = copy.deepcopy(scenario.unit_types("hex-hexside"))
+    types = copy.deepcopy(hexmap.unit_types("hex-hexside"))
     types["infantry"]["ratings"][0]["required"] = True
-    monkeypatch.setattr(scenario, "unit_types", lambda system: types)
+    monkeypatch.setattr(hexmap, "unit_types", lambda system: types)
     with pytest.raises(ScenarioError, match='unit a1: rating "strength" is missing'):
         parse_scenario(with_unit("hex-hexside", ratings={"morale": 4}))
     assert parse_scenario(with_unit("hex-hexside", ratings={"strength": 4}))
@@ -512,3 +512,32 @@ def test_the_core_names_the_systems_and_how_each_writes_army_morale():
     number = template("area-locale")
     number["sides"][0]["army_morale"] = 7
     assert call(Session(), "scenario_check", {"scenario": number})["ok"] is True
+
+
+def test_the_catalog_offers_each_closed_set_as_choices_and_never_a_note(monkeypatch):
+    """The "closed" object of sequence.json, the one the loader holds overrides to, gives the
+    editor's choices; the notes (the same set the loader refuses) are never offered."""
+    from test_scenario import SEQUENCE
+
+    from muster.systems import common
+
+    monkeypatch.setattr(common, "sequence_data", lambda folder: SEQUENCE)
+    monkeypatch.setattr(editor, "sequence_data", lambda folder: SEQUENCE)
+    found = {tuple(e["path"]): e for e in editor.tables("hex-facing") if e["table"] == "sequence"}
+    assert found[("sequence", "pursuit", "by")]["choices"] == ["attacker", "defender"]
+    assert found[("sequence", "steps")]["choices"] == ["fire", "move"]
+    assert found[("sequence", "eliminated")]["choices"] == ["infantry", "cavalry", "artillery"]
+    assert found[("sequence", "flag")]["choices"] == [True]
+    assert not any(set(path) & common.NOTES for path in found), sorted(found)
+    assert editor.NOTES is common.NOTES
+
+
+def test_the_catalog_choices_of_the_shipped_files_are_their_closed_sets():
+    from muster.systems import FOLDERS, common
+
+    for system, folder in FOLDERS.items():
+        closed = common.closed_sets(folder)
+        for entry in editor.tables(system):
+            path = ".".join(entry["path"][1:])
+            if entry["table"] == "sequence" and path in closed:
+                assert entry["choices"] == closed[path], (system, path)

@@ -2,12 +2,18 @@
 
 import copy
 import json
+import random
 
 import pytest
 
 from muster.errors import IllegalActionError, InvalidActionError, RulesError
 from muster.game import Game, state_hash
-from muster.scenario import parse_scenario
+from muster.ruleset import RulesBase, place_words
+from muster.scenario import SCENARIO_DIR, load_builtin, parse_scenario
+from muster.systems import game_rules
+
+DEMOS = sorted(p.stem for p in SCENARIO_DIR.glob("*.json"))
+PUSHES = 300  # actions of each demo played both ways
 
 SCENARIO = {
     "format": "muster-scenario/1",
@@ -20,7 +26,7 @@ SCENARIO = {
 }
 
 
-class Volleys:
+class Volleys(RulesBase):
     """Three volleys of a d10 each; the score is their sum."""
 
     system = "hex-facing"
@@ -191,9 +197,110 @@ def test_cup_draws_are_chance_points_too():
 
 
 def test_a_system_without_previews_refuses_one():
-    from muster.errors import IllegalActionError
-    from muster.ruleset import RulesBase
-
     with pytest.raises(IllegalActionError) as refused:
         RulesBase().preview(None, {}, {"type": "fire"})
     assert refused.value.key == "error.illegal_action"
+
+
+# -- the two entry points: checked apply, unchecked push ----------------------------------------
+
+
+@pytest.mark.parametrize("demo", DEMOS)
+def test_push_reaches_the_states_apply_reaches(demo):
+    """The unchecked push, given the legal actions the checked apply takes, gives the same
+    states, hashes, logs and recorded actions (rolls included), and undo after it alike."""
+    scenario = load_builtin(demo)
+    rules = game_rules(scenario.system)
+    checked = Game.start(scenario, rules, 5)
+    fast = Game.start(scenario, rules, 5)
+    rng = random.Random(5)
+    for _ in range(PUSHES):
+        if checked.state.get("result"):
+            break
+        action = rng.choice(checked.legal_actions())
+        assert checked.apply(action) == fast.push(action)
+        assert fast.state == checked.state
+        assert state_hash(fast.state) == state_hash(checked.state)
+    assert fast.actions == checked.actions and fast.log == checked.log
+    checked.undo()
+    fast.undo()
+    assert fast.state == checked.state
+    assert Game.load(fast.save(), game_rules).state == fast.state
+
+
+def test_push_does_not_list_the_legal_actions():
+    class Counted(Volleys):
+        listed = 0
+
+        def legal_actions(self, scenario, state):
+            Counted.listed += 1
+            return super().legal_actions(scenario, state)
+
+    g = Game.start(parse_scenario(SCENARIO), Counted(), 7)
+    g.push({"type": "fire"})
+    g.push({"type": "roll"})
+    assert Counted.listed == 0 and g.state["volley"] == 2
+    g.apply({"type": "hold"})
+    assert Counted.listed == 1
+
+
+def test_a_refusal_names_the_action_the_unit_the_place_and_what_is_asked_now():
+    scenario = load_builtin("demo-hohenbrueck")
+    g = Game.start(scenario, game_rules(scenario.system), 1)
+    # A unit of the side not to move: hex-hexside words its own units' moves out of reach itself.
+    uid = next(u for u, spec in scenario.units.items() if spec["side"] != g.state["side"])
+    far = max(scenario.at_label)  # a hex no unit reaches in one move
+    with pytest.raises(IllegalActionError) as refused:
+        g.apply({"type": "move", "unit": uid, "to": far})
+    error = refused.value
+    assert error.key == "error.refused"
+    name = scenario.units[uid]["name"]
+    words = {"act": "move", "who": name, "place": far}
+    assert error.params["action"] == {"key": "refused.act_who_place", "params": words}
+    prompt = g.rules.prompt(scenario, g.state)
+    assert error.params["now"] == {"key": prompt["key"], "params": prompt["params"]}
+    assert error.place == far and error.rule == g.state["phase"]
+    assert uid not in json.dumps(error.params)  # words only: the unit's name, not its id
+    assert str(error).startswith('not allowed now: {"to":') and far in str(error)
+
+
+def test_a_refusal_words_only_what_it_knows():
+    g = new_game()
+    with pytest.raises(IllegalActionError) as refused:
+        g.apply({"type": "Charge!", "unit": "nobody", "to": "9999"})
+    assert refused.value.params["action"] == {"key": "refused.some", "params": {}}
+    with pytest.raises(IllegalActionError) as refused:
+        g.apply({"type": "charge", "to": "0101"})
+    assert refused.value.params["action"]["params"] == {"act": "charge", "place": "0101"}
+    for _ in range(3):
+        g.apply({"type": "hold"})
+    with pytest.raises(IllegalActionError) as refused:
+        g.apply({"type": "hold"})
+    assert refused.value.key == "error.refused_over"
+
+
+def test_a_refusal_never_names_a_block_the_side_deciding_may_not_see():
+    scenario = load_builtin("demo-fontanella")
+    rules = game_rules(scenario.system)
+    assert rules.hidden_information
+    g = Game.start(scenario, rules, 1)
+    decider = rules.decider(scenario, g.state)
+    mine = next(u for u, spec in scenario.units.items() if spec["side"] == decider)
+    theirs = next(u for u, spec in scenario.units.items() if spec["side"] != decider)
+    for uid, named in ((mine, True), (theirs, False)):
+        with pytest.raises(IllegalActionError) as refused:
+            g.apply({"type": "take_step", "unit": uid})
+        error = refused.value
+        assert error.key == "error.refused_plain"  # nothing of the prompt: a side's own
+        assert ("who" in error.params["action"]["params"]) is named
+        assert scenario.units[theirs]["name"] not in json.dumps(error.params)
+
+
+def test_a_refusal_names_a_locale_and_an_approach_by_their_names():
+    scenario = load_builtin("demo-fontanella")
+    a, b = next(iter(scenario.approaches.values())).id.split("/")
+    names = scenario.locales[a].name, scenario.locales[b].name
+    assert place_words(scenario, a) == names[0]
+    assert place_words(scenario, f"{a}/{b}") == f"{names[0]} → {names[1]}"
+    assert place_words(scenario, "nowhere") is None
+    assert place_words(scenario, f"{a}/{b}/{a}") is None

@@ -98,3 +98,27 @@ def test_pruned_search_matches_full_search(system, seed):
             assert all(s.stop is None for s in steps[:-1])
             for s in steps:
                 assert s.cost == pytest.approx(sum(p.value for p in s.parts))
+
+
+@pytest.mark.parametrize("system", ["hex-facing", "hex-hexside"])
+def test_a_path_runs_through_a_hex_the_unit_may_only_pass(system):
+    """A full stack it may pass but not stop in: the hexes beyond it still have their paths
+    (they once walked back into the hex left out of the ends, and the API's path crashed)."""
+    units = [
+        {"id": "i", "hex": "0102", "mp": 6},
+        {"id": "f1", "hex": "0202"},
+        {"id": "f2", "hex": "0202"},
+        {"id": "f3", "hex": "0202"},
+    ]
+    board = make_board(system, units, rows=1 + 3, columns=6)
+    rules = movement_rules(system)
+    reach = reachable(board, "i", rules)
+    full = board.scenario.hex_at("0202")
+    if full in reach:
+        pytest.skip(f"{system}: three units may stop together")
+    assert full in reach.passed
+    for target in reach:
+        steps = path_to(reach, target)
+        assert sum(s.cost for s in steps) == pytest.approx(reach[target].cost)
+        assert not steps or steps[-1].to == target
+    assert any(full in (s.frm for s in path_to(reach, t)) for t in reach)

@@ -302,7 +302,12 @@ def test_an_illegal_action_in_a_save_says_which_and_why():
     error = session.call("load_save", {"save": save})["error"]
     assert error["key"] == "error.bad_save_action"
     assert error["params"]["index"] == 4
-    assert error["params"]["why"]["key"] == "error.illegal_action"
+    why = error["params"]["why"]
+    assert why["key"] == "error.refused"  # the move, at the place, and what is asked now
+    assert why["params"]["action"] == {
+        "key": "refused.act_place",
+        "params": {"act": "move", "place": "0101"},
+    }
 
 
 def test_a_save_with_numbers_a_browser_cannot_read_is_refused():

@@ -1,0 +1,84 @@
+"""A scenario's overrides of its system's tables (``overrides`` in docs/scenario-format.md),
+checked against the tables they change.
+
+Each table's check lives beside the table (terrain in ``terrain``, line of sight in ``los``,
+movement in ``movement``, the sequence of play in ``systems.common``, an owner's combat
+results table in hex-hexside's ``combat``, hex-facing's combat defaults in its ``combat``);
+this module composes them, above the maps and below ``scenario``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .errors import ScenarioError
+from .los import LosDataError, los_config
+from .movement import check_movement_overrides
+from .parsing import _expect, _show
+from .systems import FOLDERS, data_path
+from .systems.common import check_sequence_overrides
+from .systems.hex_facing.combat import check_overrides as check_hf_combat
+from .terrain import TerrainDataError, chart_with_overrides
+
+# The tables a scenario may override, where its system ships them (systems/<folder>/<name>.json).
+TABLES = ("los", "movement", "terrain", "sequence")
+# A scenario's own combat results table (overrides.crt) is read by hex-hexside alone.
+CRT_ONLY = (
+    "only a hex-hexside scenario may hold its own combat results table (this one is {system})"
+)
+# The defaults of combat.json the aid leaves open (overrides.combat): hex-facing's alone (its
+# check, ``check_overrides`` of hex-facing's ``combat``, says which).
+COMBAT_SYSTEMS = ("hex-facing",)
+COMBAT_ONLY = "only a hex-facing scenario may change its combat defaults (this one is {system})"
+
+
+def override_tables(system: str) -> tuple[str, ...]:
+    """The tables a scenario of ``system`` may override: those the system ships.
+
+    >>> override_tables("area-locale")
+    ('sequence',)
+    >>> override_tables("hex-facing")[-1]
+    'combat'
+    """
+    found = tuple(n for n in TABLES if data_path(system, f"{n}.json").exists())
+    return found + (("combat",) if system in COMBAT_SYSTEMS else ())
+
+
+def check_overrides(overrides: Any, system: str) -> None:
+    """Check a scenario's table overrides against the tables they change.
+
+    Raises:
+        ScenarioError: naming the place of the first problem.
+        InvalidActionError: an owner's combat results table over a limit.
+    """
+    _expect(isinstance(overrides, dict), "overrides", "expected a JSON object")
+    if "crt" in overrides:  # an owner's combat results table: hex-hexside's alone
+        _expect(system == "hex-hexside", "overrides.crt", CRT_ONLY.format(system=system))
+        # Imported here until hex-hexside's modules take Scenario from hexmap, not scenario
+        # (tests/core/test_imports.py names the cycle); then at the top of this module.
+        from .systems.hex_hexside.combat import check_scenario_crt
+
+        check_scenario_crt(overrides["crt"])
+        overrides = {k: v for k, v in overrides.items() if k != "crt"}
+    if "combat" in overrides:
+        ok = system in COMBAT_SYSTEMS
+        _expect(ok, "overrides.combat", COMBAT_ONLY.format(system=system))
+    unknown = set(overrides) - set(override_tables(system))
+    if unknown:
+        raise ScenarioError("overrides", f"unknown table {_show(sorted(unknown)[0])}")
+    if "terrain" in overrides:
+        try:
+            chart_with_overrides(system, overrides["terrain"])
+        except TerrainDataError as exc:
+            raise ScenarioError("overrides.terrain", str(exc)) from None
+    if "los" in overrides:
+        try:
+            los_config(system, overrides["los"])
+        except LosDataError as exc:
+            raise ScenarioError("overrides.los", str(exc)) from None
+    if "movement" in overrides:
+        check_movement_overrides(system, overrides["movement"])
+    if "sequence" in overrides:
+        check_sequence_overrides(FOLDERS[system], overrides["sequence"])
+    if "combat" in overrides:
+        check_hf_combat(overrides["combat"])

@@ -1,0 +1,149 @@
+"""What every scenario parser and every check of a data file shares: refusals that name the
+place (``ScenarioError``), the reading of whole numbers, texts and names, and the facts every
+scenario answers whatever its map.
+
+It imports nothing of the maps, the tables or the rules, so each of them may use it (the
+hex map in ``hexmap``, the area map in ``areamap``, the override checks beside their tables).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, TypeVar
+
+from .errors import ScenarioError
+
+T = TypeVar("T")
+
+
+class ScenarioFacts:
+    """What every scenario answers, whatever its map: its id and its rule system."""
+
+    __slots__ = ()
+    data: dict[str, Any]
+
+    @property
+    def id(self) -> str:
+        """The scenario id."""
+        return str(self.data["id"])
+
+    @property
+    def system(self) -> str:
+        """The rule system id."""
+        return str(self.data["system"])
+
+
+def _expect(cond: bool, place: str, problem: str) -> None:
+    if not cond:
+        raise ScenarioError(place, problem)
+
+
+def _show(value: Any, limit: int = 60) -> str:
+    """``value`` as JSON for a message, cut short (check it with ``check_plain`` first).
+
+    >>> _show("wods"), _show(["a", {"b": None}]), _show("x" * 100, 8)
+    ('"wods"', '["a", {"b": null}]', '"xxxxxx…')
+    """
+    if isinstance(value, str) and len(value) > limit:
+        value = value[:limit]  # no need to write a long text out to cut it
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _brief(name: str, limit: int = 40) -> str:
+    """A name (an id, a hex number) for a place in a message, cut short."""
+    return name if len(name) <= limit else name[:limit] + "…"
+
+
+def _int(value: Any, place: str, lo: int, hi: int) -> int:
+    ok = isinstance(value, int) and not isinstance(value, bool) and lo <= value <= hi
+    if not ok:
+        raise ScenarioError(place, f"expected a whole number from {lo} to {hi}, got {_show(value)}")
+    return int(value)
+
+
+def _str(value: Any, place: str) -> str:
+    _expect(isinstance(value, str) and value != "", place, "expected a non-empty text")
+    return str(value)
+
+
+def _known(value: Any, names: Any, place: str, what: str) -> str:
+    """``value`` if it is one of ``names`` (texts), else a refusal: unknown ``what``.
+
+    Never hashes a value that is not text, so a list or object is refused, not crashed on.
+    """
+    if not (isinstance(value, str) and value in names):
+        raise ScenarioError(place, f"unknown {what} {_show(value)}")
+    return value
+
+
+def _object(value: Any, place: str) -> dict[str, Any]:
+    """``value`` if it is a JSON object, else a refusal naming ``place``."""
+    if not isinstance(value, dict):
+        raise ScenarioError(place, "expected a JSON object")
+    return value
+
+
+def _one_of(value: Any, options: tuple[T, ...], place: str) -> T:
+    """The one of ``options`` (texts) that ``value`` is, else a refusal listing them.
+
+    >>> _one_of("flat", ("flat", "pointy"), "map.orientation")
+    'flat'
+    >>> _one_of(1, ("flat", "pointy"), "map.orientation")
+    Traceback (most recent call last):
+    ...
+    muster.errors.ScenarioError: map.orientation: expected "flat" or "pointy"
+    """
+    for option in options:
+        if isinstance(value, str) and value == option:
+            return option
+    raise ScenarioError(place, "expected " + " or ".join(f'"{o}"' for o in options))
+
+
+def _optional_text(spec: dict[str, Any], key: str, place: str) -> None:
+    """Refuse ``spec[key]`` when it is given and is not text (drawing-only fields)."""
+    if key in spec:
+        _expect(isinstance(spec[key], str), f"{place} {key}", "expected a text")
+
+
+def _chain(spec: dict[str, Any], key: str) -> bool:
+    """True if ``spec[key]`` is a list of two or more (a road's hexes or locales)."""
+    chain = spec.get(key)
+    return isinstance(chain, list) and len(chain) >= 2
+
+
+def _like(default: Any, value: Any, place: str) -> None:
+    """Check an override against the default it replaces: known keys, the same kinds; a
+    whole number where the default is one; list items like the default's items.
+
+    >>> _like({"a": [1], "b": 2.5}, {"a": [2, 3], "b": 2}, "x")
+    >>> _like({"a": [1]}, {"a": [2, [3]]}, "x")
+    Traceback (most recent call last):
+    ...
+    muster.errors.ScenarioError: x.a[1]: not the type of the setting
+    """
+    if isinstance(default, dict):
+        _expect(isinstance(value, dict), place, "expected a JSON object")
+        for key, v in value.items():
+            at = f"{place}.{_brief(key)}"
+            _expect(key in default, at, "no such setting")
+            _like(default[key], v, at)
+        return
+    if isinstance(default, list):
+        _expect(isinstance(value, list), place, "not the type of the setting")
+        if default:
+            model = default[0]
+            if all(isinstance(d, dict) for d in default):  # rows of a sequence: any row's keys
+                model = {k: v for d in reversed(default) for k, v in d.items()}
+            for i, v in enumerate(value):
+                _like(model, v, f"{place}[{i}]")
+        return
+    number = (int, float)
+    same = (
+        isinstance(value, bool) == isinstance(default, bool)
+        and (
+            isinstance(value, type(default))
+            or (isinstance(default, float) and isinstance(value, number))
+        )
+    ) or default is None
+    _expect(same, place, "not the type of the setting")
