@@ -11,6 +11,7 @@ from muster.api import Session
 from muster.areamap import EXAMPLE, parse_area_scenario
 from muster.errors import ScenarioError
 from muster.scenario import load_builtin, parse_scenario
+from muster.systems.area_locale import pieces as P
 
 
 def changed(**changes):
@@ -29,7 +30,7 @@ def test_the_example_map_is_indexed():
     sc = parse_scenario(EXAMPLE)
     assert sc.system == "area-locale" and sc.neighbors == {"a": ("b",), "b": ("a",)}
     assert sc.approach("a", "b").effect == 1 and sc.approach("b", "a").width == "wide"
-    assert sc.approach("b", "a").leaders == 2 and sc.passable("a", "b")
+    assert P.leaders(sc, sc.approach("b", "a")) == 2 and sc.passable("a", "b")
     assert sc.road_kind("b", "a") == "primary"
 
 

@@ -52,9 +52,11 @@ def scenario_data(
     obj: dict[str, int] | None = None,
     turns: int | None = None,
     links: str | None = None,
+    seq: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The JSON of a small area scenario.
 
+    ``seq`` is the scenario's ``overrides.sequence`` (a reading other than the default).
     ``ap`` sets approaches: key ``"a/b"`` (one side) or ``"a-b"`` (both sides), value a code
     for ``_approach_spec`` (``"w1"`` wide, effect 1; ``"i"`` impassable). ``roads`` are
     ``"P a b c"`` (primary) or ``"S a b"`` (secondary). ``links`` (``"a-b b-c"``) replaces the
@@ -133,6 +135,8 @@ def scenario_data(
     }
     if turns is not None:
         data["turns"] = turns
+    if seq is not None:
+        data["overrides"] = {"sequence": seq}
     return data
 
 
@@ -220,6 +224,15 @@ def start_assault(g: Game, frm: str, lead: list[str]) -> None:
 def lead_options(g: Game) -> set[tuple[str, ...]]:
     """The leading-piece choices now open."""
     return {tuple(a["units"]) for a in of_type(g, "lead")}
+
+
+def no_pursuit(g: Game, side: str = "x") -> None:
+    """``side`` is asked whether its cavalry pursues, with no cavalry to offer: it does not."""
+    assert (pending(g), g.legal_actions()) == (
+        ("pursuit", side),
+        [{"type": "pursue", "units": []}],
+    )
+    g.apply({"type": "pursue", "units": []})
 
 
 # == 1. commands ==================================================================================
@@ -441,10 +454,48 @@ def test_cavalry_may_stay_and_infantry_never_follows():
     move(g, "x1", "b")
     g.apply({"type": "follow"})
     assert (where(g, "x1"), g.state["pending"]) == ("b", None)
-    # Infantry, or a group with infantry, is offered nothing.
+    # Infantry alone is offered nothing.
+    g = game("a b c", "x2:i2@a y1:i3@c")
+    move(g, "x2", "b")
+    assert g.state["pending"] is None
+
+
+def test_the_cavalry_of_a_group_with_infantry_moves_on_and_the_infantry_stays():
+    # "Cavalry may move into an approach right after moving into a locale": the notes say
+    # cavalry, not a group of cavalry only. x1 (cavalry) and x2 (infantry) enter b together;
+    # x1 alone is offered b/c, in the same command; x2 stays in b's reserve.
     g = game("a b c", "x1:c2@a x2:i2@a y1:i3@c")
+    assert move(g, "x1 x2", "b") == 1
+    assert pending(g) == ("follow", "x")
+    assert g.state["pending"]["group"] == ["x1"]
+    g.apply({"type": "follow", "to": "c"})
+    assert (where(g, "x1"), where(g, "x2"), g.state["commands"]) == ("b/c", "b", 2)
+
+
+def test_a_scenario_may_let_only_an_all_cavalry_group_move_on():
+    # cavalry_follow.group "cavalry_only" (the engine's former reading): a group with infantry
+    # is offered nothing; an all-cavalry group still is.
+    only = {"cavalry_follow": {"group": "cavalry_only"}}
+    g = game("a b c", "x1:c2@a x2:i2@a y1:i3@c", seq=only)
     move(g, "x1 x2", "b")
     assert g.state["pending"] is None
+    g = game("a b c", "x1:c2@a x3:c1@a y1:i3@c", seq=only)
+    move(g, "x1 x3", "b")
+    assert pending(g) == ("follow", "x") and g.state["pending"]["group"] == ["x1", "x3"]
+
+
+def test_moving_on_costs_what_the_scenario_says():
+    # cavalry_follow.cost (default 0, "as part of the same command"): at 1 the move on takes a
+    # command of its own, and is not offered when none is left.
+    g = game("a b c", "x1:c2@a y1:i3@c", seq={"cavalry_follow": {"cost": 1}})
+    move(g, "x1", "b")
+    g.apply({"type": "follow", "to": "c"})
+    assert (where(g, "x1"), g.state["commands"]) == ("b/c", 1)
+    g = game("a b c d", "x1:c2@a x2:i1@d x3:i1@d y1:i3@c", seq={"cavalry_follow": {"cost": 1}})
+    move(g, "x2", "d/c")
+    move(g, "x3", "d/c")
+    move(g, "x1", "b")
+    assert (g.state["commands"], g.state["pending"]) == (0, None)
 
 
 # == 6. maneuver attacks ==========================================================================
@@ -530,14 +581,11 @@ def test_assault_table(a_steps, d_steps, d_leads, effect, gun, result, winner, x
     assert fires == ({None} if gun is None else {False, True})
     lead = {"type": "lead", "units": ["y1"] if d_leads else []}
     g.apply(lead if gun is None else {**lead, "fire": gun})
-    if winner == "x" and gun is not None:
-        # The gun is left on the attacked approach: x is asked whether its cavalry pursues, as
-        # whenever the loser keeps blocks there, though it has no cavalry.
-        assert (pending(g), g.legal_actions()) == (
-            ("pursuit", "x"),
-            [{"type": "pursue", "units": []}],
-        )
-        g.apply({"type": "pursue", "units": []})
+    if winner == "y" or gun is not None:
+        # y1 (or the gun) is left on the attacked approach: x is asked whether its cavalry
+        # pursues, as whenever y keeps blocks there, though it has no cavalry; after a defeat
+        # too (the notes tie pursuit to no result: sequence.json pursuit.by "attacker").
+        no_pursuit(g)
     assert g.state["pending"] is None  # every loss fell on a single piece
     [event] = [e for e in g.log if e["key"] == "log.al_result"]
     assert (event["params"]["result"], event["params"]["winner"]) == (result, winner)
@@ -582,12 +630,41 @@ def test_leading_pieces_narrow_one_wide_two_no_mixing_one_strong():
     g = game("a b c", units, caps={"a": 5}, ap={"a-b": "w"})
     g.apply({"type": "assault", "approach": "a/b"})
     assert lead_options(g) == {("x1",), ("x3",), ("x1", "x2"), ("x1", "x4")}
-    # "The defender chooses and reveals its leading pieces: same limits, and it may choose
-    # none": y2 (1 step) may join y1 on the wide approach but not lead alone.
+    # "The defender chooses and reveals its leading pieces: 1 on a narrow approach, up to 2 on
+    # a wide one; infantry or cavalry; two may not mix infantry and cavalry; it may choose
+    # none" (the notes give the 2-step line to the attacker only): y2 (1 step) may lead alone.
     g.apply({"type": "lead", "units": ["x1", "x2"]})
     assert g.state["pieces"]["x1"]["revealed"] and g.state["pieces"]["x2"]["revealed"]
     assert pending(g) == ("lead", "y")
-    assert lead_options(g) == {(), ("y1",), ("y1", "y2")}
+    assert lead_options(g) == {(), ("y1",), ("y2",), ("y1", "y2")}
+
+
+@pytest.mark.parametrize("width", ["n", "w"])
+def test_a_defender_may_lead_one_step_blocks_an_attacker_may_not(width):
+    # Step 1, the attacker: "at least one chosen piece must have 2 or more steps"; step 3, the
+    # defender: no such line. x1 and y1 are 1-step infantry, x2 a 2-step one; y2 1-step cavalry.
+    units = "x1:i1@a/b x2:i2@a/b y1:i1@b/a y2:c1@b/a y3:i1@b/a"
+    g = game("a b c", units, ap={"a-b": width})
+    g.apply({"type": "assault", "approach": "a/b"})
+    attacker = {("x2",), ("x1", "x2")} if width == "w" else {("x2",)}
+    assert lead_options(g) == attacker
+    g.apply({"type": "lead", "units": ["x2"]})
+    defender = {(), ("y1",), ("y2",), ("y3",)}
+    if width == "w":
+        defender |= {("y1", "y3")}  # two, not mixed: y2 is cavalry
+    assert lead_options(g) == defender
+    g.apply({"type": "lead", "units": ["y1"]})  # 2 - 0 - 1 = 1: x wins
+    [event] = [e for e in g.log if e["key"] == "log.al_result"]
+    assert (event["params"]["defence"], event["params"]["winner"]) == (1, "x")
+
+
+def test_a_scenario_may_give_the_two_step_line_to_the_defender_too():
+    # leading.strong_for ["attacker", "defender"] (the engine's former reading).
+    seq = {"leading": {"strong_for": ["attacker", "defender"]}}
+    g = game("a b c", "x2:i2@a/b y1:i1@b/a y3:i2@b/a", ap={"a-b": "w"}, seq=seq)
+    g.apply({"type": "assault", "approach": "a/b"})
+    g.apply({"type": "lead", "units": ["x2"]})
+    assert lead_options(g) == {(), ("y3",), ("y1", "y3")}
 
 
 def test_cavalry_obstructed_approach_cavalry_may_not_lead():
@@ -608,6 +685,7 @@ def test_losses_enemy_chooses_among_several_leaders():
     assert pending(g) == ("loss", "y")
     g.apply({"type": "take_step", "unit": "x1"})
     assert (steps(g, "x1"), steps(g, "x2"), steps(g, "y1")) == (0, 2, 2)
+    no_pursuit(g)
     assert (where(g, "x2"), g.state["pending"]) == ("a", None)
 
 
@@ -623,6 +701,7 @@ def test_losses_overflow_leaders_owner_chooses_among_the_others():
     assert g.state["pending"]["options"] == ["x2", "x3"]
     g.apply({"type": "take_step", "unit": "x3"})
     assert (steps(g, "x2"), steps(g, "x3"), steps(g, "y1")) == (2, 1, 2)
+    no_pursuit(g)
     assert where(g, "x2") == where(g, "x3") == "a"
 
 
@@ -690,11 +769,52 @@ def test_no_pursuit_when_the_loser_has_cavalry_or_by_the_defender():
     assert [e["params"] for e in g.log if e["key"] == "log.al_pursuit_stopped"] == [{"side": "x"}]
     assert not g.state["pieces"]["x2"]["revealed"] and not g.state["pieces"]["y2"]["revealed"]
     assert (where(g, "x2"), where(g, "y2"), steps(g, "y2")) == ("b", "c", 2)
-    g = game("a b c", "x1:i2@a/b y1:i3@b/a y2:c2@b/a x9:i1@a")
+    # pursuit.by "winning_attacker" (the engine's former reading): after y wins nobody pursues.
+    seq = {"pursuit": {"by": "winning_attacker"}}
+    g = game("a b c", "x1:i2@a/b y1:i3@b/a y2:c2@b/a x9:i1@a", seq=seq)
     start_assault(g, "a/b", ["x1"])
     g.apply({"type": "lead", "units": ["y1"]})  # 2-0-3 = -1: y wins
     assert g.state["pending"] is None
     assert (lost(g, "pursuit"), steps(g, "y2")) == ({"x": 0, "y": 0}, 2)
+
+
+def test_the_attackers_cavalry_may_pursue_after_a_defeat():
+    # "if there is cavalry not used as leading pieces, and the defending side has no cavalry,
+    # pursuit is possible": no word of who won. x1 (2) leads against y1 (3): 2-0-3 = -1, y wins;
+    # x1 loses 2 (out), y1 1. x2 (cavalry, 2 steps) pursues: y1 loses 2 - 0 = 2 (out), x2
+    # loses 1 and goes back to a with the attackers.
+    g = game("a b c", "x1:i2@a/b x2:c2@a/b y1:i3@b/a y9:i1@c", ap={"a-b": "w"})
+    start_assault(g, "a/b", ["x1"])
+    g.apply({"type": "lead", "units": ["y1"]})
+    assert pending(g) == ("pursuit", "x")
+    assert g.legal_actions() == [
+        {"type": "pursue", "units": ["x2"]},
+        {"type": "pursue", "units": []},
+    ]
+    g.apply({"type": "pursue", "units": ["x2"]})
+    assert lost(g, "pursuit") == {"x": 1, "y": 2}
+    got = {pid: (where(g, pid), steps(g, pid)) for pid in ("x1", "x2", "y1")}
+    assert got == {"x1": ("out", 0), "x2": ("a", 1), "y1": ("out", 0)}
+    assert g.state["pending"] is None and g.state["assault"] is None
+
+
+def test_a_scenario_may_let_the_winner_pursue_whoever_it_is():
+    # pursuit.by "winner": y wins (2-0-3 = -1) and its cavalry y2, which did not lead, pursues
+    # x1 (no cavalry) across x's approach a/b of effect 1: x loses 2 - 1 = 1, y2 loses 1.
+    seq = {"pursuit": {"by": "winner"}}
+    units = "x1:i2@a/b x8:i2@a/b y1:i3@b/a y2:c2@b/a y9:i1@c"
+    g = game("a b c", units, ap={"a-b": "w", "a/b": "w1"}, seq=seq, caps={"a": 4})
+    start_assault(g, "a/b", ["x1"])
+    g.apply({"type": "lead", "units": ["y1"]})  # x1 loses 2: out; y1 loses 1
+    assert pending(g) == ("pursuit", "y")
+    assert g.legal_actions() == [
+        {"type": "pursue", "units": ["y2"]},
+        {"type": "pursue", "units": []},
+    ]
+    g.apply({"type": "pursue", "units": ["y2"]})
+    assert lost(g, "pursuit") == {"x": 1, "y": 1}
+    got = {pid: (where(g, pid), steps(g, pid)) for pid in ("x1", "x8", "y1", "y2")}
+    assert got == {"x1": ("out", 0), "x8": ("a", 1), "y1": ("b/a", 2), "y2": ("b/a", 1)}
 
 
 def test_no_entry_into_a_locale_won_by_assault_this_turn():
@@ -1126,7 +1246,7 @@ def test_the_attacker_cannot_tell_a_gun_that_holds_its_fire():
     assert asked == [
         ("x", {"kind": "lead", "side": "x"}, "prompt.al_lead_attacker"),
         ("y", {"kind": "lead", "side": "y"}, "prompt.al_lead_defender"),
-        ("x", None, "prompt.al_assault"),
+        ("x", {"kind": "pursuit", "side": "x"}, "prompt.al_pursuit"),  # y1 holds b/a
     ]
     assert runs["yz:i1@b/a"] == runs["yc:c1@b/a"] == (asked, views)
     # The gun only changes y's own choices: each of them with fire or hold.
@@ -1141,7 +1261,7 @@ def test_the_attacker_cannot_tell_a_gun_that_holds_its_fire():
     assert seen_by(g, "x")["legal"] == []
     # A gun that fires shows itself (the log, the result, the block): the decisions are the same.
     g.apply({"type": "lead", "units": ["y1"], "fire": True})
-    assert (pending(g), g.state["pieces"]["yg"]["revealed"]) == (None, True)
+    assert (pending(g), g.state["pieces"]["yg"]["revealed"]) == (("pursuit", "x"), True)
     assert [e["params"] for e in g.log if e["key"] == "log.al_artillery_fire"] == [{"steps": 1}]
 
 
@@ -1271,11 +1391,31 @@ def test_a_maneuver_attack_needs_room_for_the_whole_group():
     assert "b" not in select(g, "x3")  # three blocks, room for two
 
 
-def test_no_maneuver_attack_from_a_reserve_through_a_blocked_border():
-    # The enemy on the approach facing the group blocks that border: go to the approach, assault.
-    g = game("a b", "x1:i3@a y1:i3@b/a")
+def test_no_maneuver_attack_from_a_reserve_through_a_blocked_border_if_the_scenario_says():
+    # maneuver.through_blocked_border false (the engine's former reading): the enemy on the
+    # approach facing the group blocks that border: go to the approach, assault.
+    g = game("a b", "x1:i3@a y1:i3@b/a", seq={"maneuver": {"through_blocked_border": False}})
     end_player_turn_to_movement(g)
     assert select(g, "x1") == {"a/b": False}
+
+
+def test_a_maneuver_attack_from_a_reserve_through_a_border_the_enemy_blocks():
+    # "From a reserve: ... into a locale that holds enemy pieces: 1 command, and this is a
+    # Maneuver Attack", blocked only when "the defender has a piece in the reserve of the
+    # attacked locale [and] chooses to move it to the approach to block". y1 already on b/a:
+    # x1 may still attack b; with nobody in b's reserve it succeeds, and y1, on the attacked
+    # approach, retreats without loss.
+    g = game("a b c", "x1:i3@a y1:i3@b/a")
+    assert select(g, "x1") == {"a/b": False, "b": True}
+    g.apply({"type": "move", "to": "b", "attack": True})
+    assert g.state["pending"] is None
+    assert (where(g, "x1"), where(g, "y1"), steps(g, "y1")) == ("b", "c", 3)
+    # With a piece in b's reserve, y may block: the blocker joins y1 on b/a, x1 stops on a/b.
+    g = game("a b c", "x1:i3@a y1:i3@b/a y2:i2@b")
+    move(g, "x1", "b", attack=True)
+    assert pending(g) == ("block", "y")
+    g.apply({"type": "block", "unit": "y2"})
+    assert (where(g, "x1"), where(g, "y1"), where(g, "y2")) == ("a/b", "b/a", "b/a")
 
 
 def test_a_wiped_out_defender_ends_the_game_once():

@@ -142,6 +142,8 @@ def test_an_assault_and_a_blocked_maneuver_attack_passed_between_the_players(bro
     log = page.locator("#log-panel").inner_text()
     assert "Assault: 3 - 0 - 1 - 2 = 0; France wins" in log
     assert page.locator("[data-piece='a1']").get_attribute("data-hidden") == "false"
+    # The notes tie pursuit to no result: the attacker is asked even after a defeat.
+    press_text(page, "[data-action='pursue']", "No pursuit")
     press(page, "#dock [data-action='end_phase']")
     wait_prompt(page, "Austria: movement, 2 commands left")
     # Wallis (tap) into North, held by France: a maneuver attack the French reserve may block.

@@ -4,24 +4,40 @@ defensive artillery fire, losses by the choosing rules, cavalry pursuit, retreat
 Everything that needs a player's choice becomes a decision (``state["pending"]``) for the side
 the notes name: the defender blocks, the enemy chooses among leading pieces, the owner among
 the others and where its groups retreat. Results queue up in ``state["queue"]``; ``drain``
-carries them out until a decision is needed. No dice: the game is deterministic.
+carries them out (``common.drain``, a handler a step, ``STEPS``) until a decision is needed.
+No dice: the game is deterministic.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import combinations
 from typing import Any
 
 from ...areamap import AreaScenario
+from .. import common
+from . import data
 from . import pieces as P
+from .state import AreaLocaleState, asked, fighting, phasing, plain
 
-State = dict[str, Any]
+State = AreaLocaleState  # the state's shape (state.py)
 Action = dict[str, Any]
 Event = dict[str, Any]
-# The notes' numbers of an assault: a leading piece of this many steps or more among the
-# attacker's (step 1); the result the attacker wins at (step 4); the steps the winner loses,
-# and the loser beyond the result's size (step 5); what the pursuing cavalry loses (step 6).
-ASSAULT = {"strong_steps": 2, "wins_at": 1, "winner_loss": 1, "loser_loss": 1, "pursuer_loss": 1}
+Step = common.Step  # a step of the queue (``state["queue"]``)
+Outcome = common.Outcome
+_DEFAULTS = data.defaults()
+# The notes' numbers of an assault by default (sequence.json "leading", "assault", "losses"),
+# for readers outside the rules (the rules read the scenario's settings): a leading piece of
+# this many steps or more among the attacker's (step 1); the result the attacker wins at
+# (step 4); the steps the winner loses, and the loser beyond the result's size (step 5); what
+# the pursuing cavalry loses (step 6).
+ASSAULT: dict[str, int] = {
+    "strong_steps": _DEFAULTS["leading"]["strong_steps"],
+    "wins_at": _DEFAULTS["assault"]["wins_at"],
+    "winner_loss": _DEFAULTS["losses"]["winner"],
+    "loser_loss": _DEFAULTS["losses"]["loser"],
+    "pursuer_loss": _DEFAULTS["losses"]["pursuer"],
+}
 
 
 def _log(key: str, **params: Any) -> Event:
@@ -33,25 +49,31 @@ def _log(key: str, **params: Any) -> Event:
 
 
 def leading_options(
-    scenario: AreaScenario, state: State, approach: str, may_be_empty: bool
+    scenario: AreaScenario, state: State, approach: str, role: str
 ) -> list[list[str]]:
-    """The sets of leading pieces allowed on ``approach`` ("A/N"): 1 narrow, up to 2 wide;
-    infantry or cavalry, not mixed; one of 2 or more steps (step 1 of an assault)."""
+    """The sets of leading pieces allowed on ``approach`` ("A/N") for ``role``, "attacker"
+    (step 1 of an assault) or "defender" (step 3): 1 narrow, up to 2 wide; infantry or cavalry,
+    not mixed; the attacker's with one of 2 or more steps, the defender's of any steps, or
+    none (``leading`` of sequence.json)."""
     a, n = approach.split("/")
     ap = scenario.approach(a, n)
+    rule = P.settings(scenario)["leading"]
+    types, mixed = rule["types"], rule["mixed"]
+    strong = rule["strong_steps"] if role in rule["strong_for"] else 0
     obstructed = "cavalry_obstructed" in (ap.flags | scenario.approach(n, a).flags)
     here = [
         pid
         for pid in P.at(state, a, n)
-        if P.kind(scenario, pid) in ("infantry", "cavalry")
+        if P.kind(scenario, pid) in types
         and not (obstructed and P.kind(scenario, pid) == "cavalry")
     ]
-    out: list[list[str]] = [[]] if may_be_empty else []
-    for size in range(1, ap.leaders + 1):
+    out: list[list[str]] = [[]] if role == "defender" else []
+    for size in range(1, P.leaders(scenario, ap) + 1):
         for combo in combinations(here, size):
             kinds = {P.kind(scenario, pid) for pid in combo}
-            strong = any(state["pieces"][pid]["steps"] >= ASSAULT["strong_steps"] for pid in combo)
-            if len(kinds) == 1 and strong:
+            if len(kinds) > 1 and not mixed:
+                continue
+            if any(state["pieces"][pid]["steps"] >= strong for pid in combo):
                 out.append(list(combo))
     return out
 
@@ -59,20 +81,20 @@ def leading_options(
 def can_assault(scenario: AreaScenario, state: State, approach: str) -> bool:
     """True if the phasing side may assault from ``approach`` now (1 command)."""
     a, n = approach.split("/")
-    side = state["side"]
-    if state["commands"] < P.COMMANDS["assault"] or P.demoralized(scenario, state, side):
+    side = phasing(state)
+    if state["commands"] < P.cost(scenario, "assault") or P.demoralized(scenario, state, side):
         return False
     mine = P.at(state, a, n, side, scenario)
     blockers = P.at(state, n, a, P.other(scenario, side), scenario)
     if not mine or not blockers or any(state["pieces"][p]["assaulted"] for p in mine):
         return False
-    return bool(leading_options(scenario, state, approach, may_be_empty=False))
+    return bool(leading_options(scenario, state, approach, "attacker"))
 
 
 def start_assault(scenario: AreaScenario, state: State, approach: str) -> list[Event]:
     """An assault from ``approach`` on the enemy approach facing it: 1 command."""
     a, n = approach.split("/")
-    state["commands"] -= P.COMMANDS["assault"]
+    state["commands"] -= P.cost(scenario, "assault")
     attackers = P.at(state, a, n)
     for pid in attackers:
         state["pieces"][pid]["assaulted"] = True
@@ -85,11 +107,13 @@ def start_assault(scenario: AreaScenario, state: State, approach: str) -> list[E
         "defence": None,
         "artillery": 0,
         "result": None,
+        "won": None,
+        "pursuit": None,
     }
     state["pending"] = {
         "kind": "lead",
         "side": state["side"],
-        "options": leading_options(scenario, state, approach, may_be_empty=False),
+        "options": leading_options(scenario, state, approach, "attacker"),
     }
     return [_log("al_assault", side=state["side"], frm=a, to=n)]
 
@@ -115,12 +139,12 @@ def choose_lead(
     """Steps 1 to 3: a side chooses and reveals its leading pieces (kept in the order of their
     names: the enemy chooses among them, and sees them in the view). The defender's choice
     holds step 2 as well: ``fire`` if its artillery fires (offered only when it may)."""
-    s = state["assault"]
+    s = fighting(state)
     ids = P.by_name(scenario, ids)
     _reveal(state, ids)
     if s["lead"] is None:
         s["lead"] = ids
-        return _leads_events(scenario, state, state["side"], ids) + _defence_step(scenario, state)
+        return _leads_events(scenario, state, phasing(state), ids) + _defence_step(scenario, state)
     events: list[Event] = []
     guns = defensive_guns(scenario, state)
     if fire and guns:
@@ -129,18 +153,22 @@ def choose_lead(
         s["artillery"] = per * sum(state["pieces"][g]["steps"] for g in guns)
         events.append(_log("al_artillery_fire", steps=s["artillery"]))
     s["defence"] = ids
-    defender = P.other(scenario, state["side"])
+    defender = P.other(scenario, phasing(state))
     events += _leads_events(scenario, state, defender, ids)
     return events + _result(scenario, state)
 
 
 def defensive_guns(scenario: AreaScenario, state: State) -> list[str]:
-    """Step 2: the defender's artillery that may fire in this assault: on the defending
-    approach, unless it bombarded or declared a bombardment on the previous turn."""
-    s = state["assault"]
+    """Step 2: the defender's artillery that may fire in this assault: in the attacked locale,
+    in its reserve or on the attacked approach (``artillery_fire.from`` "locale"; "approach":
+    there only), unless it bombarded or declared a bombardment on the previous turn."""
+    s = fighting(state)
+    where = list(s["defenders"])
+    if P.settings(scenario)["artillery_fire"]["from"] == "locale":
+        where += P.at(state, s["to"], None, P.other(scenario, phasing(state)), scenario)
     return [
         pid
-        for pid in s["defenders"]
+        for pid in where
         if not state["pieces"][pid]["out"]
         and P.kind(scenario, pid) == "artillery"
         and not state["pieces"][pid]["declared"]
@@ -152,11 +180,11 @@ def _defence_step(scenario: AreaScenario, state: State) -> list[Event]:
     """The defender's one decision of the assault, asked whatever it holds: its leading pieces
     (step 3, none allowed), with fire or hold for its artillery (step 2) when it has a gun that
     may fire. A question of its own for the guns would tell the attacker they are there."""
-    s = state["assault"]
-    options = leading_options(scenario, state, f"{s['to']}/{s['from']}", may_be_empty=True)
+    s = fighting(state)
+    options = leading_options(scenario, state, f"{s['to']}/{s['from']}", "defender")
     state["pending"] = {
         "kind": "lead",
-        "side": P.other(scenario, state["side"]),
+        "side": P.other(scenario, phasing(state)),
         "options": options,
         "fire": bool(defensive_guns(scenario, state)),
     }
@@ -165,7 +193,7 @@ def _defence_step(scenario: AreaScenario, state: State) -> list[Event]:
 
 def _result(scenario: AreaScenario, state: State) -> list[Event]:
     """Step 4: attacker's leading steps - artillery - terrain - defender's leading steps."""
-    s = state["assault"]
+    s = fighting(state)
     state["pending"] = None
     steps = state["pieces"]
     effect = scenario.approach(s["to"], s["from"]).effect
@@ -173,8 +201,9 @@ def _result(scenario: AreaScenario, state: State) -> list[Event]:
     defence = sum(steps[p]["steps"] for p in s["defence"])
     result = attack - s["artillery"] - effect - defence
     s["result"] = result
-    won = result >= ASSAULT["wins_at"]
-    attacker, defender = state["side"], P.other(scenario, state["side"])
+    won = result >= P.settings(scenario)["assault"]["wins_at"]
+    s["won"] = won
+    attacker, defender = phasing(state), P.other(scenario, phasing(state))
     events = [
         _log(
             "al_result",
@@ -186,20 +215,21 @@ def _result(scenario: AreaScenario, state: State) -> list[Event]:
             winner=attacker if won else defender,
         )
     ]
-    loser_loss = ASSAULT["loser_loss"] + abs(result)
-    winner_loss = ASSAULT["winner_loss"]
+    losses = P.settings(scenario)["losses"]
+    loser_loss = losses["loser"] + abs(result)
+    winner_loss = losses["winner"]
     a_loss, d_loss = (winner_loss, loser_loss) if won else (loser_loss, winner_loss)
-    queue: list[dict[str, Any]] = [
+    queued: list[Step] = [
         _loss_item(s["lead"], s["attackers"], a_loss, attacker, defender),
         _loss_item(s["defence"], s["defenders"], d_loss, defender, attacker),
+        {"do": "pursuit"},
     ]
     if won:
-        queue.append({"do": "pursuit"})
-        queue.append({"do": "assault_won"})
+        queued.append({"do": "assault_won"})
     else:
-        queue.append({"do": "back", "pieces": s["attackers"], "to": s["from"]})
-    queue.append({"do": "assault_over"})
-    state["queue"] = queue + state["queue"]
+        queued.append({"do": "back", "pieces": s["attackers"], "to": s["from"]})
+    queued.append({"do": "assault_over"})
+    common.first(plain(state), *queued)
     return events + drain(scenario, state)
 
 
@@ -212,131 +242,174 @@ def _loss_item(lead: list[str], all_: list[str], n: int, owner: str, enemy: str)
 
 
 def drain(scenario: AreaScenario, state: State) -> list[Event]:
-    """Carry out queued results until a side must choose."""
-    events: list[Event] = []
-    queue = state["queue"]
-    while queue and not state["result"]:
-        item = queue[0]
-        do = item["do"]
-        if do == "loss":
-            alive_lead = [p for p in item["lead"] if not state["pieces"][p]["out"]]
-            pool, chooser = (
-                (alive_lead, item["enemy"])
-                if alive_lead
-                else (
-                    [p for p in item["rest"] if not state["pieces"][p]["out"]],
-                    item["owner"],
-                )
-            )
-            if item["n"] <= 0 or not pool:
-                queue.pop(0)
-                continue
-            if len(pool) > 1:
-                state["pending"] = {"kind": "loss", "side": chooser, "options": pool}
-                return events
-            events += take_loss(scenario, state, pool[0])
-            continue
-        if do == "group":
-            if _group_step(scenario, state, item, events):
-                return events
-            continue
-        queue.pop(0)
-        if do == "back":
-            for pid in item["pieces"]:
-                p = state["pieces"][pid]
-                if not p["out"]:
-                    p["approach"] = None
-                    p["locale"] = item["to"]
-        elif do == "pursuit":
-            if _offer_pursuit(scenario, state):
-                return events
-        elif do == "assault_won":
-            s = state["assault"]
-            enter = {"do": "enter", "pieces": s["attackers"], "to": s["to"], "won": True}
-            hit = f"{s['to']}/{s['from']}"
-            events += _defenders_fall_back(scenario, state, s["to"], s["from"], hit, enter)
-        elif do == "enter":
-            events += _enter(scenario, state, item)
-            if state["pending"]:
-                return events
-        elif do == "assault_over":
-            state["assault"] = None
-        elif do == "maneuver_won":
-            enter = {"do": "enter", "pieces": item["pieces"], "to": item["to"], "won": False}
-            events += _defenders_fall_back(
-                scenario, state, item["to"], item["from"], item["hit"], enter
-            )
-    events += _check_end(scenario, state)
+    """Carry out queued results until a side must choose (``common.drain`` with ``STEPS``);
+    once the queue has run out, a side with no piece left loses."""
+    events = common.drain(scenario, plain(state), STEPS)
+    if not state["pending"]:  # no side is asked: the queue ran out (no dice here)
+        events += _check_end(scenario, state)
     return events
 
 
+def _step_loss(scenario: AreaScenario, state: State, step: Step) -> Outcome:
+    """``n`` steps lost, one at a time: by the leading pieces still there (the enemy chooses
+    among them), then by the others (the owner chooses); asked only among two or more."""
+    alive_lead = [p for p in step["lead"] if not state["pieces"][p]["out"]]
+    pool, chooser = (
+        (alive_lead, step["enemy"])
+        if alive_lead
+        else ([p for p in step["rest"] if not state["pieces"][p]["out"]], step["owner"])
+    )
+    if step["n"] <= 0 or not pool:
+        return common.DONE, []
+    if len(pool) > 1:
+        state["pending"] = {"kind": "loss", "side": chooser, "options": pool}
+        return common.WAIT, []
+    return common.AGAIN, take_loss(scenario, state, pool[0])
+
+
 def take_loss(scenario: AreaScenario, state: State, pid: str) -> list[Event]:
-    """The piece chosen (or the only one) takes one step of the loss being applied."""
-    item = state["queue"][0]
+    """The piece chosen (or the only one) takes one step of the loss being applied (the first
+    step of the queue, which ``drain`` takes off once no step of it is left)."""
+    step = state["queue"][0]
     state["pending"] = None
-    item["n"] -= 1
-    if item["n"] <= 0:
-        state["queue"].pop(0)
-    return P.lose_step(scenario, state, pid, item.get("why", "assault"))
+    step["n"] -= 1
+    return P.lose_step(scenario, state, pid, step.get("why", "assault"))
+
+
+def _step_back(scenario: AreaScenario, state: State, step: Step) -> Outcome:
+    """The attackers of a lost assault go back to the reserve of their locale."""
+    for pid in step["pieces"]:
+        p = state["pieces"][pid]
+        if not p["out"]:
+            p["approach"] = None
+            p["locale"] = step["to"]
+    return common.DONE, []
+
+
+def _step_pursuit(scenario: AreaScenario, state: State, step: Step) -> Outcome:
+    """Step 6 of an assault: the pursuit is offered (see ``_offer_pursuit``), or not."""
+    return (common.DONE_WAIT if _offer_pursuit(scenario, state) else common.DONE), []
+
+
+def _step_assault_won(scenario: AreaScenario, state: State, step: Step) -> Outcome:
+    """The attacker won: the defenders fall back, then the attackers enter."""
+    s = fighting(state)
+    enter = {"do": "enter", "pieces": s["attackers"], "to": s["to"], "won": True}
+    hit = f"{s['to']}/{s['from']}"
+    return common.DONE, _defenders_fall_back(scenario, state, s["to"], s["from"], hit, enter)
+
+
+def _step_enter(scenario: AreaScenario, state: State, step: Step) -> Outcome:
+    """The winners enter the locale (its cavalry may then be asked to move on)."""
+    events = _enter(scenario, state, step)
+    return (common.DONE_WAIT if state["pending"] else common.DONE), events
+
+
+def _step_assault_over(scenario: AreaScenario, state: State, step: Step) -> Outcome:
+    """The assault is settled."""
+    state["assault"] = None
+    return common.DONE, []
+
+
+def _step_maneuver_won(scenario: AreaScenario, state: State, step: Step) -> Outcome:
+    """A maneuver attack not blocked: the defenders fall back, then the group enters."""
+    enter = {"do": "enter", "pieces": step["pieces"], "to": step["to"], "won": False}
+    return common.DONE, _defenders_fall_back(
+        scenario, state, step["to"], step["from"], step["hit"], enter
+    )
 
 
 def _offer_pursuit(scenario: AreaScenario, state: State) -> bool:
-    """Step 6: a winning attacker is asked whether its cavalry pursues whenever the loser has
-    pieces left on the attacked approach and cavalry may cross it: all things both sides see.
-    Its choices are its cavalry that did not lead (1 piece on a narrow approach, 2 on a wide
-    one), or none; whether the loser has cavalry is checked when the cavalry pursues (see
-    ``pursue``), so the question tells neither side anything of the other's hidden blocks."""
-    s = state["assault"]
-    a, n = s["from"], s["to"]
-    ap, there = scenario.approach(a, n), scenario.approach(n, a)
+    """Step 6: the side that may pursue (``pursuit.by``: by default the attacker, whatever the
+    result, as the notes tie pursuit to no result) is asked whether its cavalry pursues
+    whenever the other side has pieces left in the assault and cavalry may cross the border:
+    all things both sides see. Its choices are its cavalry in the assault that did not lead
+    (1 piece on a narrow approach, 2 on a wide one, by its own approach), or none; whether the
+    pursued side has cavalry is checked when the cavalry pursues (see ``pursue``), so the
+    question tells neither side anything of the other's hidden blocks."""
+    s = fighting(state)
+    by = P.settings(scenario)["pursuit"]["by"]
+    if by == "winning_attacker" and not s["won"]:
+        return False
+    attacker, defender = phasing(state), P.other(scenario, phasing(state))
+    if by == "winner" and not s["won"]:  # the defender's cavalry pursues the attacker
+        side, frm, to, mine, lead, theirs = (
+            defender,
+            s["to"],
+            s["from"],
+            s["defenders"],
+            s["defence"],
+            s["attackers"],
+        )
+    else:
+        side, frm, to, mine, lead, theirs = (
+            attacker,
+            s["from"],
+            s["to"],
+            s["attackers"],
+            s["lead"],
+            s["defenders"],
+        )
+    ap, there = scenario.approach(frm, to), scenario.approach(to, frm)
     if "cavalry_obstructed" in (ap.flags | there.flags):
         return False
-    if not [p for p in s["defenders"] if not state["pieces"][p]["out"]]:
+    if not [p for p in theirs if not state["pieces"][p]["out"]]:
         return False
     cavalry = [
         p
-        for p in s["attackers"]
-        if not state["pieces"][p]["out"] and P.kind(scenario, p) == "cavalry" and p not in s["lead"]
+        for p in mine
+        if not state["pieces"][p]["out"] and P.kind(scenario, p) == "cavalry" and p not in lead
     ]
-    options = [list(c) for k in range(1, ap.leaders + 1) for c in combinations(cavalry, k)]
-    state["pending"] = {"kind": "pursuit", "side": state["side"], "options": options}
+    most = P.leaders(scenario, ap)
+    options = [list(c) for k in range(1, most + 1) for c in combinations(cavalry, k)]
+    s["pursuit"] = {"side": side, "from": frm, "to": to, "pursued": theirs}
+    state["pending"] = {"kind": "pursuit", "side": side, "options": options}
     return True
 
 
+def pursuit_target(state: State) -> str:
+    """The approach of the side a pursuit would strike ("locale/facing")."""
+    chase = fighting(state)["pursuit"]
+    return f"{chase['to']}/{chase['from']}"
+
+
 def pursue(scenario: AreaScenario, state: State, ids: list[str]) -> list[Event]:
-    """The pursuit: the loser loses the cavalry's steps less its terrain effect; the pursuing
-    cavalry loses 1 step. Not if the loser has cavalry (the notes: "if the defending side has
-    no cavalry, pursuit is possible"): then the pursuit stops, and nothing is lost."""
-    s = state["assault"]
+    """The pursuit: the pursued side loses the cavalry's steps less its own terrain effect; the
+    pursuing cavalry loses 1 step (``losses.pursuer``). Not if the pursued side has cavalry
+    (the notes: "if the defending side has no cavalry, pursuit is possible"): then the pursuit
+    stops, and nothing is lost."""
+    chase = fighting(state)["pursuit"]
     state["pending"] = None
-    losers = [p for p in s["defenders"] if not state["pieces"][p]["out"]]
-    if any(P.kind(scenario, p) == "cavalry" for p in losers):
-        return [_log("al_pursuit_stopped", side=state["side"])] + drain(scenario, state)
+    side = chase["side"]
+    pursued = [p for p in chase["pursued"] if not state["pieces"][p]["out"]]
+    if any(P.kind(scenario, p) == "cavalry" for p in pursued):
+        return [_log("al_pursuit_stopped", side=side)] + drain(scenario, state)
     _reveal(state, ids)
-    effect = scenario.approach(s["to"], s["from"]).effect
+    effect = scenario.approach(chase["to"], chase["from"]).effect
     loss = max(0, sum(state["pieces"][p]["steps"] for p in ids) - effect)
-    defender = P.other(scenario, state["side"])
-    events = [_log("al_pursuit", side=state["side"], loss=loss)]
-    state["queue"][0:0] = [
+    other = P.other(scenario, side)
+    events = [_log("al_pursuit", side=side, loss=loss)]
+    common.first(
+        plain(state),
         {
             "do": "loss",
             "n": loss,
             "lead": [],
-            "rest": s["defenders"],
-            "owner": defender,
-            "enemy": state["side"],
+            "rest": chase["pursued"],
+            "owner": other,
+            "enemy": side,
             "why": "pursuit",
         },
         {
             "do": "loss",
-            "n": ASSAULT["pursuer_loss"],
+            "n": P.settings(scenario)["losses"]["pursuer"],
             "lead": [],
             "rest": ids,
-            "owner": state["side"],
-            "enemy": defender,
+            "owner": side,
+            "enemy": other,
             "why": "pursuit",
         },
-    ]
+    )
     return events + drain(scenario, state)
 
 
@@ -355,86 +428,89 @@ def _defenders_fall_back(
     """Every defending piece in a lost locale retreats, group by group (the notes): artillery
     is eliminated; the attacked approach goes without loss; other approaches and the reserve
     (but cavalry) lose a step first. Then the attackers ``enter``."""
-    side = P.other(scenario, state["side"])
+    side = P.other(scenario, phasing(state))
+    rule = P.settings(scenario)["retreat"]
+    eliminated, spared = rule["eliminated"], rule["reserve_spared"]
     groups: dict[str, list[str]] = {}
     for pid in P.in_locale(scenario, state, locale, side):
         groups.setdefault(P.position(state["pieces"][pid]), []).append(pid)
     events: list[Event] = []
     items = []
     for where, group in sorted(groups.items()):
-        for gun in [p for p in group if P.kind(scenario, p) == "artillery"]:
-            state["pieces"][gun]["out"] = True
-            state["army"][side] -= state["pieces"][gun]["steps"]
-            events.append(_log("al_guns_lost", side=side, locale=locale))
-        group = [p for p in group if P.kind(scenario, p) != "artillery"]
+        for pid in [p for p in group if P.kind(scenario, p) in eliminated]:
+            state["pieces"][pid]["out"] = True
+            state["army"][side] -= state["pieces"][pid]["steps"]
+            lost = "al_guns_lost" if P.kind(scenario, pid) == "artillery" else "al_eliminated"
+            events.append(_log(lost, side=side, locale=locale))
+        group = [p for p in group if P.kind(scenario, p) not in eliminated]
         if not group:
             continue
         takers = group  # another approach: the group loses a step
-        if where == hit:
-            takers = []
+        loss = rule["other_approach"]
+        if where == hit:  # the attacked approach: without loss
+            loss = rule["attacked_approach"]
         elif where == locale:  # the reserve: its pieces other than cavalry
-            takers = [p for p in group if P.kind(scenario, p) != "cavalry"]
+            takers = [p for p in group if P.kind(scenario, p) not in spared]
+            loss = rule["reserve"]
         items.append(
             {
                 "do": "group",
                 "group": group,
                 "frm": locale,
                 "came_from": came_from,
-                "loss": bool(takers),
+                "loss": loss if takers else 0,
                 "takers": takers,
                 "side": side,
             }
         )
-    state["queue"][0:0] = items + [enter]  # the attackers enter once the defenders are gone
+    common.first(plain(state), *items, enter)  # the attackers enter once the defenders are gone
     return events
 
 
-def _group_step(scenario: AreaScenario, state: State, item: dict, events: list[Event]) -> bool:
+def _step_group(scenario: AreaScenario, state: State, step: Step) -> Outcome:
     """One retreating group: its step loss (owner's choice), then where it goes (owner's
-    choice); True when a decision is pending.
+    choice).
 
     The owner is asked which block loses the step whenever the group has two or more blocks
     and loses a step, even when one block only may take it (a reserve group of one infantry
     and one cavalry): whether it is asked then depends only on what both sides see (how many
     blocks stand there, and the step lost, which the log and the army's morale show), never on
     the types of the other side's hidden blocks."""
-    group = [p for p in item["group"] if not state["pieces"][p]["out"]]
+    group = [p for p in step["group"] if not state["pieces"][p]["out"]]
     if not group:
-        state["queue"].pop(0)
-        return False
-    takers = [p for p in item["takers"] if not state["pieces"][p]["out"]]
-    if item["loss"] and takers:
+        return common.DONE, []
+    takers = [p for p in step["takers"] if not state["pieces"][p]["out"]]
+    if step["loss"] > 0 and takers:
         if len(group) > 1:
-            state["pending"] = {"kind": "group_loss", "side": item["side"], "options": takers}
-            return True
-        item["loss"] = False
-        events += P.lose_step(scenario, state, takers[0], "retreat")
-        return False
-    options = P.retreat_options(scenario, state, group, item["frm"], item["came_from"])
+            state["pending"] = {"kind": "group_loss", "side": step["side"], "options": takers}
+            return common.WAIT, []
+        step["loss"] -= 1
+        return common.AGAIN, P.lose_step(scenario, state, takers[0], "retreat")
+    options = P.retreat_options(scenario, state, group, step["frm"], step["came_from"])
     if len(options) > 1:
         state["pending"] = {
             "kind": "retreat",
-            "side": item["side"],
+            "side": step["side"],
             "options": options,
             "group": group,
         }
-        return True
-    state["queue"].pop(0)
-    events += _retreat_to(scenario, state, group, item["frm"], options[0] if options else None)
-    return False
+        return common.WAIT, []
+    return common.DONE, _retreat_to(
+        scenario, state, group, step["frm"], options[0] if options else None
+    )
 
 
 def group_loss(scenario: AreaScenario, state: State, pid: str) -> list[Event]:
     """The owner chooses which piece of a retreating group loses its step."""
     state["pending"] = None
-    state["queue"][0]["loss"] = False
+    state["queue"][0]["loss"] -= 1
     return P.lose_step(scenario, state, pid, "retreat") + drain(scenario, state)
 
 
 def retreat_to(scenario: AreaScenario, state: State, locale: str) -> list[Event]:
     """The owner chooses where a group retreats."""
     item = state["queue"].pop(0)
-    group = state["pending"]["group"]
+    group = asked(state)["group"]
     state["pending"] = None
     return _retreat_to(scenario, state, group, item["frm"], locale) + drain(scenario, state)
 
@@ -466,7 +542,7 @@ def _enter(scenario: AreaScenario, state: State, item: dict[str, Any]) -> list[E
         _log("al_enter", side=state["side"], to=item["to"], count=len(movers)),
         {**own, "to": state["side"]},
     ]
-    if not item["won"] and all(P.kind(scenario, p) == "cavalry" for p in movers):
+    if not item["won"]:
         events += offer_follow(scenario, state, movers, item["to"])
     return events
 
@@ -479,7 +555,7 @@ def maneuver(
 ) -> list[Event]:
     """A group moves into a locale that holds the enemy. From a reserve, the defender may block
     with a piece of its reserve (an interrupt); otherwise the attack succeeds."""
-    defender = P.other(scenario, state["side"])
+    defender = P.other(scenario, phasing(state))
     events = [_log("al_maneuver", side=state["side"], frm=frm, to=to, count=len(group))]
     blockers = P.at(state, to, None, defender, scenario)
     if from_reserve and blockers:
@@ -498,15 +574,16 @@ def maneuver(
 def _maneuver_won(
     scenario: AreaScenario, state: State, group: list[str], frm: str, to: str
 ) -> list[Event]:
-    state["queue"][0:0] = [
-        {"do": "maneuver_won", "pieces": group, "from": frm, "to": to, "hit": f"{to}/{frm}"}
-    ]
+    common.first(
+        plain(state),
+        {"do": "maneuver_won", "pieces": group, "from": frm, "to": to, "hit": f"{to}/{frm}"},
+    )
     return drain(scenario, state)
 
 
 def block(scenario: AreaScenario, state: State, pid: str | None) -> list[Event]:
     """The defender blocks with ``pid`` (to the approach facing the attacker), or lets it in."""
-    pending = state["pending"]
+    pending = asked(state)
     state["pending"] = None
     group, frm, to = pending["group"], pending["frm"], pending["to"]
     if pid is None:
@@ -514,13 +591,17 @@ def block(scenario: AreaScenario, state: State, pid: str | None) -> list[Event]:
             scenario, state, group, frm, to
         )
     state["pieces"][pid]["approach"] = frm
-    for g in group:  # the blocked group stops on its own approach facing the blocker
-        state["pieces"][g].update(locale=frm, approach=to)
+    # The blocked group stops on its own approach facing the blocker (``blocked_attack``), or
+    # in its own reserve.
+    facing = to if P.settings(scenario)["blocked_attack"]["attacker_to"] == "own_approach" else None
+    for g in group:
+        state["pieces"][g].update(locale=frm, approach=facing)
+    at = P.position(state["pieces"][group[0]])
     attacker = P.side_of(scenario, group[0])
-    own = {"key": "log.al_stopped_own", "params": {"units": group, "at": f"{frm}/{to}"}}
+    own = {"key": "log.al_stopped_own", "params": {"units": group, "at": at}}
     return [
         _log("al_blocked", side=P.side_of(scenario, pid), frm=frm, to=to),
-        _log("al_stopped", side=attacker, at=f"{frm}/{to}", count=len(group)),
+        _log("al_stopped", side=attacker, at=at, count=len(group)),
         {**own, "to": attacker},
     ]
 
@@ -529,8 +610,16 @@ def block(scenario: AreaScenario, state: State, pid: str | None) -> list[Event]:
 
 
 def offer_follow(scenario: AreaScenario, state: State, group: list[str], locale: str) -> list:
-    """Cavalry that moved into a locale may move on to one of its approaches at once."""
-    side = state["side"]
+    """Cavalry that moved into a locale may move on to one of its approaches at once: the
+    cavalry of the group (``cavalry_follow.group`` "with_others"; "cavalry_only": only when
+    the whole group is cavalry), for ``cavalry_follow.cost`` commands."""
+    side = phasing(state)
+    rule = P.settings(scenario)["cavalry_follow"]
+    cavalry = [p for p in group if P.kind(scenario, p) == "cavalry"]
+    if not cavalry or (rule["group"] == "cavalry_only" and len(cavalry) < len(group)):
+        return []
+    if state["commands"] < rule["cost"]:
+        return []
     targets = [
         n
         for n in scenario.neighbors[locale]
@@ -543,7 +632,7 @@ def offer_follow(scenario: AreaScenario, state: State, group: list[str], locale:
             "kind": "follow",
             "side": side,
             "options": targets,
-            "group": group,
+            "group": cavalry,
             "locale": locale,
         }
     return []
@@ -551,9 +640,10 @@ def offer_follow(scenario: AreaScenario, state: State, group: list[str], locale:
 
 def follow(scenario: AreaScenario, state: State, facing: str | None) -> list[Event]:
     """The cavalry moves on to the approach facing ``facing``, or stays in the reserve."""
-    pending = state["pending"]
+    pending = asked(state)
     state["pending"] = None
     if facing is not None:
+        state["commands"] -= P.settings(scenario)["cavalry_follow"]["cost"]
         for pid in pending["group"]:
             state["pieces"][pid]["approach"] = facing
         return [_log("al_follow", side=state["side"], locale=pending["locale"], to=facing)]
@@ -569,25 +659,29 @@ def _check_end(scenario: AreaScenario, state: State) -> list[Event]:
         return []
     for side in (s["id"] for s in scenario.data["sides"]):
         if not any(P.side_of(scenario, pid) == side for pid in P.live(state)):
-            winner = P.other(scenario, side)
-            state["result"] = {"winner": winner, "points": score(scenario, state), "wiped": side}
-            state["phase"] = "over"
             state["pending"] = None
-            state["queue"] = []
-            return [
-                {
-                    "key": "log.game_over",
-                    "params": {"winner": winner, "points": state["result"]["points"]},
-                }
-            ]
+            winner = P.other(scenario, side)
+            return common.game_over(plain(state), score(scenario, state), winner=winner, wiped=side)
     return []
 
 
 def score(scenario: AreaScenario, state: State) -> dict[str, int]:
-    """Objective points of the locales each side holds."""
-    points = {s["id"]: 0 for s in scenario.data["sides"]}
-    for lid, loc in scenario.locales.items():
-        holder = state["held"].get(lid)
-        if loc.objective and holder in points:
-            points[holder] += loc.objective
-    return points
+    """Objective points of the locales each side holds (none if ``victory.objectives`` is
+    false)."""
+    sides = [s["id"] for s in scenario.data["sides"]]
+    counted = common.objectives(scenario) if P.settings(scenario)["victory"]["objectives"] else ()
+    return common.objective_points(sides, state["held"], counted)
+
+
+# The steps of the queue (``common.drain``, which takes the state as a plain dict), by their
+# ``"do"``.
+STEPS: dict[str, Callable[[AreaScenario, Any, Step], Outcome]] = {
+    "loss": _step_loss,
+    "group": _step_group,
+    "back": _step_back,
+    "pursuit": _step_pursuit,
+    "assault_won": _step_assault_won,
+    "enter": _step_enter,
+    "assault_over": _step_assault_over,
+    "maneuver_won": _step_maneuver_won,
+}

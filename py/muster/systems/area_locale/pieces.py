@@ -9,25 +9,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...areamap import AreaScenario
+from ...areamap import Approach, AreaScenario
 from .. import common
+from . import data
+from .state import AreaLocaleState, plain
 
-FOLDER = "area_locale"
-# What a move or an assault costs in commands (the notes): from a reserve to a locale, to the
-# approach facing the enemy or into the enemy (a maneuver attack); from an approach back to
-# the reserve when the enemy blocks it, into the locale beyond (a maneuver attack), and, with
-# no enemy beyond, back to the reserve for free or on into that locale; an assault.
-COMMANDS = {
-    "reserve_to_locale": 1,
-    "reserve_to_approach": 1,
-    "reserve_attack": 1,
-    "approach_blocked_back": 1,
-    "approach_attack": 1,
-    "approach_free_back": 0,
-    "approach_on": 1,
-    "assault": 1,
-}
-State = dict[str, Any]
+FOLDER = data.FOLDER
+# What a move or an assault costs in commands by default (sequence.json "costs", the notes'):
+# for readers outside the rules; the rules read the costs in force, ``cost(scenario, name)``.
+COMMANDS: dict[str, int] = {k: v for k, v in data.defaults()["costs"].items() if k != "why"}
+State = AreaLocaleState  # the state's shape (state.py)
 Event = dict[str, Any]
 
 
@@ -39,6 +30,22 @@ def sequence_data() -> dict[str, Any]:
 def settings(scenario: AreaScenario) -> dict[str, Any]:
     """The sequence defaults with the scenario's overrides and its own turn count."""
     return common.settings(scenario, FOLDER)
+
+
+def cost(scenario: AreaScenario, name: str) -> int:
+    """What a move (or an assault) costs in commands (``costs`` of sequence.json)."""
+    return int(settings(scenario)["costs"][name])
+
+
+def leaders(scenario: AreaScenario, approach: Approach) -> int:
+    """How many leading pieces an assault may have on ``approach``: by its width (the
+    notes: 1 narrow, 2 wide; ``leading`` of sequence.json)."""
+    return int(settings(scenario)["leading"][approach.width])
+
+
+def phases(scenario: AreaScenario) -> list[str]:
+    """The phases of a player turn in order (``player_turn`` of sequence.json)."""
+    return [str(row["phase"]) for row in settings(scenario)["player_turn"]]
 
 
 def side_of(scenario: AreaScenario, pid: str) -> str:
@@ -109,6 +116,14 @@ def position(p: dict[str, Any]) -> str:
     return p["locale"] if p["approach"] is None else f"{p['locale']}/{p['approach']}"
 
 
+def group_place(scenario: AreaScenario, p: dict[str, Any]) -> str:
+    """What the pieces of one group share (``group.from``): their locale (the notes: "from the
+    same locale to the same locale"), or their place, the reserve or one approach."""
+    if settings(scenario)["group"]["from"] == "locale":
+        return str(p["locale"])
+    return position(p)
+
+
 def lose_step(scenario: AreaScenario, state: State, pid: str, why: str) -> list[Event]:
     """One step off a piece (eliminated at 0), one point off its army's morale."""
     p = state["pieces"][pid]
@@ -143,11 +158,10 @@ def retreat_options(
 
 
 def update_held(scenario: AreaScenario, state: State) -> None:
-    """A locale is held by the last side to have pieces there alone."""
-    for lid in scenario.locales:
-        here = {side_of(scenario, pid) for pid, p in live(state).items() if p["locale"] == lid}
-        if len(here) == 1:
-            state["held"][lid] = here.pop()
+    """A locale is held by the last side to have pieces there alone (``common.update_held``:
+    every piece on the map counts, in its reserve or on an approach)."""
+    present = ((p["locale"], side_of(scenario, pid)) for pid, p in live(state).items())
+    common.update_held(plain(state)["held"], scenario.locales, present)
 
 
 def demoralized(scenario: AreaScenario, state: State, side: str) -> bool:

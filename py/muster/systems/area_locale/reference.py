@@ -1,8 +1,8 @@
 """The area-locale rules reference: no dice, so no results table of chances; the costs in
 commands, the approaches (their widths and the map's terrain effects), the assault and its
 result, retreats, bombardment, the settings the notes leave open and the sequence of play,
-all read from what the rules read (``pieces.COMMANDS``, ``assault.ASSAULT``,
-``areamap.LEADING``, ``sequence.json`` with the scenario's overrides, the scenario's map).
+all read from what the rules read: the settings of ``sequence.json`` with the scenario's
+overrides (``pieces.settings``), and the scenario's map.
 """
 
 from __future__ import annotations
@@ -10,21 +10,26 @@ from __future__ import annotations
 from typing import Any
 
 from ... import reference as R
-from ...areamap import APPROACH_FLAGS, LEADING, AreaScenario
+from ...areamap import APPROACH_FLAGS, WIDTHS, AreaScenario
 from ...reference import anchor, column, label, row, section
+from . import data
 from . import pieces as P
-from .assault import ASSAULT
+from .state import AreaLocaleState
 
-State = dict[str, Any]
-# Settings of sequence.json the settings chart lists: (row, path to the setting).
+State = AreaLocaleState  # the state's shape (state.py)
+# Settings of sequence.json the settings chart lists: (row, path to the setting). A value is
+# worded ``ref.al_value.<key>.<value>`` (a number is shown as it is).
 SETTINGS = (
-    ("blocker_to", ("blocker_to", "value")),
+    ("group", ("group", "from")),
+    ("cavalry_follow", ("cavalry_follow", "group")),
+    ("through_blocked", ("maneuver", "through_blocked_border")),
     ("blocked_attack", ("blocked_attack", "attacker_to")),
-    ("losses", ("losses", "overflow")),
+    ("artillery_from", ("artillery_fire", "from")),
     ("pursuit", ("pursuit", "by")),
     ("army_step", ("army_morale", "points_per_step")),
     ("army_demoralized", ("army_morale", "demoralized_at")),
     ("reveal", ("reveal", "until")),
+    ("objectives", ("victory", "objectives")),
 )
 
 
@@ -34,10 +39,10 @@ def reference(scenario: AreaScenario, state: State | None) -> dict[str, Any]:
         "area-locale",
         [
             _commands(scenario),
-            _widths(),
+            _widths(scenario),
             _approaches(scenario),
             _assault(scenario),
-            _results(),
+            _results(scenario),
             _retreats(scenario),
             _bombardment(scenario),
             _settings(scenario),
@@ -64,9 +69,15 @@ def _commands(scenario: AreaScenario) -> Any:
             _flags(scenario, "commands", "per_turn"),
         )
     ]
-    for name, cost in P.COMMANDS.items():
+    for name, cost in s["costs"].items():
+        if name in data.NOTES:
+            continue
         rows.append(
-            row(anchor("command", name), {"move": label(f"ref.al_cmd.{name}"), "cost": cost})
+            row(
+                anchor("command", name),
+                {"move": label(f"ref.al_cmd.{name}"), "cost": cost},
+                _flags(scenario, "costs", name),
+            )
         )
     road = s["road"]
     for kind in ("primary", "secondary"):
@@ -96,8 +107,9 @@ def _commands(scenario: AreaScenario) -> Any:
     return section("commands", title, cols, rows, intro=intro)
 
 
-def _widths() -> Any:
+def _widths(scenario: AreaScenario) -> Any:
     """What an approach's width and its flags do."""
+    leading = P.settings(scenario)["leading"]
     cols = [
         column("kind", label("ref.col.approach"), "head"),
         column("effect", label("ref.col.effects"), "text"),
@@ -107,10 +119,11 @@ def _widths() -> Any:
             anchor("width", width),
             {
                 "kind": label(f"ref.al_width.{width}"),
-                "effect": label("ref.al_leading", n=leading),
+                "effect": label("ref.al_leading", n=leading[width]),
             },
+            _flags(scenario, "leading", width),
         )
-        for width, leading in LEADING.items()
+        for width in WIDTHS
     ]
     rows += [
         row(
@@ -152,19 +165,43 @@ def _approaches(scenario: AreaScenario) -> Any:
 def _assault(scenario: AreaScenario) -> Any:
     """The steps of an assault, with the notes' numbers and the defaults read."""
     s = P.settings(scenario)
-    narrow, wide = LEADING["narrow"], LEADING["wide"]
+    lead = s["leading"]
+    narrow, wide = lead["narrow"], lead["wide"]
+    fire = s["artillery_fire"]
+
+    def leading(role: str) -> dict[str, Any]:
+        """The words of one side's leading pieces: how many, which types, mixed or not, and
+        whether one needs 2 or more steps (the notes: the attacker's only)."""
+        strong = (
+            label("ref.al_strong.some", steps=lead["strong_steps"])
+            if role in lead["strong_for"]
+            else label("ref.al_strong.any")
+        )
+        mixed = label("ref.al_mixed.yes" if lead["mixed"] else "ref.al_mixed.no")
+        return {
+            "narrow": narrow,
+            "wide": wide,
+            "unit_types": lead["types"],
+            "first": mixed,
+            "second": strong,
+        }
+
     steps = [
-        (
-            "lead",
-            label("ref.al_assault.lead", narrow=narrow, wide=wide, steps=ASSAULT["strong_steps"]),
-            [],
-        ),
+        ("lead", label("ref.al_assault.lead", **leading("attacker")), _flags(scenario, "leading")),
         (
             "artillery",
-            label("ref.al_assault.artillery", per_step=s["artillery_fire"]["per_step"]),
-            _flags(scenario, "artillery_fire", "per_step"),
+            label(
+                "ref.al_assault.artillery",
+                per_step=fire["per_step"],
+                where=label(f"ref.al_value.artillery_fire.{fire['from']}"),
+            ),
+            _flags(scenario, "artillery_fire", "from"),
         ),
-        ("defence", label("ref.al_assault.defence", narrow=narrow, wide=wide), []),
+        (
+            "defence",
+            label("ref.al_assault.defence", **leading("defender")),
+            _flags(scenario, "leading"),
+        ),
         ("result", label("ref.al_assault.result"), []),
         ("losses", label("ref.al_assault.losses"), []),
         (
@@ -173,7 +210,8 @@ def _assault(scenario: AreaScenario) -> Any:
                 "ref.al_assault.pursuit",
                 narrow=narrow,
                 wide=wide,
-                n=ASSAULT["pursuer_loss"],
+                n=s["losses"]["pursuer"],
+                who=label(f"ref.al_value.pursuit.{s['pursuit']['by']}"),
             ),
             _flags(scenario, "pursuit", "by"),
         ),
@@ -192,34 +230,39 @@ def _assault(scenario: AreaScenario) -> Any:
     return section("assault", title, cols, rows, intro=intro)
 
 
-def _results() -> Any:
+def _results(scenario: AreaScenario) -> Any:
     """The assault's result: who wins, and the steps each side loses."""
+    s = P.settings(scenario)
+    losses = s["losses"]
     cols = [
         column("result", label("ref.col.result"), "head"),
         column("winner", label("ref.col.winner"), "text"),
         column("winner_loss", label("ref.col.winner_loss"), "number"),
         column("loser_loss", label("ref.col.loser_loss"), "text"),
     ]
-    loser = label("ref.al_loser_loss", n=ASSAULT["loser_loss"])
-    wins = ASSAULT["wins_at"]
+    loser = label("ref.al_loser_loss", n=losses["loser"])
+    wins = s["assault"]["wins_at"]
+    flags = _flags(scenario, "assault") or _flags(scenario, "losses")
     rows = [
         row(
             "assault-result-attacker",
             {
                 "result": label("ref.band.at_least", value=wins),
                 "winner": label("ui.attacker"),
-                "winner_loss": ASSAULT["winner_loss"],
+                "winner_loss": losses["winner"],
                 "loser_loss": loser,
             },
+            flags,
         ),
         row(
             "assault-result-defender",
             {
                 "result": label("ref.band.at_most", value=wins - 1),
                 "winner": label("ui.defender"),
-                "winner_loss": ASSAULT["winner_loss"],
+                "winner_loss": losses["winner"],
                 "loser_loss": loser,
             },
+            flags,
         ),
     ]
     intro = [R.note("assault-result-formula", "", label("ref.al_assault.result"))]
@@ -229,24 +272,48 @@ def _results() -> Any:
 
 def _retreats(scenario: AreaScenario) -> Any:
     """Where the defenders of a lost locale go, and what each group loses."""
-    s = P.settings(scenario)
+    rule = P.settings(scenario)["retreat"]
     cols = [
         column("who", label("ref.col.who"), "head"),
         column("what", label("ref.col.happens"), "text"),
     ]
+
+    def loss(n: int, spared: list[str] | None = None) -> Any:
+        if n == 0:
+            return label("ref.al_retreat_what.no_loss")
+        if spared:
+            return label("ref.al_retreat_what.steps_but", n=n, unit_types=spared)
+        return label("ref.al_retreat_what.steps", n=n)
+
+    eliminated = label("ref.al_retreat.types", unit_types=rule["eliminated"])
     rows = [
-        row(anchor("retreat", who), {"who": label(f"ref.al_retreat.{who}"), "what": what}, flags)
-        for who, what, flags in (
-            ("artillery", label("ref.al_retreat_what.eliminated"), []),
-            ("attacked_approach", label("ref.al_retreat_what.no_loss"), []),
-            ("other_approach", label("ref.al_retreat_what.one_step"), []),
-            ("reserve", label("ref.al_retreat_what.one_step_not_cavalry"), []),
+        row(anchor("retreat", who), {"who": name, "what": what}, flags)
+        for who, name, what, flags in (
+            (
+                "artillery",
+                eliminated,
+                label("ref.al_retreat_what.eliminated"),
+                _flags(scenario, "retreat", "eliminated"),
+            ),
+            *(
+                (
+                    where,
+                    label(f"ref.al_retreat.{where}"),
+                    loss(rule[where], rule["reserve_spared"] if where == "reserve" else None),
+                    _flags(scenario, "retreat", where),
+                )
+                for where in ("attacked_approach", "other_approach", "reserve")
+            ),
+            # A reading of the rules file ("A piece that cannot retreat is eliminated
+            # (default)"), with no other choice: not a setting.
             (
                 "cannot",
-                label(f"ref.al_retreat_what.{s['retreat']['cannot']}"),
-                _flags(scenario, "retreat", "cannot"),
+                label("ref.al_retreat.cannot"),
+                label("ref.al_retreat_what.eliminated"),
+                ["default"],
             ),
         )
+        if who != "artillery" or rule["eliminated"]
     ]
     intro = [R.note("retreat-where", "", label("ref.al_retreat_where"))]
     title = label("ref.section.al_retreats")
@@ -283,7 +350,8 @@ def _settings(scenario: AreaScenario) -> Any:
     rows = []
     for name, (key, sub) in SETTINGS:
         value = s[key][sub]
-        shown: Any = value if isinstance(value, int) else label(f"ref.setting.{value}")
+        number = isinstance(value, int) and not isinstance(value, bool)
+        shown: Any = value if number else label(f"ref.al_value.{key}.{str(value).lower()}")
         rows.append(
             R.setting_row(
                 anchor("setting", name),

@@ -1,12 +1,13 @@
 """area-locale play: the player turn (``sequence.json``), one handler per action, and the
 view of one side, which never holds the other side's hidden blocks.
 
-Player turn (the notes' order):
+Player turn (the notes' order, ``player_turn`` of sequence.json):
   bombardment  artillery that declared last turn may fire, by target priority
   assault      from an approach against the enemy approach blocking it (1 command)
   movement     groups for commands (reserve / approach cases), roads, maneuver attacks
   declaration  artillery reveals itself and declares a bombardment for next turn
-Two player turns a game turn, the first side first; 16 turns; no dice.
+Two player turns a game turn, the first side first; 16 turns; no dice. Every number and every
+reading a scenario may change is a setting of sequence.json (``pieces.settings``).
 """
 
 from __future__ import annotations
@@ -15,19 +16,18 @@ from collections.abc import Callable
 from typing import Any
 
 from ...areamap import AreaScenario
-from ...ruleset import RulesBase, held_facts
+from ...ruleset import Action, Refusal, RulesBase, held_facts, place_words, refusal
 from .. import common
 from . import assault as A
 from . import pieces as P
 from . import reference, screen
+from .state import AreaLocaleState, asked, phasing, plain
 
-State = dict[str, Any]
-Action = dict[str, Any]
+State = AreaLocaleState  # the state's shape (state.py)
 Event = dict[str, Any]
-PHASES = ("bombardment", "assault", "movement", "declaration")
 
 
-class AreaLocaleRules(RulesBase):
+class AreaLocaleRules(RulesBase[AreaLocaleState, Action]):
     """The area-locale ruleset."""
 
     system = "area-locale"
@@ -65,7 +65,7 @@ class AreaLocaleRules(RulesBase):
             "turn": 1,
             "turns": P.settings(scenario)["turns"],
             "side": scenario.data["sides"][0]["id"],
-            "phase": "bombardment",
+            "phase": P.phases(scenario)[0],
             "commands": 0,
             "pieces": pieces,
             "selection": [],
@@ -88,11 +88,11 @@ class AreaLocaleRules(RulesBase):
 
     def _start_player_turn(self, scenario: AreaScenario, state: State) -> list[Event]:
         state["commands"] = P.settings(scenario)["commands"]["per_turn"]
-        state.update(selection=[], roads_used=0, road_steps=[], won=[])
+        state["selection"], state["roads_used"], state["road_steps"], state["won"] = [], 0, [], []
         for pid, p in state["pieces"].items():
             if P.side_of(scenario, pid) == state["side"]:
                 p.update(moved=False, assaulted=False, road=False)
-        return self._enter(scenario, state, "bombardment")
+        return self._enter(scenario, state, P.phases(scenario)[0])
 
     def _enter(self, scenario: AreaScenario, state: State, phase: str) -> list[Event]:
         """Begin ``phase``; one with nothing to do passes by itself."""
@@ -107,21 +107,28 @@ class AreaLocaleRules(RulesBase):
             "declaration": not self._declare_actions(scenario, state),
         }
         if empty.get(phase):
-            if phase == "declaration":
-                return events + self._end_player_turn(scenario, state)
-            return events + self._enter(scenario, state, PHASES[PHASES.index(phase) + 1])
+            return events + self._next_phase(scenario, state)
         return events
+
+    def _next_phase(self, scenario: AreaScenario, state: State) -> list[Event]:
+        """On to the next phase of the player turn, or the other side's turn after the last."""
+        phases = P.phases(scenario)
+        at = phases.index(state["phase"])
+        if at == len(phases) - 1:
+            return self._end_player_turn(scenario, state)
+        return self._enter(scenario, state, phases[at + 1])
 
     def _end_player_turn(self, scenario: AreaScenario, state: State) -> list[Event]:
         P.update_held(scenario, state)
         order = [s["id"] for s in scenario.data["sides"]]
         events: list[Event] = []
+        if P.settings(scenario)["reveal"]["until"] == "end_of_player_turn":
+            self._hide_again(state)
         if state["side"] == order[0]:
             state["side"] = order[1]
         else:
             events.append({"key": "log.turn_end", "params": {"turn": state["turn"]}})
-            for p in state["pieces"].values():
-                p["revealed"] = p["declared"] and not p["out"]
+            self._hide_again(state)
             if state["turn"] >= state["turns"]:
                 return events + self._game_over(scenario, state)
             state["turn"] += 1
@@ -129,21 +136,22 @@ class AreaLocaleRules(RulesBase):
             events.append({"key": "log.turn_start", "params": {"turn": state["turn"]}})
         return events + self._start_player_turn(scenario, state)
 
+    def _hide_again(self, state: State) -> None:
+        """Revealed blocks are hidden again (``reveal.until``), but for guns still declared."""
+        for p in state["pieces"].values():
+            p["revealed"] = p["declared"] and not p["out"]
+
     def _game_over(self, scenario: AreaScenario, state: State) -> list[Event]:
-        points = A.score(scenario, state)
-        best = max(points.values())
-        leaders = [s for s, v in points.items() if v == best]
-        winner = leaders[0] if len(leaders) == 1 else None
-        state.update(phase="over", pending=None, queue=[])
-        state["result"] = {"winner": winner, "points": points}
-        return [{"key": "log.game_over", "params": {"winner": winner, "points": points}}]
+        """The last turn is over: the side alone with most objective points wins."""
+        state["pending"] = None
+        return common.game_over(plain(state), A.score(scenario, state))
 
     # -- legal actions ----------------------------------------------------------------------------
 
     def decider(self, scenario: AreaScenario, state: State) -> str:
         """The side that acts now: the phasing side, or the other at an interrupt."""
         pending = state["pending"]
-        return pending["side"] if pending else state["side"]
+        return pending["side"] if pending else phasing(state)
 
     def legal_actions(self, scenario: AreaScenario, state: State) -> list[Action]:
         """Every action the deciding side may take now."""
@@ -153,15 +161,17 @@ class AreaLocaleRules(RulesBase):
         if pending:
             return _decision_actions(pending)
         phase = state["phase"]
+        last = phase == P.phases(scenario)[-1]
+        end: Action = {"type": "end_turn" if last else "end_phase"}
         if phase == "bombardment":
-            return self._bombard_actions(scenario, state) + [{"type": "end_phase"}]
+            return self._bombard_actions(scenario, state) + [end]
         if phase == "assault":
-            return self._assault_actions(scenario, state) + [{"type": "end_phase"}]
+            return self._assault_actions(scenario, state) + [end]
         if phase == "declaration":
-            return self._declare_actions(scenario, state) + [{"type": "end_turn"}]
+            return self._declare_actions(scenario, state) + [end]
         actions = self._movement_actions(scenario, state)
         if not self._compulsory(scenario, state):
-            actions.append({"type": "end_phase"})
+            actions.append(end)
         return actions
 
     def _own(self, scenario: AreaScenario, state: State) -> list[str]:
@@ -203,7 +213,7 @@ class AreaLocaleRules(RulesBase):
         a, n = p["locale"], p["approach"]
         if n is None:
             return None
-        enemy = P.other(scenario, state["side"])
+        enemy = P.other(scenario, phasing(state))
         order = [(n, a), (n, None)] + [(n, m) for m in scenario.neighbors[n] if m != a]
         for where in order:
             found = P.at(state, where[0], where[1], enemy, scenario)
@@ -218,25 +228,27 @@ class AreaLocaleRules(RulesBase):
             for pid in self._own(scenario, state)
             if not state["pieces"][pid]["moved"]
             and state["pieces"][pid]["approach"] is not None
-            and not P.enemy_in(scenario, state, state["pieces"][pid]["approach"], state["side"])
+            and not P.enemy_in(scenario, state, state["pieces"][pid]["approach"], phasing(state))
         ]
 
     def _movement_actions(self, scenario: AreaScenario, state: State) -> list[Action]:
         selection = state["selection"]
         actions: list[Action] = []
-        where = P.position(state["pieces"][selection[0]]) if selection else None
+        together = P.group_place
+        where = together(scenario, state["pieces"][selection[0]]) if selection else None
         for pid in self._own(scenario, state):
             p = state["pieces"][pid]
             if p["moved"] or p["bombarded"] == state["turn"]:
                 continue
-            if where is None or P.position(p) == where or pid in selection:
+            if where is None or together(scenario, p) == where or pid in selection:
                 actions.append({"type": "select", "unit": pid})
         if selection:
-            actions += [
-                {"type": "move", "to": to, **({"attack": True} if attack else {})}
-                for to, cost, attack in self.destinations(scenario, state, selection)
-                if cost <= state["commands"]
-            ]
+            for to, cost, attack in self.destinations(scenario, state, selection):
+                if cost <= state["commands"]:
+                    move: Action = {"type": "move", "to": to}
+                    if attack:
+                        move["attack"] = True
+                    actions.append(move)
         if len(selection) == 1:
             actions += [
                 {"type": "road", "unit": selection[0], "path": path}
@@ -248,36 +260,61 @@ class AreaLocaleRules(RulesBase):
         self, scenario: AreaScenario, state: State, group: list[str]
     ) -> list[tuple[str, int, bool]]:
         """Where a group may move, what it costs in commands, and whether it is a maneuver
-        attack: every case of the notes from a reserve and from an approach."""
-        side = state["side"]
-        first = state["pieces"][group[0]]
-        a, facing = first["locale"], first["approach"]
+        attack: every case of the notes from a reserve and from an approach. A group standing
+        in several places of one locale (``group.from`` "locale") goes where each of its places
+        may go, for the dearest of their costs."""
+        places: dict[str, dict[str, Any]] = {}
+        for pid in group:
+            p = state["pieces"][pid]
+            places.setdefault(P.position(p), p)
+        found: dict[str, tuple[int, bool]] | None = None
+        for p in places.values():
+            here = self._destinations_from(scenario, state, p["locale"], p["approach"], len(group))
+            if found is None:
+                found = here
+                continue
+            found = {
+                to: (max(cost, here[to][0]), attack or here[to][1])
+                for to, (cost, attack) in found.items()
+                if to in here
+            }
+        return [(to, cost, attack) for to, (cost, attack) in (found or {}).items()]
+
+    def _destinations_from(
+        self, scenario: AreaScenario, state: State, a: str, facing: str | None, count: int
+    ) -> dict[str, tuple[int, bool]]:
+        """Where ``count`` pieces in the reserve of ``a`` (or on its approach facing ``facing``)
+        may move: place -> (cost in commands, a maneuver attack)."""
+        side = phasing(state)
         enemy = P.other(scenario, side)
-        out: list[tuple[str, int, bool]] = []
-        cost = P.COMMANDS
+        out: dict[str, tuple[int, bool]] = {}
+        cost = P.settings(scenario)["costs"]
         if facing is None:
+            through = P.settings(scenario)["maneuver"]["through_blocked_border"]
             for n in scenario.neighbors[a]:
                 if not scenario.passable(a, n):
                     continue
                 if P.enemy_in(scenario, state, n, side):
                     # to the approach facing the enemy
-                    out.append((f"{a}/{n}", cost["reserve_to_approach"], False))
-                    blocked = P.at(state, n, a, enemy, scenario)  # then: assault it instead
-                    if not blocked and P.room(scenario, state, n, side) >= len(group):
-                        out.append((n, cost["reserve_attack"], True))  # a maneuver attack
-                elif n not in state["won"] and P.room(scenario, state, n, side) >= len(group):
-                    out.append((n, cost["reserve_to_locale"], False))
+                    out[f"{a}/{n}"] = (cost["reserve_to_approach"], False)
+                    # the enemy on the approach facing it blocks the border: unless a scenario
+                    # says so, a maneuver attack may still go through (the defender may block)
+                    blocked = not through and P.at(state, n, a, enemy, scenario)
+                    if not blocked and P.room(scenario, state, n, side) >= count:
+                        out[n] = (cost["reserve_attack"], True)  # a maneuver attack
+                elif n not in state["won"] and P.room(scenario, state, n, side) >= count:
+                    out[n] = (cost["reserve_to_locale"], False)
             return out
         n = facing
         if P.at(state, n, a, enemy, scenario):  # the enemy blocks it: back to the reserve
-            out.append((a, cost["approach_blocked_back"], False))
+            out[a] = (cost["approach_blocked_back"], False)
         elif P.enemy_in(scenario, state, n, side):  # not blocked: into the locale, an attack
-            if P.room(scenario, state, n, side) >= len(group):
-                out.append((n, cost["approach_attack"], True))
+            if P.room(scenario, state, n, side) >= count:
+                out[n] = (cost["approach_attack"], True)
         else:  # no enemy beyond: it must move, to the reserve for free, or on
-            out.append((a, cost["approach_free_back"], False))
-            if n not in state["won"] and P.room(scenario, state, n, side) >= len(group):
-                out.append((n, cost["approach_on"], False))
+            out[a] = (cost["approach_free_back"], False)
+            if n not in state["won"] and P.room(scenario, state, n, side) >= count:
+                out[n] = (cost["approach_on"], False)
         return out
 
     def road_paths(self, scenario: AreaScenario, state: State, pid: str) -> list[list[str]]:
@@ -285,7 +322,7 @@ class AreaLocaleRules(RulesBase):
         where another piece entered at the same step count, 3 pieces a turn."""
         rule = P.settings(scenario)["road"]
         p = state["pieces"][pid]
-        side = state["side"]
+        side = phasing(state)
         if p["approach"] is not None or state["roads_used"] >= rule["pieces_per_turn"]:
             return []
         taken = {(loc, k) for loc, k in state["road_steps"]}
@@ -333,10 +370,11 @@ class AreaLocaleRules(RulesBase):
     def end_phase(self, scenario: AreaScenario, state: State, action: Action) -> list[Event]:
         """The phasing player ends the present phase."""
         state["selection"] = []
-        return self._enter(scenario, state, PHASES[PHASES.index(state["phase"]) + 1])
+        return self._next_phase(scenario, state)
 
     def end_turn(self, scenario: AreaScenario, state: State, action: Action) -> list[Event]:
-        """Declarations done: the other side plays."""
+        """The last phase done (declarations): the other side plays."""
+        state["selection"] = []
         return self._end_player_turn(scenario, state)
 
     def select(self, scenario: AreaScenario, state: State, action: Action) -> list[Event]:
@@ -352,38 +390,43 @@ class AreaLocaleRules(RulesBase):
         """The selected group moves for its cost; into the enemy it is a maneuver attack."""
         group = list(state["selection"])
         state["selection"] = []
-        first = state["pieces"][group[0]]
-        frm, from_reserve = first["locale"], first["approach"] is None
-        place = P.position(first)
+        pieces = state["pieces"]
+        frm = pieces[group[0]]["locale"]
+        # "the attacker moved from a reserve": a group with a piece from the reserve
+        from_reserve = any(pieces[pid]["approach"] is None for pid in group)
+        counts: dict[str, int] = {}
+        for pid in group:
+            place = P.position(pieces[pid])
+            counts[place] = counts.get(place, 0) + 1
         cost = next(
             c for to, c, _ in self.destinations(scenario, state, group) if to == action["to"]
         )
         state["commands"] -= cost
         for pid in group:
-            state["pieces"][pid]["moved"] = True
+            pieces[pid]["moved"] = True
         side = state["side"]
         to = action["to"]
         if action.get("attack"):  # where it ends is logged once the attack is settled
             own = {"key": "log.al_attack_own", "params": {"units": group, "to": to}, "to": side}
             return [own] + A.maneuver(scenario, state, group, frm, to, from_reserve)
-        locale, facing = (to.split("/") + [None])[:2]
+        locale, _, beyond = to.partition("/")  # "locale" (its reserve) or "locale/facing"
+        facing = beyond or None
         for pid in group:
-            state["pieces"][pid].update(locale=locale, approach=facing)
-        params = {"side": side, "frm": frm, "to": to, "count": len(group), "cost": cost}
-        key = "log.al_move"
+            pieces[pid].update(locale=locale, approach=facing)
+        events: list[Event] = []
         if facing is not None:  # from the reserve up to one of its approaches
-            key = "log.al_move_up"
             params = {"side": side, "at": to, "count": len(group), "cost": cost}
-        elif locale == frm:  # from an approach back to its own reserve
-            params["frm"] = place
-            key = "log.al_move_back"
-        private = {"key": "log.al_move_own", "params": {"units": group, "to": to}, "to": side}
-        events = [{"key": key, "params": params}, private]
-        if (
-            facing is None
-            and locale != frm
-            and all(P.kind(scenario, p) == "cavalry" for p in group)
-        ):
+            events.append({"key": "log.al_move_up", "params": params})
+        elif locale == frm:  # from its approaches back to its own reserve, a line a place
+            for place, count in sorted(counts.items()):
+                params = {"side": side, "frm": place, "to": to, "count": count, "cost": cost}
+                events.append({"key": "log.al_move_back", "params": params})
+                cost = 0  # the group's command is told once
+        else:
+            params = {"side": side, "frm": frm, "to": to, "count": len(group), "cost": cost}
+            events.append({"key": "log.al_move", "params": params})
+        events.append({"key": "log.al_move_own", "params": {"units": group, "to": to}, "to": side})
+        if facing is None and locale != frm:
             events += A.offer_follow(scenario, state, group, locale)
         return events
 
@@ -437,8 +480,9 @@ class AreaLocaleRules(RulesBase):
         )
         loss = max(0, p["steps"] - effect)
         p.update(declared=False, bombarded=state["turn"], moved=True)
-        owner = P.other(scenario, state["side"])
-        state["queue"][0:0] = [
+        owner = P.other(scenario, phasing(state))
+        common.first(
+            plain(state),
             {
                 "do": "loss",
                 "n": loss,
@@ -447,8 +491,8 @@ class AreaLocaleRules(RulesBase):
                 "owner": owner,
                 "enemy": state["side"],
                 "why": "bombardment",
-            }
-        ]
+            },
+        )
         event = {
             "key": "log.al_bombard",
             "params": {"side": state["side"], "at": P.position(t), "loss": loss, "effect": effect},
@@ -465,7 +509,7 @@ class AreaLocaleRules(RulesBase):
 
     def take_step(self, scenario: AreaScenario, state: State, action: Action) -> list[Event]:
         """The chooser names the piece that loses the next step."""
-        kind = state["pending"]["kind"]
+        kind = asked(state)["kind"]
         if kind == "group_loss":
             return A.group_loss(scenario, state, action["unit"])
         return A.take_loss(scenario, state, action["unit"]) + A.drain(scenario, state)
@@ -487,6 +531,92 @@ class AreaLocaleRules(RulesBase):
     def follow(self, scenario: AreaScenario, state: State, action: Action) -> list[Event]:
         """Cavalry moves on to an approach, or stays; then what was queued goes on."""
         return A.follow(scenario, state, action.get("to")) + A.drain(scenario, state)
+
+    # -- refusals ---------------------------------------------------------------------------------
+
+    def refusal(self, scenario: AreaScenario, state: State, action: Action) -> Refusal:
+        """Why an action is refused (``Ruleset.refusal``): for a move and an assault, the reason
+        in words with the locale or approach it names (``refusal.al_*``); else the default.
+        It reads only what the deciding side sees: its own blocks, where the other side's
+        stand, the locales won this turn."""
+        found = super().refusal(scenario, state, action)
+        why = None
+        if state["phase"] != "over" and not state["pending"] and isinstance(action, dict):
+            if action.get("type") == "move" and state["phase"] == "movement":
+                why = self._why_no_move(scenario, state, action.get("to"))
+            elif action.get("type") == "assault" and state["phase"] == "assault":
+                why = self._why_no_assault(scenario, state, action.get("approach"))
+        if why is None:
+            return found
+        key, params, place = why
+        words = {"action": found["params"]["action"], "why": {"key": key, "params": params}}
+        return refusal("error.al_refused", words, found["rule"], place)
+
+    def _why_no_move(
+        self, scenario: AreaScenario, state: State, to: Any
+    ) -> tuple[str, dict[str, Any], str | None] | None:
+        there = place_words(scenario, to)
+        if there is None:
+            return None
+        group = state["selection"]
+        if not group:
+            return "refusal.al_no_group", {}, there
+        cost = {t: c for t, c, _ in self.destinations(scenario, state, group)}
+        if to in cost:
+            if cost[to] > state["commands"]:
+                return "refusal.al_commands", {"cost": cost[to], "count": state["commands"]}, there
+            return None  # the attack mark is wrong: the default says what was sent
+        here = state["pieces"][group[0]]["locale"]
+        locale = to.split("/")[0]
+        side = phasing(state)
+        if locale != here and not (
+            locale in scenario.neighbors[here] and scenario.passable(here, locale)
+        ):
+            return (
+                "refusal.al_not_next",
+                {"place": there, "here": place_words(scenario, here)},
+                there,
+            )
+        if "/" in to and locale == here and not P.enemy_in(scenario, state, to.split("/")[1], side):
+            return "refusal.al_no_enemy_beyond", {"place": there}, there
+        if "/" not in to and locale in state["won"]:
+            return "refusal.al_won", {"place": there}, there
+        if locale != here and P.room(scenario, state, locale, side) < len(group):
+            return "refusal.al_no_room", {"place": there, "count": len(group)}, there
+        enemy = P.other(scenario, side)
+        if "/" not in to and P.at(state, locale, here, enemy, scenario):
+            blocked = place_words(scenario, f"{locale}/{here}")
+            through = P.settings(scenario)["maneuver"]["through_blocked_border"]
+            stands = [state["pieces"][pid]["approach"] for pid in group]
+            if locale in stands or (None in stands and not through):
+                return "refusal.al_blocked", {"place": blocked}, there
+        return "refusal.al_not_from_here", {"place": there}, there
+
+    def _why_no_assault(
+        self, scenario: AreaScenario, state: State, approach: Any
+    ) -> tuple[str, dict[str, Any], str | None] | None:
+        if not isinstance(approach, str) or approach not in scenario.approaches:
+            return None
+        there = place_words(scenario, approach)
+        a, n = approach.split("/")
+        side = phasing(state)
+        mine = P.at(state, a, n, side, scenario)
+        if not mine:
+            return "refusal.al_none_there", {"place": there}, there
+        if P.demoralized(scenario, state, side):
+            return "refusal.al_demoralized", {}, there
+        cost = P.cost(scenario, "assault")
+        if state["commands"] < cost:
+            return "refusal.al_commands", {"cost": cost, "count": state["commands"]}, there
+        if not P.at(state, n, a, P.other(scenario, side), scenario):
+            blocker = place_words(scenario, f"{n}/{a}")
+            return "refusal.al_no_blocker", {"place": blocker}, there
+        if any(state["pieces"][pid]["assaulted"] for pid in mine):
+            return "refusal.al_assaulted", {"place": there}, there
+        if not A.leading_options(scenario, state, approach, "attacker"):
+            steps = P.settings(scenario)["leading"]["strong_steps"]
+            return "refusal.al_no_leader", {"place": there, "steps": steps}, there
+        return None
 
     # -- views ------------------------------------------------------------------------------------
 
@@ -528,23 +658,25 @@ def _decision_actions(pending: dict[str, Any]) -> list[Action]:
     kind = pending["kind"]
     if kind == "lead":
         if pending.get("fire"):  # the defender's guns may fire: hold or fire with each choice
-            return [
+            both: list[Action] = [
                 {"type": "lead", "units": o, "fire": fire}
                 for fire in (False, True)
                 for o in pending["options"]
             ]
+            return both
         return [{"type": "lead", "units": o} for o in pending["options"]]
     if kind in ("loss", "group_loss"):
         return [{"type": "take_step", "unit": u} for u in pending["options"]]
     if kind == "retreat":
         return [{"type": "retreat", "to": t} for t in pending["options"]]
     if kind == "pursuit":
-        return [{"type": "pursue", "units": o} for o in pending["options"]] + [
-            {"type": "pursue", "units": []}
-        ]
+        pursuits: list[Action] = [{"type": "pursue", "units": o} for o in pending["options"]]
+        return pursuits + [{"type": "pursue", "units": []}]
     if kind == "block":
-        return [{"type": "block", "unit": u} for u in pending["options"]] + [{"type": "block"}]
-    return [{"type": "follow", "to": t} for t in pending["options"]] + [{"type": "follow"}]
+        blocks: list[Action] = [{"type": "block", "unit": u} for u in pending["options"]]
+        return blocks + [{"type": "block"}]
+    follows: list[Action] = [{"type": "follow", "to": t} for t in pending["options"]]
+    return follows + [{"type": "follow"}]
 
 
 HANDLERS: dict[str, Callable[..., list[Event]]] = {

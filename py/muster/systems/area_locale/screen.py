@@ -16,12 +16,13 @@ import copy
 from typing import Any
 
 from ...areamap import AreaScenario
-from ...ruleset import choice, item
+from ...ruleset import Action, choice, item
 from . import pieces as P
+from .assault import pursuit_target
+from .state import AreaLocaleState, asked, fighting
 from .view import shown_blocks
 
-State = dict[str, Any]
-Action = dict[str, Any]
+State = AreaLocaleState  # the state's shape (state.py)
 
 # Parameter name -> kind (docs/play-view.md) of every parameter an area-locale message emits
 # beyond ``ruleset.COMMON_WORDS`` (side, unit(s), frm, to, at, locale, approach, count, n, cost,
@@ -39,6 +40,7 @@ WORDS: dict[str, str] = {
     "result": "number",
     "path": "places",
     "places": "places",
+    "here": "text",  # a locale's name, in a refusal (words only)
 }
 
 # Marker ids, in the order a block lists them (legend: ``marker.<id>``, sign ``marker_sign.<id>``).
@@ -64,8 +66,8 @@ def prompt_for(
     side = rules.decider(scenario, state)
     mine = viewer is not None and viewer == side
     pending = state["pending"]
-    # Cavalry may move on only when every block that moved in was cavalry: the other side is
-    # not told that it is asked (to it the phasing side is still moving).
+    # Whether cavalry may move on tells what the blocks that moved in are: the other side is not
+    # told that it is asked (to it the phasing side is still moving).
     if pending and (pending["kind"] != "follow" or mine):
         return _decision_prompt(scenario, state, pending, mine)
     # The commands left as ``count``: the words may take its plural forms.
@@ -88,10 +90,10 @@ def _decision_prompt(
     params: dict[str, Any] = {"side": side}
     why: dict[str, Any]
     if kind == "lead":
-        s = state["assault"]
+        s = fighting(state)
         attacker = s["lead"] is None
         frm, to = (s["from"], s["to"]) if attacker else (s["to"], s["from"])
-        most = scenario.approach(frm, to).leaders
+        most = P.leaders(scenario, scenario.approach(frm, to))
         if attacker:
             kind = "lead_attacker"
             params["approach"] = f"{frm}/{to}"
@@ -121,8 +123,7 @@ def _decision_prompt(
         params.update(at=at, count=len(pending["group"]))
         why = {"key": "why.al_retreat", "params": {"locale": entry["frm"]}}
     elif kind == "pursuit":
-        s = state["assault"]
-        why = {"key": "why.al_pursuit", "params": {"at": f"{s['to']}/{s['from']}"}}
+        why = {"key": "why.al_pursuit", "params": {"at": pursuit_target(state)}}
     elif kind == "block":
         params.update(frm=pending["frm"], to=pending["to"])
         why = {
@@ -131,7 +132,8 @@ def _decision_prompt(
         }
     else:  # follow (its own side's screen only)
         params["locale"] = pending["locale"]
-        why = {"key": "why.al_follow", "params": {"locale": pending["locale"]}}
+        cost = P.settings(scenario)["cavalry_follow"]["cost"]
+        why = {"key": "why.al_follow", "params": {"locale": pending["locale"], "cost": cost}}
     return {"key": f"prompt.al_{kind}", "params": params, "side": side, "why": why}
 
 
@@ -148,7 +150,7 @@ def choices(rules: Any, scenario: AreaScenario, state: State, legal: list[Action
     """Every legal action in one item of one choice, each labelled; the choice that ends the
     phase or the turn last."""
     groups: dict[tuple, dict[str, Any]] = {}
-    pending = state["pending"]
+    pending = state["pending"] or {}
 
     def group(key: tuple, label: str, params: dict[str, Any]) -> dict[str, Any]:
         if key not in groups:
@@ -207,8 +209,7 @@ def choices(rules: Any, scenario: AreaScenario, state: State, legal: list[Action
             g = group(("retreat",), "choice.al_retreat", {"units": units, "count": len(units)})
             g["items"].append(item(action, "action.al_retreat", {"to": action["to"]}))
         elif kind == "pursue":
-            s = state["assault"]
-            g = group(("pursue",), "choice.al_pursue", {"at": f"{s['to']}/{s['from']}"})
+            g = group(("pursue",), "choice.al_pursue", {"at": pursuit_target(state)})
             units = action["units"]
             key = "action.al_pursue" if units else "action.al_pursue_none"
             params = {"units": units, "count": len(units)} if units else {}
@@ -266,7 +267,7 @@ def _move_label(state: State, action: Action, cost: int) -> tuple[str, dict[str,
 
 def _lead_item(scenario: AreaScenario, state: State, action: Action, group: Any) -> None:
     """A set of leading blocks; for a defender whose guns may fire, with fire or hold."""
-    s = state["assault"]
+    s = fighting(state)
     attacker = s["lead"] is None
     ap = f"{s['from']}/{s['to']}" if attacker else f"{s['to']}/{s['from']}"
     units = action["units"]
@@ -284,7 +285,7 @@ def _lead_item(scenario: AreaScenario, state: State, action: Action, group: Any)
 
 
 def _loss_choice(state: State, group: Any) -> dict[str, Any]:
-    pending = state["pending"]
+    pending = asked(state)
     entry = state["queue"][0]
     if pending["kind"] == "group_loss":
         return group(("loss",), "choice.al_group_loss", {"at": _group_place(state, entry["group"])})

@@ -7,12 +7,14 @@ from typing import Any
 
 from ...areamap import AreaScenario
 from . import pieces as P
+from .state import AreaLocaleState
 
-State = dict[str, Any]
+State = AreaLocaleState  # the state's shape (state.py)
 
 
-def visible(scenario: AreaScenario, state: State, pid: str, viewer: str) -> bool:
-    """True if ``viewer`` may see what block ``pid`` is: its own, or revealed."""
+def visible(scenario: AreaScenario, state: State, pid: str, viewer: str | None) -> bool:
+    """True if ``viewer`` may see what block ``pid`` is: its own, or revealed (no viewer: the
+    revealed blocks only)."""
     return P.side_of(scenario, pid) == viewer or bool(state["pieces"][pid]["revealed"])
 
 
@@ -28,7 +30,7 @@ def hidden_prefix(scenario: AreaScenario) -> str:
     return prefix
 
 
-def shown_blocks(scenario: AreaScenario, state: State, viewer: str) -> list[dict[str, Any]]:
+def shown_blocks(scenario: AreaScenario, state: State, viewer: str | None) -> list[dict[str, Any]]:
     """The blocks on the map as ``viewer`` sees them, in an order that comes only from where
     they stand: by locale, the reserve before the approaches (by facing locale), side, the
     blocks ``viewer`` sees before the bare ones; blocks it sees by name, then id.
@@ -85,7 +87,9 @@ def shown_blocks(scenario: AreaScenario, state: State, viewer: str) -> list[dict
     return blocks
 
 
-def side_view(rules: Any, scenario: AreaScenario, state: State, viewer: str) -> dict[str, Any]:
+def side_view(
+    rules: Any, scenario: AreaScenario, state: State, viewer: str | None
+) -> dict[str, Any]:
     """The state as ``viewer`` sees it (the API adds the prompt, the log, and the legal
     actions for the side that decides)."""
     blocks = shown_blocks(scenario, state, viewer)

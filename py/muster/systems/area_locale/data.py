@@ -1,0 +1,117 @@
+"""area-locale's numbers as data: the settings of ``sequence.json`` (costs in commands, leading
+pieces per width, the assault's result and losses, pursuit, retreats, roads, the order of the
+player turn; a scenario overrides them under ``overrides.sequence``) and the piece types with
+their steps of ``units.json``. Each file is loaded once and checked; the rules read the
+settings in force through ``pieces.settings(scenario)``.
+
+This module imports nothing of the core but ``systems.common``: ``areamap`` reads it to check
+a scenario's pieces and overrides.
+
+>>> piece_steps()
+{'infantry': 3, 'cavalry': 2, 'artillery': 1}
+>>> problem({"leading": {"narrow": -1}})
+('leading.narrow', 'expected a whole number of 0 or more')
+>>> problem({"player_turn": [{"phase": "movement"}, {"phase": "movement"}]})
+('player_turn', 'expected each phase once')
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from .. import common
+
+FOLDER = "area_locale"
+HERE = Path(__file__).parent
+# Keys of sequence.json that document, never set (contract: notes).
+NOTES = frozenset({"why", "source", "system", "default", "aid", "closed"})
+# Whole-number settings that may be below 0: the result the attacker wins at, the army morale
+# at which an army is demoralized. Every other whole number is a count or a cost (0 or more).
+SIGNED = frozenset({"assault.wins_at", "army_morale.demoralized_at"})
+
+
+@cache
+def units() -> dict[str, dict[str, Any]]:
+    """The piece types of ``units.json``: ratings (none) and steps (min, max, default)."""
+    types: dict[str, dict[str, Any]] = json.loads(
+        (HERE / "units.json").read_text(encoding="utf-8")
+    )["types"]
+    for kind, spec in types.items():
+        steps = spec["steps"]
+        ok = all(isinstance(steps[k], int) for k in ("min", "max", "default"))
+        if not (ok and 1 <= steps["min"] <= steps["default"] <= steps["max"]):
+            raise ValueError(f"units.json {kind}: steps must be 1 <= min <= default <= max")
+    return types
+
+
+def piece_steps() -> dict[str, int]:
+    """Each piece type and its most steps (the notes: infantry 3, cavalry 2, artillery 1)."""
+    return {kind: int(spec["steps"]["max"]) for kind, spec in units().items()}
+
+
+@cache
+def defaults() -> dict[str, Any]:
+    """The settings of ``sequence.json``, checked once (a bad file is the code's error)."""
+    data = common.sequence_data(FOLDER)
+    found = _problem(data, data)
+    if found:
+        raise ValueError(f"sequence.json {found[0]}: {found[1]}")
+    return data
+
+
+def merged(overrides: dict[str, Any]) -> dict[str, Any]:
+    """The settings with a scenario's ``overrides.sequence`` (objects merged key by key, as
+    ``systems.common.settings`` merges them)."""
+    data = dict(defaults())
+    for key, value in overrides.items():
+        default = data.get(key)
+        data[key] = {**default, **value} if isinstance(default, dict) else value
+    return data
+
+
+def problem(overrides: Any) -> tuple[str, str] | None:
+    """The first setting of ``overrides`` (a scenario's ``overrides.sequence``) the rules
+    cannot play: a count below 0, a value outside its closed set, a phase twice; as
+    (dotted path, message), or None. Keys and kinds are checked by the scenario loader."""
+    if not isinstance(overrides, dict):
+        return None
+    return _problem(merged(overrides), defaults())
+
+
+def _problem(data: dict[str, Any], base: dict[str, Any]) -> tuple[str, str] | None:
+    closed: dict[str, list[Any]] = base["closed"]
+    for key, value in data.items():
+        if key in NOTES:
+            continue
+        if key == "player_turn":
+            phases = [row.get("phase") for row in value if isinstance(row, dict)]
+            if not phases or len(set(phases)) != len(phases):
+                return "player_turn", "expected each phase once"
+            if not set(phases) <= set(closed["player_turn.phase"]):
+                return "player_turn", f"expected phases of {', '.join(closed['player_turn.phase'])}"
+            continue
+        leaves = value.items() if isinstance(value, dict) else [(None, value)]
+        for sub, leaf in leaves:
+            if sub in NOTES:
+                continue
+            path = key if sub is None else f"{key}.{sub}"
+            found = _leaf(path, leaf, closed.get(path))
+            if found:
+                return path, found
+    return None
+
+
+def _leaf(path: str, leaf: Any, allowed: list[Any] | None) -> str | None:
+    if allowed is not None:
+        items = leaf if isinstance(leaf, list) else [leaf]
+        if not all(item in allowed for item in items):
+            return f"expected {'some' if isinstance(leaf, list) else 'one'} of {', '.join(allowed)}"
+        if isinstance(leaf, list) and len(set(leaf)) != len(leaf):
+            return "expected each item once"
+    isint = isinstance(leaf, int) and not isinstance(leaf, bool)
+    if isint and path not in SIGNED and leaf < 0:
+        return "expected a whole number of 0 or more"
+    return None
