@@ -279,3 +279,52 @@ def test_the_editor_offers_the_table_with_the_stand_in_as_its_default():
     # What the editor writes at the entry's path loads.
     written = editor.override_at(entry["path"], own_crt(["EX"]))
     assert parse_scenario(duel_data(**{"overrides": written})).data["overrides"]["crt"]
+
+
+# -- the table travels with the game, not in a module ---------------------------------------------
+
+
+def test_the_table_in_play_is_the_games_not_a_modules():
+    from muster.errors import RulesError
+    from muster.systems.hex_hexside import combat
+    from muster.systems.hex_hexside.tables import HexsideTables
+
+    mine = own_crt(["A1"], name="Mine")
+    g = fight(duel_data(), 3, options={"crt": mine})
+    key = g.state["crt"]["key"]
+    # The game's scenario holds the tables its options gave; no module keeps a registry.
+    assert combat.tables_of(g.scenario, g.state).crt[3]["1:1"] == ("A1",)
+    assert not [
+        name
+        for name, value in vars(combat).items()
+        if isinstance(value, dict) and any(isinstance(v, HexsideTables) for v in value.values())
+    ]
+    # Another copy of the same scenario, that no game with this table started on, does not know
+    # it: the table comes from the game's options, not from somewhere shared.
+    other = parse_scenario(duel_data())
+    with pytest.raises(RulesError) as found:
+        combat.tables_of(other, g.state)
+    assert found.value.key == "error.bad_crt" and key in str(found.value)
+    # A new game on it with the same options brings the table along.
+    again = Game.start(other, RULES, 7, {"crt": mine})
+    assert again.state["crt"]["key"] == key
+    assert combat.tables_of(other, again.state).crt[3]["1:1"] == ("A1",)
+
+
+def test_a_save_with_a_table_chosen_at_new_game_replays_with_it():
+    s = session_with(duel_data())
+    mine = own_crt(["D1"], name="Mine")
+    view = s.call("new_game", {"seed": 5, "options": {"crt": mine}})["result"]
+    while view["state"]["phase"] != "combat":
+        view = s.call("act", {"action": {"type": "end_phase"}})["result"]
+    for action in ({"type": "attack", "target": "0403"}, {"type": "confirm"}, {"type": "roll"}):
+        view = s.call("act", {"action": action})["result"]
+    assert view["state"]["units"]["d"]["lost"] == 1  # any roll: D1
+    save = json.loads(json.dumps(s.call("save", {})["result"]))
+    assert save["options"]["crt"]["name"] == "Mine" and "crt" not in save["scenario"].get(
+        "overrides", {}
+    )
+    loaded = Session().call("load_save", {"save": save})
+    assert loaded["ok"], loaded
+    again = loaded["result"]["view"]
+    assert again["crt"]["name"] == "Mine" and again["state"]["units"]["d"]["lost"] == 1

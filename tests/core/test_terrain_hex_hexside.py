@@ -34,7 +34,13 @@ TABLE = [
     ("elbe_river",     "P",      "P",      "P",    "P",     "P"),
 ]  # fmt: skip
 
-KINDS = {row[0]: ("hex" if i < 7 else "hexside") for i, row in enumerate(TABLE)}
+# Note 3 ("S'il n'y a pas de pont ou de passage": if there is no bridge or ford) names a ford
+# the chart prints no row for: its row follows the printed ones, every cell 0 and marked a
+# default (what the note gives is that a ford, like a bridge, cancels the stream; crossings in
+# sequence.json, tested in test_bombard_ford_hex_hexside.py).
+FORD = ("ford", "+0", "+0", "0", "0", "0")
+ROWS = [*TABLE, FORD]
+KINDS = {row[0]: ("hex" if i < 7 else "hexside") for i, row in enumerate(ROWS)}
 
 # The one ambiguous cell, stored with the documented default (rules/hex-hexside.md).
 SLOPE_BOTTOM = Cell(
@@ -61,22 +67,26 @@ def expected(text: str, column: str) -> Cell:
     return Cell(value=float(text), flags=flags, applies=applies)
 
 
-CELLS = [(row[0], col, text) for row in TABLE for col, text in zip(COLUMNS, row[1:], strict=True)]
+CELLS = [(row[0], col, text) for row in ROWS for col, text in zip(COLUMNS, row[1:], strict=True)]
 
 
 @pytest.mark.parametrize(("row", "column", "printed"), CELLS, ids=[f"{r}.{c}" for r, c, _ in CELLS])
 def test_cell(row: str, column: str, printed: str) -> None:
-    assert load_chart(SYSTEM).row(row)[column] == expected(printed, column)
+    cell = expected(printed, column)
+    if row == FORD[0]:  # not printed: the engine's default
+        cell = Cell(value=cell.value, applies=cell.applies, default=True)
+    assert load_chart(SYSTEM).row(row)[column] == cell
 
 
 def test_shape_is_the_seed_chart() -> None:
     chart = load_chart(SYSTEM)
-    assert [r.id for r in chart.rows] == [t[0] for t in TABLE]
+    assert [r.id for r in chart.rows] == [t[0] for t in ROWS]
     assert [c.key for c in chart.columns] == list(COLUMNS)
     assert [c.group for c in chart.columns] == ["movement"] * 2 + ["combat"] * 3
     assert all(tuple(r.cells) == COLUMNS for r in chart.rows)
     assert all(r.names == (r.id,) and not r.flags for r in chart.rows)
-    assert len(CELLS) == 15 * 5
+    assert len(CELLS) == (15 + 1) * 5
+    assert load_chart(SYSTEM).row("ford").seed == "passage (note 3)"
 
 
 @pytest.mark.parametrize(("row", "kind"), sorted(KINDS.items()))
@@ -91,7 +101,7 @@ def test_names_by_kind() -> None:
     }  # fmt: skip
     assert chart.names("hexside") == {
         "slope_top", "slope_bottom", "stream", "bridge", "entrenchment", "pond",
-        "mietzel_river", "elbe_river",
+        "mietzel_river", "elbe_river", "ford",
     }  # fmt: skip
     assert chart.names("connection") == frozenset()
 
@@ -101,7 +111,8 @@ def test_bottom_of_slope_default() -> None:
     assert cell.default and cell.printed == (0, 1) and cell.value is None
     assert [cell.for_unit(u) for u in ("infantry", "leader", "artillery")] == [0, 0, 1]
     assert not any(c.default for r in load_chart(SYSTEM).rows for c in r.cells.values()
-                   if c is not cell)  # fmt: skip
+                   if c is not cell and r.id != "ford")  # fmt: skip
+    assert all(c.default for c in load_chart(SYSTEM).row("ford").cells.values())
 
 
 @pytest.mark.parametrize(

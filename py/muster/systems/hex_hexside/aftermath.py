@@ -7,15 +7,26 @@ from __future__ import annotations
 from typing import Any
 
 from ...hexgrid import hex_distance
-from ...movement import stacking_allows
-from ...scenario import Scenario
-from . import closecombat as cc
+from ...hexmap import Scenario
+from ...movement import Board, stacking_allows
+from ...shapes import Action
 from . import combat
 from .combat import settings
 from .movement import RULES as MOVEMENT
+from .position import (
+    board_for,
+    fighters_in,
+    log,
+    may_attack,
+    new_combat,
+    open_targets,
+    pair_ok,
+    spec,
+    units_of,
+)
+from .state import HexHexsideState, ongoing
 
-State = dict[str, Any]
-Action = dict[str, Any]
+State = HexHexsideState  # the state's shape (state.py)
 Event = dict[str, Any]
 
 
@@ -24,21 +35,21 @@ def _vacated(scenario: Scenario, state: State, c: dict[str, Any]) -> list[str]:
     return [
         t
         for t in c["targets"]
-        if not any(
-            cc._spec(scenario, u)["side"] != c["side"] for u in cc.fighters_in(scenario, state, t)
-        )
+        if not any(spec(scenario, u)["side"] != c["side"] for u in fighters_in(scenario, state, t))
     ]
 
 
-def advance_options(scenario: Scenario, state: State) -> list[tuple[str, str]]:
+def advance_options(
+    scenario: Scenario, state: State, board: Board | None = None
+) -> list[tuple[str, str]]:
     """(unit, hex) pairs an attacker may advance into an emptied defending hex."""
-    c = state["combat"]
+    c = ongoing(state, "combat")
     rule = settings(scenario)["advance"]
-    board = cc._board(scenario, state)
+    board = board or board_for(scenario, state)
     out = []
-    for uid in cc._units_of(state, c, "attacker"):
+    for uid in units_of(state, c, "attacker"):
         u = state["units"][uid]
-        if cc._spec(scenario, uid)["type"] not in rule["who"] or u["status"] in rule["not_states"]:
+        if spec(scenario, uid)["type"] not in rule["who"] or u["status"] in rule["not_states"]:
             continue
         if uid in c["advanced"]:
             continue
@@ -55,7 +66,7 @@ def advance_options(scenario: Scenario, state: State) -> list[tuple[str, str]]:
 
 
 def _advance_step(rules: Any, scenario: Scenario, state: State) -> list[Event]:
-    c = state["combat"]
+    c = ongoing(state, "combat")
     if not c["bombard"] and advance_options(scenario, state):
         c["step"] = "advance"
         return []
@@ -64,18 +75,18 @@ def _advance_step(rules: Any, scenario: Scenario, state: State) -> list[Event]:
 
 def advance(rules: Any, scenario: Scenario, state: State, action: Action) -> list[Event]:
     """An attacker advances into an emptied defending hex (enemy leaders alone there are taken)."""
-    c = state["combat"]
+    c = ongoing(state, "combat")
     uid, to = action["unit"], action["to"]
     u = state["units"][uid]
-    events = [cc._log("advance", unit=uid, **{"from": u["hex"], "to": to})]
+    events = [log("advance", unit=uid, **{"from": u["hex"], "to": to})]
     u["hex"] = to
     c["advanced"].append(uid)
     for lid, lu in state["units"].items():
-        if not lu["out"] and lu["hex"] == to and cc._spec(scenario, lid)["side"] != c["side"]:
+        if not lu["out"] and lu["hex"] == to and spec(scenario, lid)["side"] != c["side"]:
             lu["out"] = True
-            side = cc._spec(scenario, lid)["side"]
+            side = spec(scenario, lid)["side"]
             state["army"][side]["points"] -= settings(scenario)["army_morale"]["points_per_leader"]
-            events.append(cc._log("hh_leader_taken", unit=lid))
+            events.append(log("hh_leader_taken", unit=lid))
             events += rules.army_check(scenario, state)
     if state["result"] or advance_options(scenario, state):
         return events
@@ -88,31 +99,31 @@ def no_advance(rules: Any, scenario: Scenario, state: State, action: Action) -> 
 
 
 def _extended_units(scenario: Scenario, state: State) -> list[str]:
-    c = state["combat"]
+    c = ongoing(state, "combat")
     rule = settings(scenario)["extended_attack"]
     return [
         uid
         for uid in c["advanced"]
-        if cc._spec(scenario, uid)["type"] in rule["who"]
+        if spec(scenario, uid)["type"] in rule["who"]
         and not state["units"][uid]["out"]
         and not (rule["once_per_turn"] and state["units"][uid]["extended"])
-        and cc.may_attack(scenario, state, uid, extended=True)
+        and may_attack(scenario, state, uid, extended=True)
     ]
 
 
-def extended_targets(scenario: Scenario, state: State) -> list[str]:
+def extended_targets(scenario: Scenario, state: State, board: Board | None = None) -> list[str]:
     """Enemy hexes the cavalry that advanced may attack at once (step 10)."""
-    board = cc._board(scenario, state)
+    board = board or board_for(scenario, state)
     units = _extended_units(scenario, state)
     return [
         t
-        for t in cc.enemy_hexes(scenario, state, state["side"])
-        if any(cc.pair_ok(scenario, state, board, u, t) for u in units)
+        for t in open_targets(scenario, state)
+        if any(pair_ok(scenario, state, board, u, t) for u in units)
     ]
 
 
 def _extended_step(rules: Any, scenario: Scenario, state: State) -> list[Event]:
-    c = state["combat"]
+    c = ongoing(state, "combat")
     if not c["bombard"] and extended_targets(scenario, state):
         c["step"] = "extended"
         return []
@@ -121,13 +132,13 @@ def _extended_step(rules: Any, scenario: Scenario, state: State) -> list[Event]:
 
 def extended_attack(rules: Any, scenario: Scenario, state: State, action: Action) -> list[Event]:
     """The cavalry that advanced will attack ``target`` once this combat is over."""
-    board = cc._board(scenario, state)
+    board = board_for(scenario, state)
     units = [
         u
         for u in _extended_units(scenario, state)
-        if cc.pair_ok(scenario, state, board, u, action["target"])
+        if pair_ok(scenario, state, board, u, action["target"])
     ]
-    state["combat"]["extend"] = {"target": action["target"], "units": units}
+    ongoing(state, "combat")["extend"] = {"target": action["target"], "units": units}
     return _wcm_step(rules, scenario, state)
 
 
@@ -137,15 +148,18 @@ def no_extended(rules: Any, scenario: Scenario, state: State, action: Action) ->
 
 
 def _wcm_step(rules: Any, scenario: Scenario, state: State) -> list[Event]:
-    c = state["combat"]
+    c = ongoing(state, "combat")
     events: list[Event] = []
     e = c["effects"]
     unhurt = e is not None and not e["attacker"]["loss"] and not e["attacker"]["r"]
     lead_a = c["lead"]["attacker"]
     left = c["fought"] and len(_vacated(scenario, state, c)) == len(c["targets"])
-    if not c["bombard"] and unhurt and left and not state["units"][lead_a]["out"]:
+    # winning_combat_marker.when: the aid's step 11 names the marker, not when it is won.
+    when = "never" if c["bombard"] else settings(scenario)["winning_combat_marker"]["when"]
+    earned = when == "defender_left" or (when == "defender_left_and_attacker_unhurt" and unhurt)
+    if earned and left and not state["units"][lead_a]["out"]:
         state["units"][lead_a]["wcm"] = state["pturn"]
-        events.append(cc._log("hh_wcm", unit=lead_a))
+        events.append(log("hh_wcm", unit=lead_a))
     return events + _cavalry_step(rules, scenario, state)
 
 
@@ -155,8 +169,8 @@ def deep_charge_units(scenario: Scenario, state: State) -> list[str]:
         uid
         for uid, u in state["units"].items()
         if not u["out"]
-        and cc._spec(scenario, uid)["side"] == state["side"]
-        and cc._spec(scenario, uid)["type"] == "cavalry"
+        and spec(scenario, uid)["side"] == state["side"]
+        and spec(scenario, uid)["type"] == "cavalry"
         and u["engaged"]
         and u["status"] == "formed"
         and u["deep"] != state["turn"]
@@ -164,14 +178,15 @@ def deep_charge_units(scenario: Scenario, state: State) -> list[str]:
 
 
 def _cavalry_step(rules: Any, scenario: Scenario, state: State) -> list[Event]:
-    c = state["combat"]
+    c = ongoing(state, "combat")
     events: list[Event] = []
     if not c["bombard"] and c["fought"]:
-        for uid in cc._units_of(state, c, "attacker") + cc._units_of(state, c, "defender"):
+        engage = settings(scenario)["cavalry_action"]["engaged_after_combat"]
+        for uid in units_of(state, c, "attacker") + units_of(state, c, "defender"):
             u = state["units"][uid]
-            if cc._spec(scenario, uid)["type"] == "cavalry" and not u["engaged"]:
+            if engage and spec(scenario, uid)["type"] == "cavalry" and not u["engaged"]:
                 u["engaged"] = True
-                events.append(cc._log("hh_engaged", unit=uid))
+                events.append(log("hh_engaged", unit=uid))
         if deep_charge_units(scenario, state):
             c["step"] = "cavalry"
             return events
@@ -185,18 +200,18 @@ def deep_charge(rules: Any, scenario: Scenario, state: State, action: Action) ->
     leader = combat.leader_with(scenario, state, uid)
     bonus = combat.morale(scenario, uid) + (0 if leader is None else combat._mm(scenario, leader))
     state["chance"] = {"die": "d6", "purpose": "deep_charge", "unit": uid, "bonus": bonus}
-    need = combat.tables_of(state).deep_charge_at_least
-    return [cc._log("hh_deep_charge", unit=uid, bonus=bonus, need=need)]
+    need = combat.tables_of(scenario, state).deep_charge_at_least
+    return [log("hh_deep_charge", unit=uid, bonus=bonus, need=need)]
 
 
 def _deep_result(rules: Any, scenario: Scenario, state: State, action: Action) -> list[Event]:
     chance = action["chance"]
     uid = chance["unit"]
     total = action["value"] + chance["bonus"]
-    must = total >= combat.tables_of(state).deep_charge_at_least
+    must = total >= combat.tables_of(scenario, state).deep_charge_at_least
     state["units"][uid]["must"] = must
     key = "hh_deep_must" if must else "hh_deep_not"
-    events = [cc._log(key, unit=uid, total=total)]
+    events = [log(key, unit=uid, total=total)]
     if not deep_charge_units(scenario, state):
         events += _finish(scenario, state)
     return events
@@ -212,7 +227,7 @@ def _finish(scenario: Scenario, state: State) -> list[Event]:
     state["combat"] = None
     ext = c.get("extend") if c else None
     if ext and ext["units"] and not state["result"]:
-        state["combat"] = cc._new_combat(
+        state["combat"] = new_combat(
             state, list(ext["units"]), [ext["target"]], pool=list(ext["units"])
         )
     return []

@@ -25,106 +25,58 @@ from collections.abc import Callable
 from typing import Any
 
 from ...hexgrid import hex_distance
+from ...hexmap import Scenario
 from ...movement import Board, Part, stacking_allows
-from ...scenario import Scenario
+from ...shapes import Action
+from .. import common
 from . import aftermath, combat
 from . import tables as T
 from .combat import settings
 from .movement import RULES as MOVEMENT
+from .position import (
+    board_for,
+    enemy_side,
+    fighters_in,
+    log,
+    may_attack,
+    new_combat,
+    open_targets,
+    pair_ok,
+    spec,
+    units_of,
+)
+from .state import HexHexsideState, ongoing, plain
 
-State = dict[str, Any]
-Action = dict[str, Any]
+State = HexHexsideState  # the state's shape (state.py)
 Event = dict[str, Any]
 
 
-def _spec(scenario: Scenario, uid: str) -> dict[str, Any]:
-    return scenario.units[uid]
-
-
-def _log(key: str, **params: Any) -> Event:
-    return {"key": "log." + key, "params": params}
-
-
-def enemy_side(scenario: Scenario, state: State) -> str:
-    """The side that is not phasing (two-sided games)."""
-    return next(s["id"] for s in scenario.data["sides"] if s["id"] != state["side"])
-
-
-def fighters_in(scenario: Scenario, state: State, label: str) -> list[str]:
-    """The combat units (not leaders) in hex ``label``."""
-    return [
-        uid
-        for uid, u in state["units"].items()
-        if not u["out"] and u["hex"] == label and _spec(scenario, uid)["type"] != "leader"
-    ]
-
-
-def enemy_hexes(scenario: Scenario, state: State, side: str) -> list[str]:
-    """Hexes holding combat units of a side other than ``side``."""
-    return sorted(
-        {
-            u["hex"]
-            for uid, u in state["units"].items()
-            if not u["out"]
-            and _spec(scenario, uid)["side"] != side
-            and _spec(scenario, uid)["type"] != "leader"
-        }
-    )
-
-
-def may_attack(scenario: Scenario, state: State, uid: str, extended: bool = False) -> bool:
-    """True if ``uid`` may be designated to attack now (``designation`` in sequence.json)."""
-    rule = settings(scenario)["designation"]
-    u = state["units"][uid]
-    spec = _spec(scenario, uid)
-    if u["out"] or spec["side"] != state["side"] or spec["type"] not in rule["may_attack"]:
-        return False
-    if u["status"] in rule["not_states"] or u["bombarded"]:
-        return False
-    return extended or u["must"] or not (rule["attack_once"] and u["attacked"])
-
-
-def pair_ok(scenario: Scenario, state: State, board: Board, uid: str, target: str) -> bool:
-    """True if ``uid`` is adjacent to ``target`` across a hexside the chart lets it attack."""
-    a = scenario.hex_at(state["units"][uid]["hex"])
-    d = scenario.hex_at(target)
-    if hex_distance(a, d) != 1:
-        return False
-    column = combat.column_for(_spec(scenario, uid)["type"])
-    return combat.terrain_drm(board, column, a, d).prohibited is None
-
-
-def _board(scenario: Scenario, state: State) -> Board:
-    from .rules import board_for
-
-    return board_for(scenario, state)
-
-
-def must_attack_targets(scenario: Scenario, state: State) -> list[str]:
-    """Targets open to units that must attack after a deep charge (19.11.1), if any."""
+def must_attack_targets(scenario: Scenario, state: State, board: Board | None = None) -> list[str]:
+    """Targets open to units that must attack after a deep charge (19.11.1), if any (``board``:
+    the position's, when the caller has it)."""
     must = [
         uid for uid, u in state["units"].items() if u["must"] and may_attack(scenario, state, uid)
     ]
     if not must:
         return []
-    board = _board(scenario, state)
+    board = board or board_for(scenario, state)
     return [
         t
-        for t in enemy_hexes(scenario, state, state["side"])
+        for t in open_targets(scenario, state)
         if any(pair_ok(scenario, state, board, uid, t) for uid in must)
     ]
 
 
-def attack_actions(scenario: Scenario, state: State) -> list[Action]:
+def attack_actions(scenario: Scenario, state: State, board: Board | None = None) -> list[Action]:
     """Step 1 begins: one action per enemy hex some unit may attack."""
-    forced = must_attack_targets(scenario, state)
+    board = board or board_for(scenario, state)
+    forced = must_attack_targets(scenario, state, board)
     if forced:
         return [{"type": "attack", "target": t} for t in forced]
-    board = _board(scenario, state)
     able = [uid for uid in state["units"] if may_attack(scenario, state, uid)]
     return [
         {"type": "attack", "target": t}
-        for t in enemy_hexes(scenario, state, state["side"])
+        for t in open_targets(scenario, state)
         if any(pair_ok(scenario, state, board, uid, t) for uid in able)
     ]
 
@@ -146,12 +98,12 @@ def designation_valid(scenario: Scenario, state: State, board: Board, c: dict[st
     )
 
 
-def combat_actions(scenario: Scenario, state: State) -> list[Action]:
-    """The actions of the combat step in progress."""
-    c = state["combat"]
+def combat_actions(scenario: Scenario, state: State, board: Board | None = None) -> list[Action]:
+    """The actions of the combat step in progress (``board``: the position's, if at hand)."""
+    c = ongoing(state, "combat")
     step = c["step"]
     if step == "designate":
-        board = _board(scenario, state)
+        board = board or board_for(scenario, state)
         must = [u for u in c["attackers"] if state["units"][u]["must"]]
         actions: list[Action] = []
         for uid in _pool(scenario, state, c):
@@ -159,7 +111,7 @@ def combat_actions(scenario: Scenario, state: State) -> list[Action]:
                 continue
             if any(pair_ok(scenario, state, board, uid, t) for t in c["targets"]):
                 actions.append({"type": "toggle_attacker", "unit": uid})
-        for t in enemy_hexes(scenario, state, state["side"]):
+        for t in open_targets(scenario, state):
             if t in c["targets"]:
                 if len(c["targets"]) > 1:
                     actions.append({"type": "toggle_target", "hex": t})
@@ -172,7 +124,7 @@ def combat_actions(scenario: Scenario, state: State) -> list[Action]:
         actions = [
             {"type": "retreat_before", "unit": uid, "to": to}
             for uid in c["volunteers"]
-            for to in retreat_options(scenario, state, uid, _attacker_hexes(state, c))
+            for to in retreat_options(scenario, state, uid, _attacker_hexes(state, c), board)
         ]
         return actions + [{"type": "stand"}]
     if step in ("lead_attacker", "lead_defender"):
@@ -182,27 +134,28 @@ def combat_actions(scenario: Scenario, state: State) -> list[Action]:
     if step == "terrain":
         return [{"type": "terrain", "from": a, "into": d} for a, d in c["pairs"]]
     if step == "advance":
-        moves = [
+        moves: list[Action] = [
             {"type": "advance", "unit": u, "to": h}
-            for u, h in aftermath.advance_options(scenario, state)
+            for u, h in aftermath.advance_options(scenario, state, board)
         ]
         return moves + [{"type": "no_advance"}]
     if step == "extended":
-        targets = [
+        targets: list[Action] = [
             {"type": "extended_attack", "target": t}
-            for t in aftermath.extended_targets(scenario, state)
+            for t in aftermath.extended_targets(scenario, state, board)
         ]
         return targets + [{"type": "no_extended"}]
     if step == "cavalry":
-        return [
+        charges: list[Action] = [
             {"type": "deep_charge", "unit": u} for u in aftermath.deep_charge_units(scenario, state)
-        ] + [{"type": "end_combat"}]
+        ]
+        return charges + [{"type": "end_combat"}]
     return []
 
 
 def decision_actions(scenario: Scenario, state: State) -> list[Action]:
     """An owner's choice while results are applied: who takes a loss, where a unit retreats."""
-    d = state["decision"]
+    d = ongoing(state, "decision")
     if d["kind"] == "loss":
         return [{"type": "take_loss", "unit": u} for u in d["options"]]
     return [{"type": "retreat", "unit": d["unit"], "to": to} for to in d["options"]]
@@ -213,45 +166,18 @@ def decision_actions(scenario: Scenario, state: State) -> list[Action]:
 
 def attack(rules: Any, scenario: Scenario, state: State, action: Action) -> list[Event]:
     """Designate an attack on a hex; every unit able to join is in it until toggled out."""
-    board = _board(scenario, state)
+    board = board_for(scenario, state)
     target = action["target"]
     attackers = [
         uid for uid in _pool(scenario, state, {}) if pair_ok(scenario, state, board, uid, target)
     ]
-    state["combat"] = _new_combat(state, attackers, [target], pool=None)
+    state["combat"] = new_combat(state, attackers, [target], pool=None)
     return []
-
-
-def _new_combat(
-    state: State, attackers: list[str], targets: list[str], pool: list[str] | None
-) -> dict[str, Any]:
-    return {
-        "step": "designate",
-        "side": state["side"],
-        "attackers": attackers,
-        "targets": targets,
-        "pool": pool,
-        "extended": pool is not None,
-        "bombard": False,
-        "defenders": [],
-        "volunteers": [],
-        "lead": {"attacker": None, "defender": None},
-        "pairs": [],
-        "pair": None,
-        "odds": None,
-        "drm": None,
-        "codes": None,
-        "roll": None,
-        "effects": None,
-        "advanced": [],
-        "extend": None,
-        "fought": False,
-    }
 
 
 def toggle_attacker(rules: Any, scenario: Scenario, state: State, action: Action) -> list[Event]:
     """Add a unit to the attack, or take it out."""
-    c = state["combat"]
+    c = ongoing(state, "combat")
     uid = action["unit"]
     if uid in c["attackers"]:
         c["attackers"].remove(uid)
@@ -262,7 +188,7 @@ def toggle_attacker(rules: Any, scenario: Scenario, state: State, action: Action
 
 def toggle_target(rules: Any, scenario: Scenario, state: State, action: Action) -> list[Event]:
     """Add a defending hex (a multi-hex attack), or take one out."""
-    c = state["combat"]
+    c = ongoing(state, "combat")
     if action["hex"] in c["targets"]:
         c["targets"].remove(action["hex"])
     else:
@@ -278,22 +204,26 @@ def cancel(rules: Any, scenario: Scenario, state: State, action: Action) -> list
 
 def confirm(rules: Any, scenario: Scenario, state: State, action: Action) -> list[Event]:
     """Step 1 done: the attack stands; step 2, retreat before combat, comes first."""
-    c = state["combat"]
+    c = ongoing(state, "combat")
     for uid in c["attackers"]:
         u = state["units"][uid]
         u.update(attacked=True, must=False)
         if c["extended"]:
             u["extended"] = True
     c["defenders"] = [u for t in c["targets"] for u in fighters_in(scenario, state, t)]
+    if not settings(scenario)["designation"]["defend_many"]:
+        # A hex is attacked once a player turn: kept only under this reading.
+        state.setdefault("defended", []).extend(c["targets"])
     events = [
-        _log("hh_attack", units=list(c["attackers"]), targets=list(c["targets"])),
+        log("hh_attack", units=list(c["attackers"]), targets=list(c["targets"])),
     ]
     if c["extended"]:
-        events.append(_log("hh_extended", units=list(c["attackers"])))
+        events.append(log("hh_extended", units=list(c["attackers"])))
+    who = settings(scenario)["retreat_before_combat"]["who"]  # a flag of the morale table
     c["volunteers"] = [
         uid
         for uid in c["defenders"]
-        if "may_retreat_voluntarily" in T.morale_effects(combat.morale(scenario, uid))
+        if who in T.morale_effects(combat.morale(scenario, uid))
         and state["units"][uid]["status"] != "routed"
         and retreat_options(scenario, state, uid, _attacker_hexes(state, c))
     ]
@@ -308,7 +238,7 @@ def confirm(rules: Any, scenario: Scenario, state: State, action: Action) -> lis
 
 def retreat_before(rules: Any, scenario: Scenario, state: State, action: Action) -> list[Event]:
     """A morale 5 defender steps away before the odds are worked out."""
-    c = state["combat"]
+    c = ongoing(state, "combat")
     uid = action["unit"]
     events = _move_retreat(scenario, state, uid, action["to"])
     events[0]["key"] = "log.hh_retreat_before"
@@ -328,13 +258,13 @@ def stand(rules: Any, scenario: Scenario, state: State, action: Action) -> list[
 
 
 def _after_retreat_before(rules: Any, scenario: Scenario, state: State) -> list[Event]:
-    c = state["combat"]
+    c = ongoing(state, "combat")
     c["volunteers"] = []
     c["defenders"] = [u for t in c["targets"] for u in fighters_in(scenario, state, t)]
     if not c["defenders"]:
-        return [_log("hh_no_defenders")] + aftermath._advance_step(rules, scenario, state)
+        return [log("hh_no_defenders")] + aftermath._advance_step(rules, scenario, state)
     c["odds"] = combat.odds(scenario, state, c["attackers"], c["defenders"])
-    events = [_log("hh_odds", **c["odds"])]
+    events = [log("hh_odds", **c["odds"])]
     return events + _lead_step(rules, scenario, state)
 
 
@@ -342,14 +272,14 @@ def _after_retreat_before(rules: Any, scenario: Scenario, state: State) -> list[
 
 
 def _lead_step(rules: Any, scenario: Scenario, state: State) -> list[Event]:
-    c = state["combat"]
+    c = ongoing(state, "combat")
     for side, units in (("attacker", c["attackers"]), ("defender", c["defenders"])):
         if c["lead"][side] is None:
             if len(units) > 1:
                 c["step"] = "lead_" + side
                 return []
             c["lead"][side] = units[0]
-            return [_log("hh_lead", unit=units[0], side_role=side)] + _lead_step(
+            return [log("hh_lead", unit=units[0], side_role=side)] + _lead_step(
                 rules, scenario, state
             )
     return _terrain_step(rules, scenario, state)
@@ -357,17 +287,17 @@ def _lead_step(rules: Any, scenario: Scenario, state: State) -> list[Event]:
 
 def lead(rules: Any, scenario: Scenario, state: State, action: Action) -> list[Event]:
     """A side chooses its lead unit."""
-    c = state["combat"]
+    c = ongoing(state, "combat")
     side = "attacker" if c["step"] == "lead_attacker" else "defender"
     c["lead"][side] = action["unit"]
-    return [_log("hh_lead", unit=action["unit"], side_role=side)] + _lead_step(
+    return [log("hh_lead", unit=action["unit"], side_role=side)] + _lead_step(
         rules, scenario, state
     )
 
 
 def terrain_pairs(scenario: Scenario, state: State, board: Board, c: dict[str, Any]) -> list:
     """The (attacking hex, defending hex) pairs the attacker may take the terrain DRM from."""
-    column = combat.column_for(_spec(scenario, c["lead"]["attacker"])["type"])
+    column = combat.column_for(spec(scenario, c["lead"]["attacker"])["type"])
     hexes = sorted({state["units"][a]["hex"] for a in c["attackers"]})
     pairs = []
     for a in hexes:
@@ -382,8 +312,8 @@ def terrain_pairs(scenario: Scenario, state: State, board: Board, c: dict[str, A
 
 
 def _terrain_step(rules: Any, scenario: Scenario, state: State) -> list[Event]:
-    c = state["combat"]
-    pairs = terrain_pairs(scenario, state, _board(scenario, state), c)
+    c = ongoing(state, "combat")
+    pairs = terrain_pairs(scenario, state, board_for(scenario, state), c)
     if len(pairs) > 1:
         c["pairs"] = pairs
         c["step"] = "terrain"
@@ -394,16 +324,16 @@ def _terrain_step(rules: Any, scenario: Scenario, state: State) -> list[Event]:
 
 def terrain(rules: Any, scenario: Scenario, state: State, action: Action) -> list[Event]:
     """In a multi-hex attack, the attacker chooses which pair of hexes gives the terrain DRM."""
-    c = state["combat"]
+    c = ongoing(state, "combat")
     c["pair"] = [action["from"], action["into"]]
-    return [_log("hh_pair", **{"from": action["from"], "into": action["into"]})] + _roll_step(
+    return [log("hh_pair", **{"from": action["from"], "into": action["into"]})] + _roll_step(
         rules, scenario, state
     )
 
 
 def close_parts(scenario: Scenario, state: State, c: dict[str, Any]) -> list[Part]:
     """Every DRM of the combat in progress, as it stands."""
-    board = _board(scenario, state)
+    board = board_for(scenario, state)
     pair = (scenario.hex_at(c["pair"][0]), scenario.hex_at(c["pair"][1]))
     parts, _ = combat.drm_parts(
         scenario, state, board, c["lead"]["attacker"], c["lead"]["defender"], pair
@@ -412,9 +342,9 @@ def close_parts(scenario: Scenario, state: State, c: dict[str, Any]) -> list[Par
 
 
 def _roll_step(rules: Any, scenario: Scenario, state: State) -> list[Event]:
-    c = state["combat"]
+    c = ongoing(state, "combat")
     parts = close_parts(scenario, state, c)
-    return _die(state, c, parts, _log("hh_drm", total=_total(parts), column=c["odds"]["column"]))
+    return _die(state, c, parts, log("hh_drm", total=_total(parts), column=c["odds"]["column"]))
 
 
 def _total(parts: list[Part]) -> int:
@@ -434,7 +364,7 @@ def _die(state: State, c: dict[str, Any], parts: list[Part], head: Event) -> lis
 
 def modifier_event(part: Part) -> Event:
     """A DRM or rally modifier as a log line: its value, its words (a label) and its rule."""
-    return _log(
+    return log(
         "hh_modifier",
         value=part.value,
         reason={"key": part.key, "params": dict(part.params)},
@@ -449,17 +379,32 @@ def bombard(rules: Any, scenario: Scenario, state: State, action: Action) -> lis
     """Artillery bombards a hex: its strength against the hex's, with the Bomb column."""
     uid, target = action["unit"], action["target"]
     state["units"][uid]["bombarded"] = True
-    c = _new_combat(state, [uid], [target], pool=None)
+    c = new_combat(state, [uid], [target], pool=None)
     c.update(bombard=True, pair=[state["units"][uid]["hex"], target])
     c["defenders"] = fighters_in(scenario, state, target)
     c["lead"]["attacker"] = uid
-    c["odds"] = combat.odds(scenario, state, [uid], c["defenders"])
+    c["odds"] = bombard_odds(scenario, state, uid, target)
     parts = list(_bombard_terrain(scenario, state, uid, target).parts)
-    return _die(state, c, parts, _log("hh_bombard", unit=uid, target=target, **c["odds"]))
+    return _die(state, c, parts, log("hh_bombard", unit=uid, target=target, **c["odds"]))
+
+
+def bombard_odds(scenario: Scenario, state: State, uid: str, target: str) -> dict[str, Any]:
+    """The odds of a bombardment: the gun's strength against the target hex's
+    (``bombardment.defender_strength``: all its units, or its strongest unit)."""
+    defenders = fighters_in(scenario, state, target)
+    if settings(scenario)["bombardment"]["defender_strength"] == "strongest_unit" and defenders:
+        defenders = [max(defenders, key=lambda u: combat.strength(scenario, state, u))]
+    return combat.odds(scenario, state, [uid], defenders)
+
+
+def guns_hit(scenario: Scenario, bombard: bool) -> bool:
+    """True if the results of a combat hit its attacker: a close combat, or a bombardment whose
+    results against the guns are applied (``bombardment.attacker_results``)."""
+    return not bombard or settings(scenario)["bombardment"]["attacker_results"] == "applied"
 
 
 def _bombard_terrain(scenario: Scenario, state: State, uid: str, target: str) -> combat.TerrainDrm:
-    board = _board(scenario, state)
+    board = board_for(scenario, state)
     a = scenario.hex_at(state["units"][uid]["hex"])
     return combat.bombard_parts(board, a, scenario.hex_at(target))
 
@@ -478,22 +423,25 @@ def roll(rules: Any, scenario: Scenario, state: State, action: Action) -> list[E
 
 
 def _resolve(rules: Any, scenario: Scenario, state: State, value: int) -> list[Event]:
-    c = state["combat"]
-    t = combat.tables_of(state)
+    c = ongoing(state, "combat")
+    t = combat.tables_of(scenario, state)
     modified = value + c["drm"]
     codes = T.crt_result(c["odds"]["column"], modified, t)
     c.update(roll=value, codes=list(codes), fought=True, step="results")
     effects = combat.result_effects(codes, t)
-    if c["bombard"]:
+    hit = ("attacker", "defender") if guns_hit(scenario, c["bombard"]) else ("defender",)
+    if "attacker" not in hit:
         effects["attacker"] = {"loss": 0, "r": False, "S": False}
     c["effects"] = effects
     lead_a = c["lead"]["attacker"]
     if not c["bombard"] and state["units"][lead_a]["wcm"] is not None:
         state["units"][lead_a]["wcm"] = None
-    events = [result_event("log.", c, value, modified, codes, t, state["crt"].get("source"))]
+    source = state["crt"].get("source")
+    events = [result_event(scenario, "log.", c, value, modified, codes, t, source)]
     queue: list[dict[str, Any]] = []
-    for side in ("attacker", "defender"):
-        if effects[side]["loss"]:
+    every = settings(scenario)["leader_loss"]["when"] == "every_combat"
+    for side in hit:
+        if effects[side]["loss"] or every:
             queue += [
                 {"do": "leader", "unit": lid} for lid in _leaders_at(scenario, state, c, side)
             ]
@@ -502,9 +450,11 @@ def _resolve(rules: Any, scenario: Scenario, state: State, value: int) -> list[E
         if e["loss"]:
             queue.append({"do": "loss", "side": side, "n": e["loss"]})
         if e["S"]:
-            for uid in _units_of(state, c, side):
+            whole = settings(scenario)["results"]["S"] == "eliminated"
+            for uid in units_of(state, c, side):
                 if "S_means_surrender" in T.morale_effects(combat.morale(scenario, uid)):
-                    queue.append({"do": "unit_loss", "unit": uid, "why": "S"})
+                    item = {"do": "unit_loss", "unit": uid, "why": "S"}
+                    queue.append({**item, "all": True} if whole else item)
         if e["r"]:
             queue.append({"do": "r", "side": side})
     queue.append({"do": "after"})
@@ -513,6 +463,7 @@ def _resolve(rules: Any, scenario: Scenario, state: State, value: int) -> list[E
 
 
 def result_event(
+    scenario: Scenario,
     prefix: str,
     c: dict[str, Any],
     value: int,
@@ -527,7 +478,7 @@ def result_event(
     table is named: the stand-in, the scenario's own (``source`` "scenario") or the owner's."""
     params: dict[str, Any] = {"roll": value, "total": modified, "column": c["odds"]["column"]}
     effects = combat.result_effects(codes, t)
-    if c["bombard"]:
+    if not guns_hit(scenario, c["bombard"]):
         target = combat.effect_words(effects["defender"]) or [NO_EFFECT]
         return {"key": prefix + "hh_bombard_result", "params": {**params, "effects": target}}
     if not codes:
@@ -550,20 +501,15 @@ def _attacker_hexes(state: State, c: dict[str, Any]) -> list[str]:
     return sorted({state["units"][u]["hex"] for u in c["attackers"]})
 
 
-def _units_of(state: State, c: dict[str, Any], side: str) -> list[str]:
-    units = c["attackers"] if side == "attacker" else c["defenders"]
-    return [u for u in units if not state["units"][u]["out"]]
-
-
 def _leaders_at(scenario: Scenario, state: State, c: dict[str, Any], side: str) -> list[str]:
-    hexes = {state["units"][u]["hex"] for u in _units_of(state, c, side)}
+    hexes = {state["units"][u]["hex"] for u in units_of(state, c, side)}
     owner = c["side"] if side == "attacker" else enemy_side(scenario, state)
     return [
         uid
         for uid, u in state["units"].items()
         if not u["out"]
-        and _spec(scenario, uid)["type"] == "leader"
-        and _spec(scenario, uid)["side"] == owner
+        and spec(scenario, uid)["type"] == "leader"
+        and spec(scenario, uid)["side"] == owner
         and u["hex"] in hexes
     ]
 
@@ -573,10 +519,10 @@ def _leader_result(rules: Any, scenario: Scenario, state: State, action: Action)
     uid = item["unit"]
     rule = settings(scenario)["leader_loss"]
     lost = action["value"] in rule["lost_on"]
-    events = [_log("hh_leader_lost" if lost else "hh_leader_safe", unit=uid, roll=action["value"])]
+    events = [log("hh_leader_lost" if lost else "hh_leader_safe", unit=uid, roll=action["value"])]
     if lost:
         state["units"][uid]["out"] = True
-        side = _spec(scenario, uid)["side"]
+        side = spec(scenario, uid)["side"]
         state["army"][side]["points"] -= settings(scenario)["army_morale"]["points_per_leader"]
         events += rules.army_check(scenario, state)
         if state["result"]:
@@ -584,10 +530,14 @@ def _leader_result(rules: Any, scenario: Scenario, state: State, action: Action)
     return events + drain(rules, scenario, state)
 
 
-def _worsen(state: State, uid: str) -> str:
-    """Disorder a unit: formed becomes disordered, disordered routs (default)."""
+def _worsen(scenario: Scenario, state: State, uid: str) -> str:
+    """Disorder a unit: formed becomes disordered; disordered routs (``results.second_disorder``
+    "rout") or stays disordered ("stay_disordered"); routed stays routed."""
     u = state["units"][uid]
-    u["status"] = {"formed": "disordered"}.get(u["status"], "routed")
+    if u["status"] == "formed":
+        u["status"] = "disordered"
+    elif u["status"] == "disordered" and settings(scenario)["results"]["second_disorder"] == "rout":
+        u["status"] = "routed"
     return u["status"]
 
 
@@ -596,86 +546,126 @@ def take_step(rules: Any, scenario: Scenario, state: State, uid: str, why: str) 
     u = state["units"][uid]
     had_loss = u["lost"] > 0
     u["lost"] += 1
-    side = _spec(scenario, uid)["side"]
+    side = spec(scenario, uid)["side"]
     state["army"][side]["points"] -= settings(scenario)["army_morale"]["points_per_step"]
-    steps = int(_spec(scenario, uid).get("steps", 1))
-    events = [_log("hh_step_lost", unit=uid, cause=why, left=max(steps - u["lost"], 0))]
+    steps = int(spec(scenario, uid).get("steps", 1))
+    events = [log("hh_step_lost", unit=uid, cause=why, left=max(steps - u["lost"], 0))]
     if u["lost"] >= steps:
         u["out"] = True
-        events.append(_log("hh_eliminated", unit=uid))
+        events.append(log("hh_eliminated", unit=uid))
     elif had_loss:
         flags = T.morale_effects(combat.morale(scenario, uid))
         if "loss_with_step_loss_rout" in flags:
             u["status"] = "routed"
-            events.append(_log("status", unit=uid, status="routed"))
+            events.append(log("status", unit=uid, status="routed"))
         elif "loss_with_step_loss_disorder" in flags:
-            events.append(_log("status", unit=uid, status=_worsen(state, uid)))
+            events.append(log("status", unit=uid, status=_worsen(scenario, state, uid)))
     return events + rules.army_check(scenario, state)
 
 
 def drain(rules: Any, scenario: Scenario, state: State) -> list[Event]:
-    """Carry out the queued results until a die or an owner's decision is needed."""
-    c = state["combat"]
-    queue = state["queue"]
+    """Carry out the queued results until a die or an owner's decision is needed (a step of a
+    leader or a retreating unit already out is dropped)."""
+    return common.drain(
+        (rules, scenario), plain(state), STEPS, gone=lambda step: _gone(state, step)
+    )
+
+
+def _gone(state: State, step: common.Step) -> bool:
+    return step["do"] in ("leader", "retreat") and state["units"][step["unit"]]["out"]
+
+
+Context = tuple[Any, Scenario]  # (the rules, the scenario) of the queued steps
+
+
+def _leader_step(ctx: Context, state: State, step: common.Step) -> common.Outcome:
+    """Step 7: a die for a leader stacked with a side that lost a step (``_leader_result``)."""
+    state["chance"] = {"die": "d6", "purpose": "leader_loss", "unit": step["unit"]}
+    return common.WAIT, []
+
+
+def _loss_step(ctx: Context, state: State, step: common.Step) -> common.Outcome:
+    """A side's loss points one by one: on its lead unit first (default), else on the unit its
+    owner chooses (a decision, ``take_loss``); over when none is left or none can take one."""
+    rules, scenario = ctx
+    if step["n"] <= 0:
+        return common.DONE, []  # the last one taken on the owner's choice
+    c = ongoing(state, "combat")
+    units = units_of(state, c, step["side"])
+    lead = c["lead"][step["side"]]
+    if not units:
+        return common.DONE, []
+    if lead in units and settings(scenario)["results"]["losses_to"] == "lead_first_then_owner":
+        units = [lead]
+    if len(units) > 1:
+        state["decision"] = {"kind": "loss", "side": step["side"], "options": units}
+        return common.WAIT, []
+    return common.AGAIN, _one_loss(rules, scenario, state, units[0])
+
+
+def _unit_loss_step(ctx: Context, state: State, step: common.Step) -> common.Outcome:
+    """An "S" on a unit that surrenders: one loss point, or all it has (``results.S``)."""
+    rules, scenario = ctx
+    whole = step.get("all", False)
+    return common.DONE, _lose(rules, scenario, state, step["unit"], step["why"], whole)
+
+
+def _r_step(ctx: Context, state: State, step: common.Step) -> common.Outcome:
+    """An "r" on a side: morale effects, and the retreats put first (``_r_result``)."""
+    scenario = ctx[1]
+    return common.DONE, _r_result(scenario, state, ongoing(state, "combat"), step["side"])
+
+
+def _retreat_step(ctx: Context, state: State, step: common.Step) -> common.Outcome:
+    """A unit's one-hex retreat: its owner chooses among several hexes (``retreat``); with
+    none it loses one loss point, or all (``results.no_retreat``)."""
+    rules, scenario = ctx
+    uid = step["unit"]
+    options = retreat_options(scenario, state, uid, step["away"])
+    if len(options) > 1:
+        state["decision"] = {"kind": "retreat", "unit": uid, "options": options}
+        return common.WAIT, []
+    if options:
+        return common.DONE, _move_retreat(scenario, state, uid, options[0])
+    whole = settings(scenario)["results"]["no_retreat"] == "eliminated"
+    events = [log("hh_no_retreat", unit=uid)]
+    return common.DONE, events + _lose(rules, scenario, state, uid, "no_retreat", whole)
+
+
+def _after_step(ctx: Context, state: State, step: common.Step) -> common.Outcome:
+    """Steps 9 to 12, once the results are carried out (``aftermath``)."""
+    rules, scenario = ctx
+    return common.DONE_WAIT, aftermath._advance_step(rules, scenario, state)
+
+
+# The steps of the queue (``common.drain``, which takes the state as a plain dict), by their
+# ``"do"``.
+STEPS: dict[str, Callable[[Context, Any, common.Step], common.Outcome]] = {
+    "leader": _leader_step,
+    "loss": _loss_step,
+    "unit_loss": _unit_loss_step,
+    "r": _r_step,
+    "retreat": _retreat_step,
+    "after": _after_step,
+}
+
+
+def _lose(
+    rules: Any, scenario: Scenario, state: State, uid: str, why: str, whole: bool
+) -> list[Event]:
+    """One loss point on ``uid``, or (``whole``) every step it has left, one by one."""
     events: list[Event] = []
-    while queue and not state["result"]:
-        item = queue[0]
-        do = item["do"]
-        if do == "leader":
-            if state["units"][item["unit"]]["out"]:
-                queue.pop(0)
-                continue
-            state["chance"] = {"die": "d6", "purpose": "leader_loss", "unit": item["unit"]}
-            return events
-        if do == "loss":
-            units = _units_of(state, c, item["side"])
-            lead = c["lead"][item["side"]]
-            if not units:
-                queue.pop(0)
-                continue
-            if lead in units:
-                units = [lead]
-            if len(units) > 1:
-                state["decision"] = {"kind": "loss", "side": item["side"], "options": units}
-                return events
-            events += _one_loss(rules, scenario, state, units[0])
-            continue
-        if do == "unit_loss":
-            queue.pop(0)
-            if not state["units"][item["unit"]]["out"]:
-                events += take_step(rules, scenario, state, item["unit"], item["why"])
-            continue
-        if do == "r":
-            queue.pop(0)
-            events += _r_result(scenario, state, c, item["side"])
-            continue
-        if do == "retreat":
-            uid = item["unit"]
-            if state["units"][uid]["out"]:
-                queue.pop(0)
-                continue
-            options = retreat_options(scenario, state, uid, item["away"])
-            if len(options) > 1:
-                state["decision"] = {"kind": "retreat", "unit": uid, "options": options}
-                return events
-            queue.pop(0)
-            if options:
-                events += _move_retreat(scenario, state, uid, options[0])
-            else:
-                events.append(_log("hh_no_retreat", unit=uid))
-                events += take_step(rules, scenario, state, uid, "no_retreat")
-            continue
-        queue.pop(0)  # "after": steps 9 to 12
-        events += aftermath._advance_step(rules, scenario, state)
-        return events
+    while not state["units"][uid]["out"] and not state["result"]:
+        events += take_step(rules, scenario, state, uid, why)
+        if not whole:
+            break
     return events
 
 
 def _one_loss(rules: Any, scenario: Scenario, state: State, uid: str) -> list[Event]:
-    item = state["queue"][0]
-    item["n"] -= 1
-    if item["n"] <= 0:
-        state["queue"].pop(0)
+    """One loss point of the first queued "loss" on ``uid`` (the step leaves the queue when
+    the queue runs on and finds none left)."""
+    state["queue"][0]["n"] -= 1
     return take_step(rules, scenario, state, uid, "crt")
 
 
@@ -689,23 +679,27 @@ def _r_result(scenario: Scenario, state: State, c: dict[str, Any], side: str) ->
     """An "r": morale 5 is not affected; 4 and 3 are disordered; the others retreat one hex."""
     events: list[Event] = []
     away = _attacker_hexes(state, c) if side == "defender" else list(c["targets"])
+    moves_back = settings(scenario)["results"]["r"] == "retreat_one_hex"
     retreats = []
-    for uid in _units_of(state, c, side):
+    for uid in units_of(state, c, side):
         flags = T.morale_effects(combat.morale(scenario, uid))
         if "immune_to_r" in flags:
-            events.append(_log("hh_r_ignored", unit=uid))
+            events.append(log("hh_r_ignored", unit=uid))
             continue
         if "r_gives_disorder" in flags:
-            events.append(_log("status", unit=uid, status=_worsen(state, uid)))
-        retreats.append({"do": "retreat", "unit": uid, "away": away})
-    state["queue"][0:0] = retreats
+            events.append(log("status", unit=uid, status=_worsen(scenario, state, uid)))
+        if moves_back:
+            retreats.append({"do": "retreat", "unit": uid, "away": away})
+    common.first(plain(state), *retreats)
     return events
 
 
-def retreat_options(scenario: Scenario, state: State, uid: str, away: list[str]) -> list[str]:
+def retreat_options(
+    scenario: Scenario, state: State, uid: str, away: list[str], board: Board | None = None
+) -> list[str]:
     """The hexes ``uid`` may retreat one hex into: enterable, free of the enemy, not in an enemy
     zone of control unless a friend is there, within stacking, farther from ``away``."""
-    board = _board(scenario, state)
+    board = board or board_for(scenario, state)
     unit = board.unit(uid)
     step = MOVEMENT.stepper(board, unit)
     zoc = board.enemy_zoc(unit.side, MOVEMENT)
@@ -737,11 +731,11 @@ def _move_retreat(scenario: Scenario, state: State, uid: str, to: str) -> list[E
     frm = u["hex"]
     u["hex"] = to
     if not fighters_in(scenario, state, frm):
-        side = _spec(scenario, uid)["side"]
+        side = spec(scenario, uid)["side"]
         for lid, lu in state["units"].items():
-            if not lu["out"] and lu["hex"] == frm and _spec(scenario, lid)["side"] == side:
+            if not lu["out"] and lu["hex"] == frm and spec(scenario, lid)["side"] == side:
                 lu["hex"] = to
-    return [_log("retreat", unit=uid, **{"from": frm, "to": to})]
+    return [log("retreat", unit=uid, **{"from": frm, "to": to})]
 
 
 def retreat(rules: Any, scenario: Scenario, state: State, action: Action) -> list[Event]:
@@ -750,12 +744,6 @@ def retreat(rules: Any, scenario: Scenario, state: State, action: Action) -> lis
     state["queue"].pop(0)
     events = _move_retreat(scenario, state, action["unit"], action["to"])
     return events + drain(rules, scenario, state)
-
-
-# -- steps 9 to 12 ------------------------------------------------------------------------------
-
-
-# -- views --------------------------------------------------------------------------------------
 
 
 HANDLERS: dict[str, Callable[..., list[Event]]] = {

@@ -9,20 +9,27 @@ of hexes. ``*`` forbids cavalry shock into or from that terrain, ``P`` forbids t
 
 from __future__ import annotations
 
+import hashlib
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from math import ceil
 from typing import Any
 
+from ...errors import RulesError, ScenarioError
 from ...hexgrid import Hex, Hexside
+from ...hexmap import Scenario
+from ...limits import MAX_CRT_CHARS, MAX_CRT_COLUMNS, check_count, check_plain, check_size
+from ...los import los_config, trace
 from ...movement import Board, Part
-from ...scenario import Scenario
 from .. import common
 from . import tables as T
+from .movement import crossing
+from .state import HexHexsideState
 
 FOLDER = "hex_hexside"
-State = dict[str, Any]
+State = HexHexsideState  # the state's shape (state.py)
 TEC = "terrain effects chart"
 INTO = ("into", "from_or_into")
 FROM = ("from", "from_or_into")
@@ -62,16 +69,18 @@ def column_for(unit_type: str, bombard: bool = False) -> str:
 
 
 def hexside_names(scenario: Scenario, a: Hex, d: Hex) -> list[str]:
-    """The chart rows of the hexside from ``a`` to ``d``: slope top when ``d`` is the up side."""
+    """The chart rows of the hexside from ``a`` to ``d``: slope top when ``d`` is the up side;
+    a feature a bridge or ford crosses left out (note 3, ``crossings`` in sequence.json)."""
     features = scenario.side_features.get((a, d), ())
+    if not features:
+        return []
+    _, cancelled = crossing(scenario, features)
     names = []
     for f in features:
         if f == "slope":
             up = scenario.hexsides[Hexside.between(a, d)].up
             names.append("slope_top" if up == d else "slope_bottom")
-        elif f == "stream" and "bridge" in features:
-            continue  # note 3: a stream counts only where there is no bridge
-        else:
+        elif f not in cancelled:
             names.append(f)
     return names
 
@@ -100,26 +109,44 @@ def terrain_drm(board: Board, column: str, a: Hex, d: Hex, adjacent: bool = True
         if value:
             rule = board.rule(name, column, TEC + MARK[how])
             parts.append(Part(value, "drm.terrain", rule, (("terrain", name),)))
-    if adjacent:
-        for name in hexside_names(sc, a, d):
-            cell = board.cell(name, column)
-            if cell.prohibited:
-                ban = Part(0, "drm.prohibited", board.rule(name, column, TEC), (("feature", name),))
-                return TerrainDrm((), False, ban)
-            shock = shock and "no_shock" not in board.cell(name, "cav").flags
-            if cell.value:
-                rule = board.rule(name, column, TEC)
-                parts.append(Part(cell.value, "drm.hexside", rule, (("feature", name),)))
+    if not adjacent:
+        return TerrainDrm(tuple(parts), shock)
+    side = hexside_drm(board, column, a, d)
+    if side.prohibited is not None:
+        return side
+    return TerrainDrm(tuple(parts) + side.parts, shock and side.shock_allowed)
+
+
+def hexside_drm(board: Board, column: str, a: Hex, d: Hex) -> TerrainDrm:
+    """The chart's DRM of the hexside between adjacent ``a`` and ``d``, attacking into ``d``."""
+    parts: list[Part] = []
+    shock = True
+    for name in hexside_names(board.scenario, a, d):
+        cell = board.cell(name, column)
+        if cell.prohibited:
+            ban = Part(0, "drm.prohibited", board.rule(name, column, TEC), (("feature", name),))
+            return TerrainDrm((), False, ban)
+        shock = shock and "no_shock" not in board.cell(name, "cav").flags
+        if cell.value:
+            rule = board.rule(name, column, TEC)
+            parts.append(Part(cell.value, "drm.hexside", rule, (("feature", name),)))
     return TerrainDrm(tuple(parts), shock)
 
 
 def strength(scenario: Scenario, state: State, uid: str) -> int:
-    """A unit's combat strength now: full strength times steps left over steps, rounded up."""
+    """A unit's combat strength now (``strength.reduced``): full strength times steps left over
+    steps, rounded up ("proportional_up") or down ("proportional_down"), or its full strength
+    while it has a step left ("full")."""
     spec = scenario.units[uid]
     full = int(spec.get("ratings", {}).get("strength", 0))
     steps = int(spec.get("steps", 1)) or 1
-    left = steps - state["units"][uid]["lost"]
-    return ceil(full * max(left, 0) / steps)
+    left = max(steps - state["units"][uid]["lost"], 0)
+    reduced = settings(scenario)["strength"]["reduced"]
+    if reduced == "full":
+        return full if left else 0
+    if reduced == "proportional_down":
+        return full * left // steps
+    return ceil(full * left / steps)
 
 
 def morale(scenario: Scenario, uid: str) -> int:
@@ -147,7 +174,7 @@ def _mm(scenario: Scenario, lid: str) -> int:
 
 def odds(scenario: Scenario, state: State, attackers: list[str], defenders: list[str]) -> dict:
     """Step 3: the strengths of both sides and the CRT column (``odds`` in combat.json)."""
-    t = tables_of(state)
+    t = tables_of(scenario, state)
     attack = sum(strength(scenario, state, u) for u in attackers)
     defence = sum(strength(scenario, state, u) for u in defenders)
     column = T.odds_column(attack, defence, t) if attack or defence else t.columns[0][0]
@@ -190,31 +217,69 @@ def drm_parts(
     if ua.get("wcm") is not None and rule["winning_combat_marker"]:
         parts.append(Part(rule["winning_combat_marker"], "drm.wcm", "default", (("unit", lead_a),)))
     shock = int(a_spec.get("ratings", {}).get("shock", 0))
-    if a_spec["type"] == "cavalry" and shock:
-        formed = ua["status"] == "formed" and not ua["engaged"]
+    if a_spec["type"] == "cavalry" and shock and rule["shock"] == "lead_cavalry_shock":
+        needs = rule["shock_needs"]
+        formed = ("formed" not in needs or ua["status"] == "formed") and (
+            "not_engaged" not in needs or not ua["engaged"]
+        )
         if terrain.shock_allowed and formed:
             parts.append(Part(shock, "drm.shock", "default", (("unit", lead_a),)))
         else:
             why = "terrain" if not terrain.shock_allowed else "state"
-            rule = TEC + " (*) no shock" if why == "terrain" else "default"
-            parts.append(Part(0, "drm.no_shock", rule, (("cause", why),)))
+            ref = TEC + " (*) no shock" if why == "terrain" else "default"
+            parts.append(Part(0, "drm.no_shock", ref, (("cause", why),)))
     return parts, terrain
 
 
 def bombard_parts(board: Board, a: Hex, d: Hex) -> TerrainDrm:
-    """The Bomb column DRM of a bombardment from ``a`` at ``d`` (not adjacent: no hexside)."""
-    return terrain_drm(board, "bomb", a, d, adjacent=False)
+    """The Bomb column DRM of a bombardment from ``a`` at ``d``: the hex terrain by the chart's
+    markings, plus the hexside the line of fire enters ``d`` by (``bombardment.hexside``:
+    "into_target"; "none" leaves hexsides out at range). A line entering ``d`` at a vertex
+    or along a hexside has two such hexsides: the line of sight's vertex rule chooses
+    ("both", the default: the one better for the gun, prohibited only when both are;
+    "either": the worse)."""
+    found = terrain_drm(board, "bomb", a, d, adjacent=False)
+    sc = board.scenario
+    if found.prohibited is not None or settings(sc)["bombardment"]["hexside"] == "none":
+        return found
+    sides = [hexside_drm(board, "bomb", f, d) for f in entry_hexes(sc, a, d)]
+    vertex = los_config(sc.system, sc.data.get("overrides", {}).get("los")).vertex
+    open_ = [s for s in sides if s.prohibited is None]
+    if not open_ or (vertex == "either" and len(open_) < len(sides)):
+        return next(s for s in sides if s.prohibited is not None)
+    pick = min if vertex == "either" else max
+    side = pick(open_, key=lambda s: s.value)  # the first of equal ones
+    return TerrainDrm(found.parts + side.parts, found.shock_allowed and side.shock_allowed)
+
+
+def entry_hexes(scenario: Scenario, a: Hex, d: Hex) -> list[Hex]:
+    """The hexes next to ``d`` that a line from the centre of ``a`` enters ``d`` from: one, or
+    two when it comes in at a vertex or along a hexside (on the map, the nearer first)."""
+    steps = trace(a, d)
+    last, before = steps[-1], steps[-2].hex
+    if not last.ambiguous:
+        found = [before]
+    elif len(last.alternatives) == 1:  # through the vertex of before, d and the other hex
+        found = [before, last.alternatives[0]]
+    else:  # along the side between the two alternatives
+        found = list(last.alternatives)
+    on_map = [h for h in found if h in scenario.hexes]
+    return on_map or found
 
 
 # -- the CRT, the owner's or the stand-in -------------------------------------------------------
+#
+# A game's table is named in its state (``state["crt"]``: key, name, stand_in, source) and comes
+# from the game's options (the ``crt`` option, given at New game) or the scenario's own
+# (``overrides.crt``); the parsed tables are kept in the scenario's memo under their key. There
+# is no registry of tables outside the scenario: a save replays with its options, which put
+# the table back in the memo of the scenario it is played on.
 
-_OWN: dict[str, T.HexsideTables] = {}
+MEMO = "hh crt"  # scenario.memo[(MEMO, key)]: the tables with the owner's CRT of that key
 
 
 def crt_key(crt: Any) -> str:
     """A short name for an owner's CRT: the hash of its canonical JSON."""
-    import hashlib
-
     text = json.dumps(crt, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()[:12]
 
@@ -230,22 +295,97 @@ def parse_own_crt(crt: Any) -> T.HexsideTables:
     return T.parse_tables(data)
 
 
-def register_crt(crt: Any) -> tuple[str, T.HexsideTables]:
-    """Check an owner's CRT and keep the tables that use it; their key.
+def scenario_crt(scenario: Any) -> Any:
+    """The scenario's own combat results table (``overrides.crt``), or None."""
+    overrides = scenario.data.get("overrides") if scenario is not None else None
+    return overrides.get("crt") if isinstance(overrides, dict) else None
+
+
+def crt_info(options: dict[str, Any], scenario: Scenario | None = None) -> dict[str, Any]:
+    """The CRT a game plays with: the one chosen at New game (``options``), else the scenario's
+    own (``overrides.crt``, then ``source`` is "scenario"), else the stand-in. With a
+    ``scenario``, its parsed tables are kept in the scenario's memo for ``tables_of``.
 
     Raises:
-        TableError: the table is malformed (the message names the place).
+        RulesError: the owner's table is malformed (``error.bad_crt``, naming the place), or not
+            plain JSON within the limits (``error.too_large`` and the others of ``limits``).
     """
-    key = crt_key(crt)
-    if key not in _OWN:
-        _OWN[key] = parse_own_crt(crt)
-    return key, _OWN[key]
+    own = options.get("crt")
+    source = None
+    if own is None:
+        own = scenario_crt(scenario)
+        source = "scenario" if own is not None else None
+    if own is None:
+        return {"key": None, "name": None, "stand_in": T.is_stand_in_crt()}
+    try:
+        _check_crt_limits(own, "crt")
+        key = crt_key(own)
+        tables = _memo(scenario).get((MEMO, key)) or parse_own_crt(own)
+    except T.TableError as exc:
+        raise RulesError(
+            "error.bad_crt", "the combat results table: {detail}", detail=str(exc)
+        ) from None
+    _memo(scenario)[(MEMO, key)] = tables
+    name = own.get("name") if isinstance(own.get("name"), str) and own.get("name") else None
+    if source is None:  # an owner's table from a file: named by its key when it has no name
+        return {"key": key, "name": name or key, "stand_in": tables.stand_in}
+    return {"key": key, "name": name, "stand_in": tables.stand_in, "source": source}
 
 
-def tables_of(state: State) -> T.HexsideTables:
-    """The tables a game plays with: the system's, or with the owner's CRT."""
-    key = state.get("crt", {}).get("key")
-    return _OWN[key] if key else T.load_tables()
+def _memo(scenario: Scenario | None) -> dict[Any, Any]:
+    """The scenario's memo, or a throwaway one when there is no scenario (a table checked)."""
+    return scenario.memo if scenario is not None else {}
+
+
+def tables_of(scenario: Scenario, state: Mapping[str, Any]) -> T.HexsideTables:
+    """The tables a game plays with: the system's, or with the CRT its state names (the one
+    of the game's options or the scenario's own, kept in the scenario's memo at New game).
+
+    Raises:
+        RulesError: the state names a table that is neither this game's nor the scenario's.
+    """
+    key = (state.get("crt") or {}).get("key")
+    if not key:
+        return T.load_tables()
+    found = scenario.memo.get((MEMO, key))
+    if found is None:
+        own = scenario_crt(scenario)
+        if own is None or crt_key(own) != key:
+            raise RulesError(
+                "error.bad_crt", "the combat results table: {detail}", detail=f"unknown {key}"
+            )
+        found = scenario.memo[(MEMO, key)] = parse_own_crt(own)
+    return found
+
+
+def _check_crt_limits(own: Any, place: str) -> None:
+    """An owner's table as plain JSON within the limits, and a JSON object.
+
+    Raises:
+        InvalidActionError: over a limit (``muster.limits``), naming ``place``.
+        TableError: not a JSON object.
+    """
+    check_plain(own, place)
+    check_size(own, place, MAX_CRT_CHARS)
+    if not isinstance(own, dict):
+        raise T.TableError("crt", "must be a JSON object")
+    check_count(own.get("columns"), f"{place}.columns", "columns", MAX_CRT_COLUMNS)
+    check_count(own.get("codes"), f"{place}.codes", "codes", MAX_CRT_COLUMNS)
+
+
+def check_scenario_crt(own: Any) -> None:
+    """Check a scenario's own combat results table (``overrides.crt``): the table ``check_crt``
+    takes, within the same limits.
+
+    Raises:
+        ScenarioError: the table is malformed, naming the place (``overrides.crt.rows[2]...``).
+        InvalidActionError: over a limit (``error.too_large`` and the others), naming the place.
+    """
+    try:
+        _check_crt_limits(own, "overrides.crt")
+        parse_own_crt(own)
+    except T.TableError as exc:
+        raise ScenarioError(f"overrides.{exc.at}", exc.problem) from None
 
 
 def result_effects(codes: tuple[str, ...], t: T.HexsideTables) -> dict[str, dict[str, Any]]:
@@ -261,9 +401,9 @@ def result_effects(codes: tuple[str, ...], t: T.HexsideTables) -> dict[str, dict
     return out
 
 
-def distribution(state: State, column: str, drm: int) -> list[dict[str, Any]]:
+def distribution(scenario: Scenario, state: State, column: str, drm: int) -> list[dict[str, Any]]:
     """Exact chances of each result of a d6 on ``column`` with ``drm``, grouped by codes."""
-    t = tables_of(state)
+    t = tables_of(scenario, state)
     found: dict[tuple[str, ...], Fraction] = {}
     rolls: dict[tuple[str, ...], list[int]] = {}
     for face in t.die.faces:

@@ -2,23 +2,53 @@
 
 A step costs (chart, "how terrain combines"): the highest cost among the terrains of the
 hex entered, plus each hexside crossed (slope top when climbing to the up side, slope bottom
-when going down; a stream not crossed by a bridge, note 3; entrenchment; pond and the Elbe
-prohibited; the Mietzel for infantry in column only, costing all its MP), plus the cost of
-leaving an enemy ZOC (support +1; Engaged Prussian cavalry +1, other Engaged fast units +2,
-only if not engaged by Formed cavalry). Roads are a documented default (``movement.json``).
+when going down; a stream not crossed by a bridge or ford, note 3 (``crossings`` in
+sequence.json); entrenchment; pond and the Elbe prohibited; the Mietzel for infantry in column
+only, costing all its MP), plus the cost of leaving an enemy ZOC (support +1; Engaged Prussian
+cavalry +1, other Engaged fast units +2, only if not engaged by Formed cavalry). Roads are a
+documented default (``movement.json``).
+
+``reach`` lists where a unit may end its move: the core's Dijkstra (``movement.reachable``)
+found again over steps worked out once per scenario, unit type and formation, and kept in the
+scenario's memo while nothing the search depends on changes (the movement listing's fast path).
 """
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
 from ...hexgrid import Hex, Hexside
-from ...movement import Board, Part, Step, SteppedRules, Unit, collect_zoc, prohibited_step
+from ...movement import (
+    Board,
+    Part,
+    Step,
+    SteppedRules,
+    Unit,
+    collect_zoc,
+    prohibited_step,
+)
 from ...terrain import Cell
+from .. import common
 
 SYSTEM = "hex-hexside"
+FOLDER = "hex_hexside"
 TEC = "terrain effects chart"
 ZOC_TABLE = "leaving an enemy ZOC"
+NONE: frozenset[str] = frozenset()  # a step's flags: hex-hexside sets none
+
+
+def crossing(scenario: Any, features: tuple[str, ...]) -> tuple[str | None, frozenset[str]]:
+    """Note 3 of the chart ("if there is no bridge or ford"): the bridge or ford on a hexside
+    with ``features`` (None if none), and the features it cancels there (``crossings`` in
+    sequence.json: by default the stream)."""
+    rule = common.settings(scenario, FOLDER)["crossings"]
+    by = next((f for f in features if f in rule["features"]), None)
+    if by is None:
+        return None, frozenset()
+    return by, frozenset(f for f in features if f in rule["cancel"])
 
 
 def _value(c: Cell, unit: Unit) -> float:
@@ -33,12 +63,20 @@ class HexHexsideMovement(SteppedRules):
         through = board.data["zoc"]["through_prohibited_hexsides"]
         neighbors = board.scenario.neighbors
 
+        shut = board.memo(("hex-hexside zoc shut",))  # (hex, neighbour) -> a P hexside between
+
         def open_side(unit: Unit, n: Hex) -> bool:
-            return not any(
-                board.cell(f, "mp_inf_art_leader").prohibited
-                for f in board.hexside(unit.hex, n)
-                if f not in ("slope", "mietzel_river")
-            )
+            key = (unit.hex, n)
+            found = shut.get(key)
+            if found is None:
+                features = board.hexside(unit.hex, n)
+                cancelled = crossing(board.scenario, features)[1] if features else ()
+                found = shut[key] = any(
+                    board.cell(f, "mp_inf_art_leader").prohibited
+                    for f in features
+                    if f not in ("slope", "mietzel_river") and f not in cancelled
+                )
+            return not found
 
         def zone(unit: Unit) -> list[Hex]:
             return [n for n in neighbors[unit.hex] if through or open_side(unit, n)]
@@ -77,86 +115,95 @@ class HexHexsideMovement(SteppedRules):
         return min([board.data["road"]["cost"]] + [_value(r[col], unit) for r in rows])
 
     def stepper(self, board: Board, unit: Unit) -> Callable[[Hex, Hex], Step]:
-        """The step function for one unit, with what does not change between steps hoisted."""
+        """The step function for one unit. What the map alone decides (terrain, hexsides,
+        roads) is worked out once per scenario, unit type and formation (``fixed_step``, kept
+        in the scenario's memo); each step adds the zones of control of the units now."""
         data = board.data
         col = data["unit_columns"][unit.type]
-        road_rule = data["road"]
-        road_cancels_hex = road_rule["cancels_hex_terrain"]
-        road_cancels_sides = road_rule["cancels_hexsides"]
-        road_part = Part(road_rule["cost"], "move.road", "default", (("kind", "road"),))
-        scenario = board.scenario
-        hexes, side_roads, side_features = (
-            scenario.hexes,
-            scenario.side_roads,
-            scenario.side_features,
-        )
-        terrain_memo = board.memo(("hex-hexside terrain", col, unit.type))
+        in_column = unit.type == "infantry" and unit.state.get("formation") == "column"
+        fixed = board.memo(("hex-hexside step", col, unit.type, in_column))
         zoc = {} if unit.type in data["zoc"]["ignored_by"] else board.enemy_zoc(unit.side, self)
         zoc_stops = data["zoc"]["entering_stops"]
-        in_column = unit.type == "infantry" and unit.state.get("formation") == "column"
         exits: dict[Hex, Part | None] = {}
 
         def step(frm: Hex, to: Hex) -> Step:
-            parts: list[Part] = []
-            stop = None
-            road = "road" if "road" in side_roads.get((frm, to), ()) else None
-            part = terrain_memo.get(to)
-            if part is None:
-                part = terrain_memo[to] = _terrain_part(board, hexes[to].terrain, col, unit)
-            if part.key != "move.terrain":
-                return Step(frm, to, 0, (), part)
-            parts.append(road_part if road and road_cancels_hex else part)
-
-            features = side_features.get((frm, to), ())
-            if features:
-                up = scenario.hexsides[Hexside.between(frm, to)].up
-                bridged = "bridge" in features
-            cell, rule_of = board.cell, board.rule
-            for f in features:
-                name = f
-                if f == "slope":
-                    name = "slope_top" if up == to else "slope_bottom"
-                c = cell(name, col)
-                if c.prohibited:
-                    return prohibited_step(
-                        frm, to, parts, "move.prohibited.hexside", TEC, feature=name
-                    )
-                if "all_mp_column_only" in c.flags:
-                    if not in_column:
-                        return prohibited_step(
-                            frm, to, parts, "move.prohibited.column_only", TEC, feature=name
-                        )
-                    parts.append(Part(0, "move.all_mp", TEC + " (**)", (("feature", name),)))
-                    stop = "all_mp"
-                elif name == "stream" and bridged:
-                    parts.append(
-                        Part(
-                            0, "move.cancelled", TEC + " (3)", (("feature", name), ("by", "bridge"))
-                        )
-                    )
-                elif road and name in road_cancels_sides:
-                    parts.append(
-                        Part(0, "move.cancelled", "default", (("feature", name), ("by", road)))
-                    )
-                else:
-                    rule = rule_of(name, col, TEC)
-                    parts.append(Part(_value(c, unit), "move.hexside", rule, (("feature", name),)))
-
-            if frm in zoc:
-                if frm not in exits:
-                    exits[frm] = self.exit_cost(board, unit, zoc[frm])
-                exit_part = exits[frm]
-                if exit_part is None:
-                    return prohibited_step(frm, to, parts, "move.prohibited.leave_zoc", ZOC_TABLE)
-                parts.append(exit_part)
-            if to in zoc and zoc_stops and stop is None:
-                stop = "zoc"
-            cost = 0.0
-            for p in parts:
-                cost += p.value
-            return Step(frm, to, cost, tuple(parts), None, stop, frozenset(), road)
+            found = fixed.get((frm, to))
+            if found is None:
+                found = fixed[(frm, to)] = fixed_step(board, unit, col, in_column, frm, to)
+            if found.prohibited is not None:
+                return found
+            stop = found.stop
+            enters = stop is None and zoc_stops and to in zoc
+            if frm not in zoc:
+                if not enters:
+                    return found
+                return Step(frm, to, found.cost, found.parts, None, "zoc", NONE, found.road)
+            if frm not in exits:
+                exits[frm] = self.exit_cost(board, unit, zoc[frm])
+            exit_part = exits[frm]
+            if exit_part is None:
+                parts = list(found.parts)
+                return prohibited_step(frm, to, parts, "move.prohibited.leave_zoc", ZOC_TABLE)
+            cost = found.cost + exit_part.value
+            stop = "zoc" if enters else stop
+            return Step(
+                frm, to, cost, (*found.parts, exit_part), None, stop, frozenset(), found.road
+            )
 
         return step
+
+
+def fixed_step(board: Board, unit: Unit, col: str, in_column: bool, frm: Hex, to: Hex) -> Step:
+    """A step as the map alone decides it: the highest hex terrain cost (or the road's), then
+    each hexside crossed (slope top climbing to the up side, slope bottom going down; what a
+    bridge or ford crosses cancelled, note 3; the Mietzel all MP, infantry in column only);
+    or the chart's prohibition. Zones of control are not in it."""
+    data = board.data
+    road_rule = data["road"]
+    scenario = board.scenario
+    parts: list[Part] = []
+    stop = None
+    road = "road" if "road" in scenario.side_roads.get((frm, to), ()) else None
+    terrain = board.memo(("hex-hexside terrain", col, unit.type))
+    part = terrain.get(to)
+    if part is None:
+        part = terrain[to] = _terrain_part(board, scenario.hexes[to].terrain, col, unit)
+    if part.key != "move.terrain":
+        return Step(frm, to, 0, (), part)
+    if road and road_rule["cancels_hex_terrain"]:
+        part = Part(road_rule["cost"], "move.road", "default", (("kind", "road"),))
+    parts.append(part)
+    features = scenario.side_features.get((frm, to), ())
+    up, by, cancelled = None, None, frozenset[str]()
+    if features:
+        up = scenario.hexsides[Hexside.between(frm, to)].up
+        by, cancelled = crossing(scenario, features)
+    for f in features:
+        name = f
+        if f == "slope":
+            name = "slope_top" if up == to else "slope_bottom"
+        c = board.cell(name, col)
+        if name in cancelled:
+            params = (("feature", name), ("by", by))
+            parts.append(Part(0, "move.cancelled", TEC + " (3)", params))
+        elif c.prohibited:
+            return prohibited_step(frm, to, parts, "move.prohibited.hexside", TEC, feature=name)
+        elif "all_mp_column_only" in c.flags:
+            if not in_column:
+                return prohibited_step(
+                    frm, to, parts, "move.prohibited.column_only", TEC, feature=name
+                )
+            parts.append(Part(0, "move.all_mp", TEC + " (**)", (("feature", name),)))
+            stop = "all_mp"
+        elif road and name in road_rule["cancels_hexsides"]:
+            parts.append(Part(0, "move.cancelled", "default", (("feature", name), ("by", road))))
+        else:
+            rule = board.rule(name, col, TEC)
+            parts.append(Part(_value(c, unit), "move.hexside", rule, (("feature", name),)))
+    cost = 0.0
+    for p in parts:
+        cost += p.value
+    return Step(frm, to, cost, tuple(parts), None, stop, frozenset(), road)
 
 
 def _terrain_part(board: Board, terrain: tuple[str, ...], col: str, unit: Unit) -> Part:
@@ -171,3 +218,153 @@ def _terrain_part(board: Board, terrain: tuple[str, ...], col: str, unit: Unit) 
 
 
 RULES = HexHexsideMovement()
+
+
+# -- what a unit can reach, kept while nothing it depends on changes -----------------------------
+
+REACH_MEMO = ("hex-hexside reach",)  # scenario.memo[REACH_MEMO]: key -> reachable(...)
+REACH_KEEP = 256  # answers kept at most (a movement phase asks a few dozen): then start afresh
+
+
+class HexsideBoard(Board):
+    """A board of hex-hexside (``position.board_for``): a ``Board`` that works out once what
+    the memo of ``reach`` asks of it (the enemy units of a side, the hexes stacking shuts)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.keys: dict[Any, Any] = {}
+
+
+@dataclass(frozen=True, slots=True)
+class Reached:
+    """Where a unit may end its move this turn: each hex with its cheapest cost (``costs``, in
+    the order the search found them; the unit's own hex first, at 0) and their printed numbers
+    in order (``labels``, without the unit's own hex): the move actions of a listing."""
+
+    costs: dict[Hex, float]
+    labels: tuple[str, ...]
+
+
+def reach(board: Board, uid: str) -> Reached:
+    """Every hex ``uid`` may end its move in, with its cheapest cost: the hexes and costs of
+    ``movement.reachable(board, uid, RULES)`` (``search``).
+
+    A search depends on the unit (hex, allowance, flags), on every enemy unit (hex, flags: the
+    hexes they hold, their zones of control and what leaving them costs) and on the hexes where
+    the stacking limit forbids ending a move; the map and the scenario's tables do not change.
+    The answer is kept in the scenario's memo under all of these, so the next position of a
+    movement phase, where one friendly unit moved, searches again only for the units whose key
+    changed."""
+    unit = board.unit(uid)
+    keys = board.keys if isinstance(board, HexsideBoard) else {}
+    enemies = keys.get(("enemies", unit.side))
+    if enemies is None:
+        enemies = keys[("enemies", unit.side)] = tuple(
+            (u.id, u.hex, _flags(u)) for u in board.units.values() if u.side != unit.side
+        )
+    shut = _shut(board, unit, keys)
+    key = (uid, unit.hex, unit.allowance, _flags(unit), enemies, shut)
+    memo = board.memo(REACH_MEMO)
+    found = memo.get(key)
+    if found is None:
+        if len(memo) >= REACH_KEEP:
+            memo.clear()
+        costs = search(board, uid)
+        ends = {h: c for h, c in costs.items() if h == unit.hex or h not in shut}
+        label = board.scenario.label
+        labels = tuple(label(h) for h in sorted(ends) if h != unit.hex)
+        found = memo[key] = Reached(ends, labels)
+    return found
+
+
+def search(board: Board, uid: str) -> dict[Hex, float]:
+    """Every hex ``uid`` can reach this move, those it may only pass through included, with its
+    cheapest cost: the costs of ``movement.reachable(board, uid, RULES).passed``, found faster
+    by the same Dijkstra over the same neighbours in the same order, each step the map alone
+    decides taken from a list made once per scenario, unit type and formation (``fixed_step``),
+    and only the steps out of or into an enemy zone of control asked of the unit's stepper."""
+    unit = board.unit(uid)
+    allowance = unit.allowance
+    over = allowance + 1e-9
+    step_of = RULES.stepper(board, unit)
+    col = board.data["unit_columns"][unit.type]
+    in_column = unit.type == "infantry" and unit.state.get("formation") == "column"
+    ways = board.memo(("hex-hexside ways", col, unit.type, in_column))
+    zoc = {} if unit.type in board.data["zoc"]["ignored_by"] else board.enemy_zoc(unit.side, RULES)
+    start = unit.hex
+    # Hexes not to enter again: those held by the enemy, then those searched.
+    closed = {u.hex for u in board.enemies_of(unit.side)} - {start}
+    neighbors = board.scenario.neighbors
+    costs: dict[Hex, float] = {start: 0.0}
+    stops: dict[Hex, bool] = {start: False}
+    queue: list[tuple[float, int, Hex]] = [(0.0, 0, start)]
+    counter = 1
+    last_expanding = allowance - RULES.min_step(board, unit) + 1e-9
+    heappop, heappush = heapq.heappop, heapq.heappush
+    while queue:
+        cost, _, h = heappop(queue)
+        if h in closed:
+            continue
+        closed.add(h)
+        if stops[h] or cost > last_expanding:
+            continue
+        out = ways.get(h)
+        if out is None:
+            out = ways[h] = _ways(board, unit, col, in_column, h, neighbors[h])
+        from_zoc = h in zoc
+        for n, step_cost, stop, step in out:
+            if n in closed:
+                continue
+            if from_zoc or n in zoc:
+                step = step_of(h, n)
+                if step.prohibited is not None:
+                    continue
+                step_cost, stop = step.cost, step.stop
+            total = cost + step_cost
+            if stop == "all_mp":
+                if cost != 0:
+                    continue
+                total = max(total, allowance)
+            elif total > over:
+                continue
+            known = costs.get(n)
+            if known is None or total < known - 1e-9:
+                costs[n] = total
+                stops[n] = bool(stop)
+                heappush(queue, (total, counter, n))
+                counter += 1
+    return costs
+
+
+def _ways(
+    board: Board, unit: Unit, col: str, in_column: bool, h: Hex, around: tuple[Hex, ...]
+) -> tuple[tuple[Hex, float, str | None, Step], ...]:
+    """The steps out of ``h`` the map allows, in the order of its neighbours (``fixed_step``):
+    each as (neighbour, cost, stop, step)."""
+    found = []
+    for n in around:
+        step = fixed_step(board, unit, col, in_column, h, n)
+        if step.prohibited is None:
+            found.append((n, step.cost, step.stop, step))
+    return tuple(found)
+
+
+def _flags(unit: Unit) -> tuple[tuple[str, Any], ...]:
+    return tuple(sorted(unit.state.items()))
+
+
+def _shut(board: Board, unit: Unit, keys: dict[Any, Any]) -> frozenset[Hex]:
+    """The hexes where ``unit`` may not end its move for the stacking limit (none for a unit
+    the limit leaves free)."""
+    limit = board.data["stacking"]
+    free = limit.get("free_types", ())
+    if unit.type in free:
+        return frozenset()
+    found = keys.get("shut")
+    if found is None:
+        counts: dict[Hex, int] = {}
+        for u in board.units.values():
+            if u.type not in free:
+                counts[u.hex] = counts.get(u.hex, 0) + 1
+        found = keys["shut"] = frozenset(h for h, n in counts.items() if n >= limit["max_units"])
+    return found

@@ -14,14 +14,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from ... import reference as R
+from ...hexmap import Scenario
 from ...reference import anchor, column, label, row, section
-from ...scenario import Scenario
 from ...terrain import UnknownTerrainError, load_chart
 from .. import common
 from . import combat
 from . import tables as T
+from .state import HexHexsideState
 
-State = dict[str, Any]
+State = HexHexsideState  # the state's shape (state.py)
 PREFIX = "hh"
 FOLDER = "hex_hexside"
 COMBAT_COLUMNS = {"inf": "infantry", "cav": "cavalry"}
@@ -59,6 +60,7 @@ COMBAT_SETTINGS = (
     ("bombard_range", ("bombardment", "range")),
     ("bombard_adjacent", ("bombardment", "not_adjacent_to_enemy")),
     ("bombard_results", ("bombardment", "attacker_results")),
+    ("bombard_hexside", ("bombardment", "hexside")),
     ("army_step", ("army_morale", "points_per_step")),
     ("army_leader", ("army_morale", "points_per_leader")),
     ("army_broken", ("army_morale", "broken_ends_game")),
@@ -69,12 +71,9 @@ def reference(scenario: Scenario, state: State | None) -> dict[str, Any]:
     """Every chart of hex-hexside for ``scenario`` (its overrides applied), with the combat
     results table of the game in play (the one chosen at New game, or the scenario's own;
     before a game, the scenario's own or the stand-in)."""
-    if state is None:  # before a game: the scenario's own table, if it has one
-        from .rules import crt_info
-
-        state = {"crt": crt_info({}, scenario)}
-    t = combat.tables_of(state)
-    crt = state.get("crt")
+    # before a game: the scenario's own table, if it has one
+    crt = combat.crt_info({}, scenario) if state is None else state.get("crt")
+    t = combat.tables_of(scenario, {"crt": crt})
     raw = T.raw_tables()
     return R.reference(
         "hex-hexside",
@@ -158,11 +157,9 @@ def _crt(t: T.HexsideTables, raw: Mapping[str, Any], crt: Mapping[str, Any]) -> 
         rows.append(row(anchor("crt-roll", face), cells, flags))
     intro = []
     if crt.get("source") == "scenario":
-        name = crt.get("name")
+        own = crt.get("name")
         words = (
-            label("ref.hh_crt_scenario", name=name)
-            if name
-            else label("ref.hh_crt_scenario_unnamed")
+            label("ref.hh_crt_scenario", name=own) if own else label("ref.hh_crt_scenario_unnamed")
         )
         intro.append(R.note("crt-own", "", words))
     elif crt.get("key"):

@@ -15,56 +15,46 @@ from typing import Any
 
 from ...errors import ScenarioError
 from ...hexgrid import hex_distance
+from ...hexmap import Scenario
 from ...los import line_of_sight
-from ...movement import Board, reachable
-from ...ruleset import RulesBase, held_facts
-from ...scenario import Scenario
+from ...movement import Board
+from ...ruleset import RulesBase, held_facts, place_words, refusal, unit_words
+from ...shapes import Action, Refusal
 from .. import common
 from . import closecombat as cc
-from . import combat, reference, views
+from . import combat, movement, reference, views
 from . import tables as T
-from .combat import settings
+from .combat import check_scenario_crt as check_scenario_crt  # the scenario loader's
+from .combat import crt_info, settings
 from .movement import RULES as MOVEMENT
+from .position import board_for, enemy_hexes, open_targets
+from .state import HexHexsideState, phasing, plain
 
-State = dict[str, Any]
-Action = dict[str, Any]
+State = HexHexsideState  # the state's shape (state.py)
 Event = dict[str, Any]
-PHASES = ("rally", "movement", "bombardment", "combat")
 PREVIEWABLE = ("confirm", "bombard", "terrain", "rally", "deep_charge")
+TEC = combat.TEC
+
+
+def phases(scenario: Scenario) -> list[str]:
+    """The phases of a player turn in order: sequence.json's ``player_turn`` up to its end.
+
+    Raises:
+        ScenarioError: the scenario's player turn has no phase before its end.
+    """
+    found = []
+    for entry in settings(scenario)["player_turn"]:
+        if entry["phase"] == "end":
+            break
+        found.append(entry["phase"])
+    if not found:
+        raise ScenarioError("overrides.sequence.player_turn", "expected a phase before the end")
+    return found
 
 
 def sides(scenario: Scenario) -> list[str]:
     """The sides in scenario order: the first plays first each turn."""
     return [s["id"] for s in scenario.data["sides"]]
-
-
-def board_for(scenario: Scenario, state: State) -> Board:
-    """The map with the units where the state puts them, with the flags movement reads."""
-    positions = {}
-    flags: dict[str, dict[str, Any]] = {}
-    stacks: dict[tuple[str, str], int] = {}
-    for uid, u in state["units"].items():
-        if u["out"]:
-            flags[uid] = {"out": True}
-            continue
-        positions[uid] = u["hex"]
-        spec = scenario.units[uid]
-        if spec["type"] != "leader":
-            key = (spec["side"], u["hex"])
-            stacks[key] = stacks.get(key, 0) + 1
-        flags[uid] = {
-            "disordered": u["status"] == "disordered",
-            "routed": u["status"] == "routed",
-            "engaged": u["engaged"],
-            "formation": u["formation"],
-        }
-        if u["moved"]:
-            flags[uid]["allowance"] = 0
-    for uid, f in flags.items():
-        spec = scenario.units[uid]
-        if not f.get("out") and spec["type"] != "leader":
-            f["support"] = stacks[(spec["side"], state["units"][uid]["hex"])] > 1
-    return Board(scenario, positions, flags)
 
 
 def army_levels(scenario: Scenario) -> dict[str, dict[str, int]]:
@@ -103,7 +93,7 @@ def army_levels(scenario: Scenario) -> dict[str, dict[str, int]]:
     return out
 
 
-class HexHexsideRules(RulesBase):
+class HexHexsideRules(RulesBase[HexHexsideState, Action]):
     """The hex-hexside ruleset: states, legal actions and handlers."""
 
     system = "hex-hexside"
@@ -128,14 +118,14 @@ class HexHexsideRules(RulesBase):
             ScenarioError: the scenario's army morale is malformed.
             RulesError: the owner's CRT in ``options`` (or the scenario's) is malformed.
         """
-        start = settings(scenario)["formation_change"]["start"]
+        change = settings(scenario)["formation_change"]
         units = {
             uid: {
                 "hex": spec["hex"],
                 "lost": 0,
                 "status": "formed",
                 "engaged": False,
-                "formation": start if spec["type"] == "infantry" else None,
+                "formation": change["start"] if spec["type"] in change["who"] else None,
                 "out": False,
                 "moved": False,
                 "attacked": False,
@@ -153,7 +143,7 @@ class HexHexsideRules(RulesBase):
             "turns": settings(scenario)["turns"],
             "side": sides(scenario)[0],
             "pturn": 1,
-            "phase": "rally",
+            "phase": phases(scenario)[0],
             "units": units,
             "army": {s: {"points": v["points"], "level": "normal"} for s, v in levels.items()},
             "held": {},
@@ -172,7 +162,7 @@ class HexHexsideRules(RulesBase):
     # -- sequence -------------------------------------------------------------------------------
 
     def _start_player_turn(self, scenario: Scenario, state: State) -> list[Event]:
-        side = state["side"]
+        side = phasing(state)
         board = board_for(scenario, state)
         zoc = board.enemy_zoc(side, MOVEMENT)
         events: list[Event] = []
@@ -184,26 +174,37 @@ class HexHexsideRules(RulesBase):
                 u["engaged"] = False
                 events.append({"key": "log.hh_formed", "params": {"unit": uid}})
         state["rallied"] = []
-        return events + self._enter(scenario, state, "rally")
+        state.pop("defended", None)  # designation.defend_many false: a new player turn
+        return events + self._enter(scenario, state, phases(scenario)[0])
 
     def _enter(self, scenario: Scenario, state: State, phase: str) -> list[Event]:
         """Begin ``phase``; a rally or bombardment phase with nothing to do passes by itself."""
         state["phase"] = phase
         events = [{"key": "log.hh_phase", "params": {"phase": phase}}]
         if phase == "rally" and not self._rally_actions(scenario, state):
-            return events + self._enter(scenario, state, "movement")
+            return events + self._next_phase(scenario, state)
         if phase == "bombardment" and not self._bombard_actions(scenario, state):
-            return events + self._enter(scenario, state, "combat")
+            return events + self._next_phase(scenario, state)
         return events
 
+    def _next_phase(self, scenario: Scenario, state: State) -> list[Event]:
+        """The phase after the present one (sequence.json's order), or the next player turn."""
+        order = phases(scenario)
+        index = order.index(state["phase"])
+        if index + 1 < len(order):
+            return self._enter(scenario, state, order[index + 1])
+        return self._end_player_turn(scenario, state)
+
     def _end_player_turn(self, scenario: Scenario, state: State) -> list[Event]:
-        side = state["side"]
+        side = phasing(state)
         for uid, u in state["units"].items():
             if scenario.units[uid]["side"] != side:
                 continue
             u["must"] = False
             if u["wcm"] is not None and u["wcm"] < state["pturn"]:
-                u["wcm"] = None
+                lasts = settings(scenario)["winning_combat_marker"]["lasts"]
+                if lasts == "until_used_or_next_own_turn_end":
+                    u["wcm"] = None
         order = sides(scenario)
         index = order.index(side)
         events: list[Event] = []
@@ -222,41 +223,31 @@ class HexHexsideRules(RulesBase):
         return events + self._start_player_turn(scenario, state)
 
     def _game_over(self, scenario: Scenario, state: State, broken: str | None) -> list[Event]:
-        state["phase"] = "over"
+        """The end: objective points (``victory.objective_points``) and
+        ``victory.enemy_step_points`` per step each side lost to every other side; a broken
+        army loses (``broken``), else the side alone with most points wins."""
         state["combat"] = None
         state["decision"] = None
-        state["queue"] = []
-        state["chance"] = None
         rule = settings(scenario)["victory"]
-        points = {s: 0 for s in sides(scenario)}
-        for objective in scenario.data.get("objectives", []):
-            holder = state["held"].get(objective["hex"])
-            if holder in points:
-                points[holder] += objective["points"]
+        scored = common.objectives(scenario) if rule["objective_points"] else ()
+        points = common.objective_points(sides(scenario), state["held"], scored)
         for uid, u in state["units"].items():
-            for side in points:
-                if side != scenario.units[uid]["side"]:
-                    points[side] += rule["enemy_step_points"] * u["lost"]
-        if broken is not None:
-            winner = next(s for s in points if s != broken)
-        else:
-            best = max(points.values())
-            leaders = [s for s, p in points.items() if p == best]
-            winner = leaders[0] if len(leaders) == 1 else None
-        state["result"] = {"points": points, "winner": winner, "broken": broken}
-        return [{"key": "log.game_over", "params": {"winner": winner, "points": points}}]
+            side = scenario.units[uid]["side"]
+            common.to_the_others(points, side, rule["enemy_step_points"] * u["lost"])
+        winner = None if broken is None else next(s for s in points if s != broken)
+        return common.game_over(plain(state), points, winner, broken=broken)
 
     def _update_held(self, scenario: Scenario, state: State) -> None:
-        for objective in scenario.data.get("objectives", []):
-            here = {
-                scenario.units[uid]["side"]
+        """Each objective where one side alone has units (leaders do not count) is its own."""
+        common.update_held(
+            plain(state)["held"],
+            [place for place, _ in common.objectives(scenario)],
+            (
+                (u["hex"], scenario.units[uid]["side"])
                 for uid, u in state["units"].items()
-                if not u["out"]
-                and u["hex"] == objective["hex"]
-                and scenario.units[uid]["type"] != "leader"
-            }
-            if len(here) == 1:
-                state["held"][objective["hex"]] = here.pop()
+                if not u["out"] and scenario.units[uid]["type"] != "leader"
+            ),
+        )
 
     def army_check(self, scenario: Scenario, state: State) -> list[Event]:
         """Army morale levels after losses; a broken army loses at once (default)."""
@@ -282,24 +273,26 @@ class HexHexsideRules(RulesBase):
     # -- legal actions --------------------------------------------------------------------------
 
     def legal_actions(self, scenario: Scenario, state: State) -> list[Action]:
-        """Every action the player (or, at an interrupt, the other player) may take now."""
+        """Every action the player (or, at an interrupt, the other player) may take now; the
+        board of the position built once for the listing."""
         if state["phase"] == "over":
             return []
         if state["decision"] is not None:
             return cc.decision_actions(scenario, state)
-        if state["combat"] is not None:
-            return cc.combat_actions(scenario, state)
         phase = state["phase"]
+        if phase == "rally" and state["combat"] is None:
+            return self._rally_actions(scenario, state) + [{"type": "end_phase"}]
+        board = board_for(scenario, state)
+        if state["combat"] is not None:
+            return cc.combat_actions(scenario, state, board)
         actions: list[Action] = []
-        if phase == "rally":
-            actions = self._rally_actions(scenario, state)
-        elif phase == "movement":
-            actions = self._movement_actions(scenario, state)
+        if phase == "movement":
+            actions = self._movement_actions(scenario, state, board)
         elif phase == "bombardment":
-            actions = self._bombard_actions(scenario, state)
+            actions = self._bombard_actions(scenario, state, board)
         elif phase == "combat":
-            actions = cc.attack_actions(scenario, state)
-            if cc.must_attack_targets(scenario, state):
+            actions = cc.attack_actions(scenario, state, board)
+            if cc.must_attack_targets(scenario, state, board):
                 return actions
         return actions + [{"type": "end_phase"}]
 
@@ -319,29 +312,28 @@ class HexHexsideRules(RulesBase):
             and uid not in state["rallied"]
         ]
 
-    def _movement_actions(self, scenario: Scenario, state: State) -> list[Action]:
-        board = board_for(scenario, state)
+    def _movement_actions(
+        self, scenario: Scenario, state: State, board: Board | None = None
+    ) -> list[Action]:
+        board = board or board_for(scenario, state)
         rule = settings(scenario)["formation_change"]
         actions: list[Action] = []
         for uid in self._own(scenario, state):
             u = state["units"][uid]
             if u["moved"]:
                 continue
-            here = board.unit(uid).hex
-            reach = reachable(board, uid, MOVEMENT)
-            actions += [
-                {"type": "move", "unit": uid, "to": board.label(h)}
-                for h in sorted(reach)
-                if h != here
-            ]
+            ends = movement.reach(board, uid).labels
+            actions += [{"type": "move", "unit": uid, "to": to} for to in ends]
             if scenario.units[uid]["type"] in rule["who"]:
                 other = [f for f in rule["formations"] if f != u["formation"]]
                 actions += [{"type": "formation", "unit": uid, "to": f} for f in other]
         return actions
 
-    def _bombard_actions(self, scenario: Scenario, state: State) -> list[Action]:
+    def _bombard_actions(
+        self, scenario: Scenario, state: State, board: Board | None = None
+    ) -> list[Action]:
         rule = settings(scenario)["bombardment"]
-        board = board_for(scenario, state)
+        board = board or board_for(scenario, state)
         los_config = scenario.data.get("overrides", {}).get("los")
         enemy_hexes = sorted(
             {
@@ -359,7 +351,7 @@ class HexHexsideRules(RulesBase):
             if spec["type"] not in rule["who"] or u["bombarded"] or u["status"] == "routed":
                 continue
             here = scenario.hex_at(u["hex"])
-            if rule["not_adjacent_to_enemy"] and board.adjacent_to_enemy(here, state["side"]):
+            if rule["not_adjacent_to_enemy"] and board.adjacent_to_enemy(here, phasing(state)):
                 continue
             reach = int(spec.get("ratings", {}).get("range", rule["range"]))
             for label in enemy_hexes:
@@ -372,6 +364,75 @@ class HexHexsideRules(RulesBase):
                     continue
                 actions.append({"type": "bombard", "unit": uid, "target": label})
         return actions
+
+    # -- refusals ------------------------------------------------------------------------------
+
+    def refusal(self, scenario: Any, state: State, action: Action) -> Refusal:
+        """Why ``action`` is not allowed, its rule named for the commonest cases: a move beyond
+        the unit's reach (terrain effects chart) or by a unit that has moved; a bombardment out
+        of range, of sight, from next to an enemy, or that the chart prohibits; an attack on a
+        hex no unit may attack (terrain effects chart); else the core's words (the action, who,
+        where, and what is asked now)."""
+        found = None
+        if isinstance(scenario, Scenario) and isinstance(action, dict) and _open(state):
+            found = self._refusal(scenario, state, action)
+        return found or super().refusal(scenario, state, action)
+
+    def _refusal(self, scenario: Scenario, state: State, action: Action) -> Refusal | None:
+        kind, phase = action.get("type"), state["phase"]
+        if kind == "attack" and phase == "combat":
+            target = action.get("target")
+            place = place_words(scenario, target)
+            if place is None or target not in open_targets(scenario, state):
+                return None
+            params = {"place": place, "rule": TEC}
+            return refusal("error.hh_no_attacker", params, TEC, place)
+        uid = action.get("unit")
+        if kind not in ("move", "bombard") or not isinstance(uid, str):
+            return None
+        u, spec = state["units"].get(uid), scenario.units.get(uid)
+        who = unit_words(scenario, uid)
+        if u is None or spec is None or who is None or u["out"] or spec["side"] != state["side"]:
+            return None
+        if kind == "move" and phase == "movement":
+            place = place_words(scenario, action.get("to"))
+            if place is None:
+                return None
+            if u["moved"]:
+                return refusal("error.hh_has_moved", {"who": who}, None, place)
+            board = board_for(scenario, state)
+            if scenario.hex_at(place) in movement.reach(board, uid).costs:
+                return None
+            allowance = board.unit(uid).allowance
+            beyond: dict[str, Any] = {"who": who, "place": place, "allowance": allowance}
+            beyond["rule"] = TEC
+            return refusal("error.hh_out_of_reach", beyond, TEC, place)
+        target = action.get("target")
+        place = place_words(scenario, target)
+        if kind != "bombard" or phase != "bombardment" or place is None:
+            return None
+        rule = settings(scenario)["bombardment"]
+        if spec["type"] not in rule["who"] or u["bombarded"] or u["status"] == "routed":
+            return None
+        if target not in enemy_hexes(scenario, state, phasing(state)):
+            return None
+        board = board_for(scenario, state)
+        here, there = scenario.hex_at(u["hex"]), scenario.hex_at(place)
+        if rule["not_adjacent_to_enemy"] and board.adjacent_to_enemy(here, phasing(state)):
+            return refusal("error.hh_bombard_adjacent", {"who": who}, None, place)
+        distance = hex_distance(here, there)
+        reach = int(spec.get("ratings", {}).get("range", rule["range"]))
+        if distance > reach:
+            far = {"who": who, "place": place, "distance": distance, "reach": reach}
+            return refusal("error.hh_bombard_range", far, None, place)
+        ban = combat.bombard_parts(board, here, there).prohibited
+        if ban is not None:
+            params = {"who": who, "place": place, "rule": ban.rule}
+            return refusal("error.hh_bombard_prohibited", params, ban.rule, place)
+        los = scenario.data.get("overrides", {}).get("los")
+        if rule["needs_los"] and not line_of_sight(scenario, here, there, los).clear:
+            return refusal("error.hh_bombard_sight", {"who": who, "place": place}, None, place)
+        return None
 
     # -- handlers ------------------------------------------------------------------------------
 
@@ -388,17 +449,13 @@ class HexHexsideRules(RulesBase):
 
     def end_phase(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
         """The phasing player ends the present phase."""
-        index = PHASES.index(state["phase"])
-        if index + 1 < len(PHASES):
-            return self._enter(scenario, state, PHASES[index + 1])
-        return self._end_player_turn(scenario, state)
+        return self._next_phase(scenario, state)
 
     def move(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
         """Move a unit along its cheapest path."""
         board = board_for(scenario, state)
         uid = action["unit"]
-        reach = reachable(board, uid, MOVEMENT)
-        cost = reach[scenario.hex_at(action["to"])].cost
+        cost = movement.reach(board, uid).costs[scenario.hex_at(action["to"])]
         unit = state["units"][uid]
         event = {
             "key": "log.move",
@@ -452,7 +509,7 @@ class HexHexsideRules(RulesBase):
             friendly_shaken=shaken,
             army=state["army"][side]["level"],
         )
-        return T.rally_modifiers(facts, combat.tables_of(state))
+        return T.rally_modifiers(facts, combat.tables_of(scenario, state))
 
     def _rally_result(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
         chance = action["chance"]
@@ -472,7 +529,7 @@ class HexHexsideRules(RulesBase):
         if action["type"] == "rally":
             parts = self.rally_parts(scenario, state, action["unit"])
             target = combat.morale(scenario, action["unit"]) + sum(p.value for p in parts)
-            return views.test_preview(state, parts, int(target), "rally")
+            return views.test_preview(scenario, state, parts, int(target), "rally")
         return views.preview(scenario, state, action)
 
     def reference(self, scenario: Scenario, state: State | None) -> dict[str, Any]:
@@ -517,6 +574,12 @@ class HexHexsideRules(RulesBase):
         }
 
 
+def _open(state: State) -> bool:
+    """True if the phasing side is between actions: no die, decision or combat pending."""
+    pending = ("chance", "decision", "combat", "result")
+    return not any(state.get(k) for k in pending) and isinstance(state.get("phase"), str)
+
+
 def locked_units(scenario: Scenario, state: State) -> list[str]:
     """Units Locked in an enemy zone of control: the ZOC exit table lets them no way out."""
     board = board_for(scenario, state)
@@ -528,76 +591,6 @@ def locked_units(scenario: Scenario, state: State) -> list[str]:
         if unit.hex in zoc and MOVEMENT.exit_cost(board, unit, zoc[unit.hex]) is None:
             out.append(uid)
     return sorted(out)
-
-
-def scenario_crt(scenario: Any) -> Any:
-    """The scenario's own combat results table (``overrides.crt``), or None."""
-    overrides = scenario.data.get("overrides") if scenario is not None else None
-    return overrides.get("crt") if isinstance(overrides, dict) else None
-
-
-def crt_info(options: dict[str, Any], scenario: Any = None) -> dict[str, Any]:
-    """The CRT a game plays with: the one chosen at New game (``options``), else the scenario's
-    own (``overrides.crt``, then ``source`` is "scenario"), else the stand-in.
-
-    Raises:
-        RulesError: the owner's table is malformed (``error.bad_crt``, naming the place), or not
-            plain JSON within the limits (``error.too_large`` and the others of ``limits``).
-    """
-    from ...errors import RulesError
-
-    own = options.get("crt")
-    source = None
-    if own is None:
-        own = scenario_crt(scenario)
-        source = "scenario" if own is not None else None
-    if own is None:
-        return {"key": None, "name": None, "stand_in": T.is_stand_in_crt()}
-    try:
-        _check_crt_limits(own, "crt")
-        key, tables = combat.register_crt(own)
-    except T.TableError as exc:
-        raise RulesError(
-            "error.bad_crt", "the combat results table: {detail}", detail=str(exc)
-        ) from None
-    name = own.get("name") if isinstance(own.get("name"), str) and own.get("name") else None
-    if source is None:  # an owner's table from a file: named by its key when it has no name
-        return {"key": key, "name": name or key, "stand_in": tables.stand_in}
-    return {"key": key, "name": name, "stand_in": tables.stand_in, "source": source}
-
-
-def _check_crt_limits(own: Any, place: str) -> None:
-    """An owner's table as plain JSON within the limits, and a JSON object.
-
-    Raises:
-        InvalidActionError: over a limit (``muster.limits``), naming ``place``.
-        TableError: not a JSON object.
-    """
-    from ...limits import MAX_CRT_CHARS, MAX_CRT_COLUMNS, check_count, check_plain, check_size
-
-    check_plain(own, place)
-    check_size(own, place, MAX_CRT_CHARS)
-    if not isinstance(own, dict):
-        raise T.TableError("crt", "must be a JSON object")
-    check_count(own.get("columns"), f"{place}.columns", "columns", MAX_CRT_COLUMNS)
-    check_count(own.get("codes"), f"{place}.codes", "codes", MAX_CRT_COLUMNS)
-
-
-def check_scenario_crt(own: Any) -> None:
-    """Check a scenario's own combat results table (``overrides.crt``): the table ``check_crt``
-    takes, within the same limits.
-
-    Raises:
-        ScenarioError: the table is malformed, naming the place (``overrides.crt.rows[2]...``).
-        InvalidActionError: over a limit (``error.too_large`` and the others), naming the place.
-    """
-    from ...errors import ScenarioError
-
-    try:
-        _check_crt_limits(own, "overrides.crt")
-        combat.parse_own_crt(own)
-    except T.TableError as exc:
-        raise ScenarioError(f"overrides.{exc.at}", exc.problem) from None
 
 
 HANDLERS: dict[str, Callable[..., list[Event]]] = {

@@ -26,10 +26,21 @@ from typing import Any
 from ...dice import Die, distribution, map_outcomes
 from ...movement import Part
 
-STEP_IDS = ("designate_attack", "retreat_before_combat", "determine_odds", "select_lead_units")
-STEP_IDS += ("determine_drm", "resolve_combat", "leader_loss_check", "apply_results")
-STEP_IDS += ("advance_after_combat", "extended_attack", "winning_combat_marker", "cavalry_action")
-RALLY_IDS = ("leader", "far_from_enemy", "infantry_in_cover", "friendly_shaken")
+STEP_IDS: tuple[str, ...] = (
+    "designate_attack",
+    "retreat_before_combat",
+    "determine_odds",
+    "select_lead_units",
+    "determine_drm",
+    "resolve_combat",
+    "leader_loss_check",
+    "apply_results",
+    "advance_after_combat",
+    "extended_attack",
+    "winning_combat_marker",
+    "cavalry_action",
+)
+RALLY_IDS: tuple[str, ...] = ("leader", "far_from_enemy", "infantry_in_cover", "friendly_shaken")
 RALLY_IDS += ("adjacent_enemy", "army_demoralized", "army_broken")
 ARMY_STATES = ("normal", "demoralized", "broken")
 SIDES = ("attacker", "defender", "both")
@@ -272,7 +283,7 @@ def rally_modifiers(facts: RallyFacts, tables: Tables = None) -> list[Part]:
     parts = []
     for r in t.rally:
         if applies[r.id]:
-            value = facts.leader if r.value is None else r.value
+            value = (facts.leader or 0) if r.value is None else r.value
             params = (("modifier", value),) if r.value is None else ()
             parts.append(Part(value, f"rally.{r.id}", r.rule, params))
     return parts

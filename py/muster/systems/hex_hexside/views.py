@@ -14,15 +14,17 @@ from typing import Any
 from ...dice import distribution as die_distribution
 from ...game import chance_faces
 from ...hexgrid import hex_distance
+from ...hexmap import Scenario
 from ...movement import Part
 from ...ruleset import Choice, Label, choice, item
-from ...scenario import Scenario
+from ...shapes import Action
+from . import aftermath, combat, reference
 from . import closecombat as cc
-from . import combat, reference
 from . import tables as T
+from .position import board_for, enemy_side, fighters_in, may_attack, pair_ok, spec
+from .state import HexHexsideState, ongoing, phasing
 
-State = dict[str, Any]
-Action = dict[str, Any]
+State = HexHexsideState  # the state's shape (state.py)
 Event = dict[str, Any]
 
 
@@ -66,21 +68,28 @@ WORDS: dict[str, str] = {
     "reason": "label",
     "then": "label",
     "detail": "text",
+    "allowance": "number",
+    "distance": "number",
+    "reach": "number",
 }
 # Markers a unit may carry (``marker.<id>`` words, ``marker_sign.<id>`` the sign drawn).
 LOST_MARKERS = 5  # step losses: hh_lost_1 .. hh_lost_5 (5: five or more)
 
 
-def _outcomes(state: State, column: str, drm: int, bombard: bool) -> list[dict[str, Any]]:
-    if not bombard:
-        return combat.distribution(state, column, drm)
-    return bombard_outcomes(state, column, drm)
+def _outcomes(
+    scenario: Scenario, state: State, column: str, drm: int, bombard: bool
+) -> list[dict[str, Any]]:
+    if cc.guns_hit(scenario, bombard):
+        return combat.distribution(scenario, state, column, drm)
+    return bombard_outcomes(scenario, state, column, drm)
 
 
-def bombard_outcomes(state: State, column: str, drm: int) -> list[dict[str, Any]]:
+def bombard_outcomes(
+    scenario: Scenario, state: State, column: str, drm: int
+) -> list[dict[str, Any]]:
     """Exact chances of each effect of a bombardment on its target (results against the guns
     are ignored, so they are not listed), grouped by effect."""
-    t = combat.tables_of(state)
+    t = combat.tables_of(scenario, state)
     found: dict[str, dict[str, Any]] = {}
     for face in t.die.faces:
         codes = T.crt_result(column, face + drm, t)
@@ -95,7 +104,7 @@ def bombard_outcomes(state: State, column: str, drm: int) -> list[dict[str, Any]
 
 def preview(scenario: Scenario, state: State, action: Action) -> dict[str, Any]:
     """The DRM (each with its rule) and the exact odds of a close combat or bombardment."""
-    t = combat.tables_of(state)
+    t = combat.tables_of(scenario, state)
     if action["type"] == "deep_charge":
         uid = action["unit"]
         leader = combat.leader_with(scenario, state, uid)
@@ -106,23 +115,22 @@ def preview(scenario: Scenario, state: State, action: Action) -> dict[str, Any]:
             )
         need = t.deep_charge_at_least - sum(int(p.value) for p in parts)
         p = T.deep_charge_probability(int(parts[0].value), int(sum(x.value for x in parts[1:])), t)
-        return test_preview(state, parts, need, "deep_charge", p)
+        return test_preview(scenario, state, parts, need, "deep_charge", p)
     if action["type"] == "bombard":
         uid, target = action["unit"], action["target"]
-        defenders = cc.fighters_in(scenario, state, target)
-        odds = combat.odds(scenario, state, [uid], defenders)
+        odds = cc.bombard_odds(scenario, state, uid, target)
         parts = list(cc._bombard_terrain(scenario, state, uid, target).parts)
-        return _answer(state, odds, parts, provisional=False, bombard=True)
-    c = dict(state["combat"])
+        return _answer(scenario, state, odds, parts, provisional=False, bombard=True)
+    c = dict(ongoing(state, "combat"))
     provisional = action["type"] == "confirm"
     if provisional:
-        c["defenders"] = [u for t_ in c["targets"] for u in cc.fighters_in(scenario, state, t_)]
+        c["defenders"] = [u for t_ in c["targets"] for u in fighters_in(scenario, state, t_)]
         c["lead"] = {
             "attacker": max(c["attackers"], key=lambda u: combat.morale(scenario, u)),
             "defender": max(c["defenders"], key=lambda u: combat.morale(scenario, u)),
         }
         c["odds"] = combat.odds(scenario, state, c["attackers"], c["defenders"])
-        pairs = cc.terrain_pairs(scenario, state, cc._board(scenario, state), c)
+        pairs = cc.terrain_pairs(scenario, state, board_for(scenario, state), c)
         best = None
         for pair in pairs:
             parts = cc.close_parts(scenario, state, {**c, "pair": pair})
@@ -133,11 +141,16 @@ def preview(scenario: Scenario, state: State, action: Action) -> dict[str, Any]:
     else:
         c["pair"] = [action["from"], action["into"]]
         parts = cc.close_parts(scenario, state, c)
-    return _answer(state, c["odds"], parts, provisional=provisional, bombard=False)
+    return _answer(scenario, state, c["odds"], parts, provisional=provisional, bombard=False)
 
 
 def _answer(
-    state: State, odds: dict[str, Any], parts: list[Part], provisional: bool, bombard: bool
+    scenario: Scenario,
+    state: State,
+    odds: dict[str, Any],
+    parts: list[Part],
+    provisional: bool,
+    bombard: bool,
 ) -> dict[str, Any]:
     total = int(sum(p.value for p in parts))
     return {
@@ -145,7 +158,7 @@ def _answer(
         "total": total,
         "ref": "crt",
         "odds": odds,
-        "outcomes": _outcomes(state, odds["column"], total, bombard),
+        "outcomes": _outcomes(scenario, state, odds["column"], total, bombard),
         "provisional": provisional,
         "bombard": bombard,
         "crt": state["crt"],
@@ -153,10 +166,15 @@ def _answer(
 
 
 def test_preview(
-    state: State, parts: list[Part], target: int, kind: str, p: Fraction | None = None
+    scenario: Scenario,
+    state: State,
+    parts: list[Part],
+    target: int,
+    kind: str,
+    p: Fraction | None = None,
 ) -> dict[str, Any]:
     """Odds of a rally (die at most ``target``) or a deep charge (die at least ``target``)."""
-    t = combat.tables_of(state)
+    t = combat.tables_of(scenario, state)
     if p is None:
         dist = die_distribution(t.die)
         p = sum((q for f, q in dist.items() if f <= target), Fraction(0))
@@ -214,12 +232,14 @@ def combat_view(scenario: Scenario, state: State) -> dict[str, Any] | None:
     c = state["combat"]
     if c is None:
         return None
-    t = combat.tables_of(state)
+    t = combat.tables_of(scenario, state)
     result = None
     if c["codes"] is not None:
         total = c["roll"] + c["drm"]
         source = state["crt"].get("source")
-        result = cc.result_event("log.", c, c["roll"], total, tuple(c["codes"]), t, source)
+        result = cc.result_event(
+            scenario, "log.", c, c["roll"], total, tuple(c["codes"]), t, source
+        )
     if c["bombard"]:
         uid, target = c["attackers"][0], c["targets"][0]
         title = _label("combat.hh_bombard", unit=uid, target=target)
@@ -246,7 +266,9 @@ def combat_view(scenario: Scenario, state: State) -> dict[str, Any] | None:
         view["lines"] = lines
         if c["step"] == "resolve" and c["roll"] is None:
             parts = list(cc._bombard_terrain(scenario, state, uid, target).parts)
-            view["preview"] = _answer(state, c["odds"], parts, provisional=False, bombard=True)
+            view["preview"] = _answer(
+                scenario, state, c["odds"], parts, provisional=False, bombard=True
+            )
         return view
     params = _step_params(state)
     title = _label("combat.hh_step", **params)
@@ -278,11 +300,13 @@ def combat_view(scenario: Scenario, state: State) -> dict[str, Any] | None:
         lines.append(result)
     view["lines"] = lines
     designating = c["step"] == "designate"
-    if designating and cc.designation_valid(scenario, state, cc._board(scenario, state), c):
+    if designating and cc.designation_valid(scenario, state, board_for(scenario, state), c):
         view["preview"] = preview(scenario, state, {"type": "confirm"})
     elif c["step"] == "resolve" and c["roll"] is None:
         parts = cc.close_parts(scenario, state, c)
-        view["preview"] = _answer(state, c["odds"], parts, provisional=False, bombard=False)
+        view["preview"] = _answer(
+            scenario, state, c["odds"], parts, provisional=False, bombard=False
+        )
     return view
 
 
@@ -298,9 +322,7 @@ def _prompt(key: str, side: str, why: Label | None = None, **params: Any) -> dic
 
 def _must_units(scenario: Scenario, state: State) -> list[str]:
     return [
-        uid
-        for uid, u in state["units"].items()
-        if u["must"] and cc.may_attack(scenario, state, uid)
+        uid for uid, u in state["units"].items() if u["must"] and may_attack(scenario, state, uid)
     ]
 
 
@@ -309,8 +331,8 @@ def prompt(scenario: Scenario, state: State) -> dict[str, Any] | None:
     when the choice is forced; a close combat's prompts carry its step of the aid's 12."""
     if state["result"]:
         return None
-    side = state["side"]
-    other = cc.enemy_side(scenario, state)
+    side = phasing(state)
+    other = enemy_side(scenario, state)
     c = state["combat"]
     bombard = c is not None and c["bombard"]
     step = _step_params(state)
@@ -319,9 +341,9 @@ def prompt(scenario: Scenario, state: State) -> dict[str, Any] | None:
         return _chance_prompt(scenario, state, chance, side)
     d = state["decision"]
     if d is not None:
-        where = {"target": c["targets"][0]} if bombard else step
+        where = {"target": ongoing(state, "combat")["targets"][0]} if bombard else step
         if d["kind"] == "loss":
-            owner = c["side"] if d["side"] == "attacker" else other
+            owner = ongoing(state, "combat")["side"] if d["side"] == "attacker" else other
             n = state["queue"][0]["n"] if state["queue"] else 1
             why = (
                 _label("why.hh_bombard_loss", n=n)
@@ -330,7 +352,7 @@ def prompt(scenario: Scenario, state: State) -> dict[str, Any] | None:
             )
             key = "prompt.hh_bombard_loss" if bombard else "prompt.hh_loss"
             return _prompt(key, owner, why, **where)
-        owner = cc._spec(scenario, d["unit"])["side"]
+        owner = spec(scenario, d["unit"])["side"]
         why = _label("why.hh_r", unit=d["unit"])
         key = "prompt.hh_bombard_retreat" if bombard else "prompt.hh_retreat"
         return _prompt(key, owner, why, unit=d["unit"], **where)
@@ -339,17 +361,19 @@ def prompt(scenario: Scenario, state: State) -> dict[str, Any] | None:
         targets = list(c["targets"])
         if c["step"] == "designate":
             must = [u for u in c["attackers"] if state["units"][u]["must"]]
-            why = None
+            reason = None
             if c["extended"]:
-                why = _label("why.hh_extended", units=list(c["pool"] or c["attackers"]))
+                reason = _label("why.hh_extended", units=list(c["pool"] or c["attackers"]))
             elif must:
-                why = _label("why.hh_must_attack", units=must)
-            return _prompt(key, side, why, targets=targets, **step)
+                reason = _label("why.hh_must_attack", units=must)
+            return _prompt(key, side, reason, targets=targets, **step)
         if c["step"] == "retreat_before":
             why = _label("why.hh_retreat_before", units=list(c["volunteers"]))
             return _prompt(key, other, why, targets=targets, **step)
         if c["step"] in ("lead_attacker", "lead_defender"):
-            owner = side if c["step"] == "lead_attacker" else other
+            # lead_units.chooser: each side its own ("owner"), or the attacker both ("attacker").
+            chooser = combat.settings(scenario)["lead_units"]["chooser"]
+            owner = side if c["step"] == "lead_attacker" or chooser == "attacker" else other
             return _prompt(key, owner, _label("why.hh_lead"), **step)
         if c["step"] == "terrain":
             return _prompt(key, side, _label("why.hh_terrain"), targets=targets, **step)
@@ -366,7 +390,6 @@ def _chance_prompt(
     scenario: Scenario, state: State, chance: dict[str, Any], side: str
 ) -> dict[str, Any]:
     purpose = chance["purpose"]
-    c = state["combat"]
     step = _step_params(state)
     if purpose == "rally":
         return _prompt("prompt.chance.hh_rally", side, unit=chance["unit"], need=chance["target"])
@@ -374,8 +397,8 @@ def _chance_prompt(
         return _prompt(
             "prompt.chance.hh_bombard",
             side,
-            unit=c["attackers"][0],
-            target=c["targets"][0],
+            unit=ongoing(state, "combat")["attackers"][0],
+            target=ongoing(state, "combat")["targets"][0],
             column=chance["column"],
             drm=chance["drm"],
         )
@@ -388,15 +411,15 @@ def _chance_prompt(
             **step,
         )
     if purpose == "leader_loss":
-        if c["bombard"]:
+        if ongoing(state, "combat")["bombard"]:
             return _prompt(
                 "prompt.chance.hh_bombard_leader_loss",
                 side,
                 unit=chance["unit"],
-                target=c["targets"][0],
+                target=ongoing(state, "combat")["targets"][0],
             )
         return _prompt("prompt.chance.hh_leader_loss", side, unit=chance["unit"], **step)
-    need = combat.tables_of(state).deep_charge_at_least
+    need = combat.tables_of(scenario, state).deep_charge_at_least
     return _prompt(
         "prompt.chance.hh_deep_charge",
         side,
@@ -451,7 +474,7 @@ def choices(rules: Any, scenario: Scenario, state: State, legal: list[Action]) -
             if kind == "end_phase":
                 params["phase"] = state["phase"]
             key = f"action.hh_{kind}"
-            if kind == "cancel" and c["extended"]:
+            if kind == "cancel" and ongoing(state, "combat")["extended"]:
                 key = "action.hh_decline_extended"
             put("choice.hh_go_on", item(a, key, params, fight=fight))
         elif kind == "move":
@@ -465,18 +488,22 @@ def choices(rules: Any, scenario: Scenario, state: State, legal: list[Action]) -
             key = "choice.hh_must_attack" if forced else "choice.hh_attack"
             put(key, item(a, "action.hh_attack", {"target": a["target"]}, fight=fight))
         elif kind == "toggle_attacker":
-            inside = a["unit"] in c["attackers"]
+            inside = a["unit"] in ongoing(state, "combat")["attackers"]
             key = "action.hh_remove_attacker" if inside else "action.hh_add_attacker"
             put(CHOICE_OF[kind], item(a, key, {"unit": a["unit"]}))
         elif kind == "toggle_target":
-            inside = a["hex"] in c["targets"]
+            inside = a["hex"] in ongoing(state, "combat")["targets"]
             key = "action.hh_remove_target" if inside else "action.hh_add_target"
             put(CHOICE_OF[kind], item(a, key, {"hex": a["hex"]}))
         elif kind == "confirm":
-            params = {"units": list(c["attackers"]), "targets": list(c["targets"])}
+            picked = ongoing(state, "combat")
+            params = {
+                "units": list(picked["attackers"]),
+                "targets": list(picked["targets"]),
+            }
             put(CHOICE_OF[kind], item(a, "action.hh_confirm", params, fight=fight))
         elif kind == "lead":
-            role = "attacker" if c["step"] == "lead_attacker" else "defender"
+            role = "attacker" if ongoing(state, "combat")["step"] == "lead_attacker" else "defender"
             it = item(a, "action.hh_lead", {"unit": a["unit"]}, fight=fight)
             put(CHOICE_OF[kind], it, {"side_role": role})
         elif kind == "terrain":
@@ -487,7 +514,7 @@ def choices(rules: Any, scenario: Scenario, state: State, legal: list[Action]) -
             params = {"target": a["target"], "units": units}
             put(CHOICE_OF[kind], item(a, "action.hh_extended_attack", params, fight=fight))
         elif kind == "take_loss":
-            d = state["decision"]
+            d = ongoing(state, "decision")
             n = state["queue"][0]["n"] if state["queue"] else 1
             it = item(a, "action.hh_take_loss", {"unit": a["unit"]}, fight=fight)
             put(CHOICE_OF[kind], it, {"n": n, "side_role": d["side"]})
@@ -501,13 +528,11 @@ def choices(rules: Any, scenario: Scenario, state: State, legal: list[Action]) -
 
 
 def _extended_with(scenario: Scenario, state: State, target: str) -> list[str]:
-    from . import aftermath
-
-    board = cc._board(scenario, state)
+    board = board_for(scenario, state)
     return [
         u
         for u in aftermath._extended_units(scenario, state)
-        if cc.pair_ok(scenario, state, board, u, target)
+        if pair_ok(scenario, state, board, u, target)
     ]
 
 
@@ -524,6 +549,7 @@ def then_label(rules: Any, scenario: Scenario, state: State, action: Action) -> 
     if c is not None and c["bombard"]:
         return _label("then.hh_bombard")
     if number is not None:
+        c = ongoing(after, "combat")
         if c["extended"] and not (state["combat"] and state["combat"]["extended"]):
             return _label("then.hh_extended", units=list(c["attackers"]), targets=c["targets"])
         return _label("then.hh_step", number=number, step=T.STEP_IDS[number - 1])
@@ -561,12 +587,14 @@ def chance_results(scenario: Scenario, state: State) -> list[Label | None]:
             for f in faces
         ]
     if purpose in ("close_combat", "bombard"):
-        c, t = state["combat"], combat.tables_of(state)
+        c, t = ongoing(state, "combat"), combat.tables_of(scenario, state)
         out: list[Label | None] = []
         for f in faces:
             codes = T.crt_result(chance["column"], f + chance["drm"], t)
             source = state["crt"].get("source")
-            out.append(cc.result_event("chance.", c, f, f + chance["drm"], codes, t, source))
+            out.append(
+                cc.result_event(scenario, "chance.", c, f, f + chance["drm"], codes, t, source)
+            )
         return out
     if purpose == "leader_loss":
         lost_on = combat.settings(scenario)["leader_loss"]["lost_on"]
@@ -577,7 +605,7 @@ def chance_results(scenario: Scenario, state: State) -> list[Label | None]:
             )
             for f in faces
         ]
-    need = combat.tables_of(state).deep_charge_at_least
+    need = combat.tables_of(scenario, state).deep_charge_at_least
     return [
         _label(
             "chance.hh_deep_must" if f + chance["bonus"] >= need else "chance.hh_deep_not",
