@@ -211,7 +211,8 @@ def test_defaults_are_marked_with_why():
         assert entry["default"] is True and entry["why"], path
     assert data["cohesion_test"]["pass_if"] == "at_most"
     assert data["retreat_blocked"]["becomes"] == ["rout"]
-    assert data["procedures"]["countercharge"]["reaction"] is False
+    # The aid's melee results (0-4: pursuit, if countercharge) need the countercharge offered.
+    assert data["procedures"]["countercharge"]["reaction"] is True
     assert data["procedures"]["breakthrough"]["advance"] == "may"
     assert data["procedures"]["pursuit"]["advance"] == "must"
 

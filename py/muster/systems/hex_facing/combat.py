@@ -22,9 +22,11 @@ from types import MappingProxyType
 from typing import Any
 
 from ...dice import Die, bind, distribution, map_outcomes
-from ...errors import RulesError
+from ...errors import RulesError, ScenarioError
 from ...movement import Part
+from ...parsing import _brief, _expect, _show
 from ...terrain import TerrainChart, chart_with_overrides, load_chart
+from ..common import NOTE_REFUSED, NOTES
 
 SYSTEM = "hex-facing"
 TABLE = "terrain table"
@@ -33,11 +35,12 @@ POSITIONS = ("front", "rear", "front_and_rear")
 FIRE_KINDS = ("fire", "reaction", "counter_battery")
 # Terrain table level rows by the climb of an attack (the target's level minus the attacker's).
 LEVEL_ROWS = {1: "level_up_1", 2: "level_up_2_plus", -1: "level_down_1", -2: "level_down_2_plus"}
-MELEE_IDS = ("force_ratio", "cohesion", "terrain", "routed", "rear", "front_and_rear")
-MELEE_IDS += ("rear_in_enemy_front", "cavalry_melee", "heavy_charge", "charge")
-MELEE_IDS += ("charge_vs_square", "infantry_vs_square")
-FIRE_IDS = ("fire_strength", "combined_fire", "six_front_firer", "reaction_or_counter_battery")
-FIRE_IDS += ("terrain", "concentrated", "square", "adjacent", "effective_range", "long_range")
+MELEE_IDS: tuple[str, ...] = ("force_ratio", "cohesion", "terrain", "routed", "rear")
+MELEE_IDS += ("front_and_rear", "rear_in_enemy_front", "cavalry_melee", "heavy_charge")
+MELEE_IDS += ("charge", "charge_vs_square", "infantry_vs_square")
+FIRE_IDS: tuple[str, ...] = ("fire_strength", "combined_fire", "six_front_firer")
+FIRE_IDS += ("reaction_or_counter_battery", "terrain", "concentrated", "square", "adjacent")
+FIRE_IDS += ("effective_range", "long_range")
 # Rows whose value the code computes, and what it computes.
 COMPUTED = {"force_ratio": "force_ratio", "cohesion": "cohesion_difference"}
 COMPUTED |= {"terrain": "terrain_table", "fire_strength": "fire_strength"}
@@ -49,15 +52,46 @@ CHOICES |= {f"readings.{k}": ANY_ALL for k in ("routed_defender", "cavalry_melee
 CHOICES |= {"readings.six_front_cavalry": ANY_ALL, "readings.italic": ("cavalry_replaces",)}
 CHOICES |= {"combining.not_combined": ("highest",), "force_ratio.rounding": ("row_at_or_below",)}
 CHOICES |= {"fire_modifiers.combined_strength": ("highest",)}
-CHOICES |= {"procedures.countercharge.reaction": (False,)}
-LISTS = ("combat_types", "fire_modifiers.firer_types", "retreat_blocked.becomes")
+CHOICES |= {"disorder_again": ("rout", "disordered")}
+# The stand-in procedures (8.7, 9.4, 9.5): how each is offered.
+MAY_MUST = ("may", "must")
+CHOICES |= {"procedures.breakthrough.advance": MAY_MUST, "procedures.pursuit.advance": MAY_MUST}
+CHOICES |= {"procedures.counterattack.melee": MAY_MUST}
+CHOICES |= {"procedures.countercharge.reaction": (True, False)}
+CHOICES |= {"procedures.countercharge.facing": ("front", "any")}
+CHOICES |= {"procedures.countercharge.charge_bonus": ("kept", "lost")}
+# Each list setting the code reads, with the items it may hold.
+LISTS: dict[str, tuple[str, ...]] = {"combat_types": UNIT_TYPES}
+LISTS |= {"fire_modifiers.firer_types": UNIT_TYPES, "retreat_blocked.becomes": ("rout",)}
+LISTS |= {"procedures.countercharge.against": ("charge", "melee")}
+LISTS |= {"procedures.countercharge.by": UNIT_TYPES}
+LISTS |= {"procedures.countercharge.states": ("good", "disordered")}
+LISTS |= {"procedures.pursuit.failed": ("disorder", "rout")}
+# Each whole number the code reads, with its least value.
+NUMBERS = {"fire_modifiers.long_range_limit": 0, "procedures.breakthrough.units": 1}
+NUMBERS |= {"procedures.pursuit.units": 1}
 # Parameters the code reads from table rows and terrain notes, with their types.
 PARAMS: dict[str, dict[str, type]] = {"combined_fire": {"units": int}, "g": {}, "e": {}}
 PARAMS |= {"concentrated": {"min_units": int, "not_types": list}, "h": {"river_rows": list}}
 PARAMS |= {"adjacent": {"range": int, "target_types": list}, "f": {"close_range": int}}
 PARAMS |= {"b": {"attacking_from": int, "cavalry_defender": int, "attacker_type": str}}
 PARAMS |= {"reaction_or_counter_battery": {"rules": dict}}
+PARAMS |= {"rear_in_enemy_front": {"enemy_types": list}}
+PARAMS |= {"front_and_rear": {"attackers_adjacent": bool}}
 WHEN = ("countercharge_and_attacker_retreats",)
+# A scenario's own combat defaults (``overrides.combat``, in combat.json's shape): the settings
+# above under a node combat.json marks default that have more than one value the rules play,
+# but for the units that fight and those that fire (the listings of melees and fires read the
+# unit types, not only these lists). The rest of a default is held fixed: the die (the results
+# tables are printed for a d10 read 0-9), a reading with one way implemented (a blocked
+# retreat routs, the rounding of a force ratio, ...), the procedures' effects, the pursuit's
+# test. The aid's words and rule numbers (``FACT_KEYS``) and every other entry are facts of
+# the aid's chart.
+FIXED = ("combat_types", "fire_modifiers.firer_types")
+FACT_KEYS = frozenset({"seed", "rule", "rules"})
+NOT_EMPTY = ("procedures.pursuit.failed",)  # a test needs its failure
+FACT = "a fact of the aid's chart, not a setting"
+HELD = "a default the rules hold fixed, not a setting"
 Effects = tuple[str, ...]
 Code = tuple[Effects, Effects]  # a result code: its effects, and more if its cohesion test fails
 Outcomes = list[tuple[dict[str, list[str]], Fraction]]
@@ -112,7 +146,8 @@ class MeleeSituation:
     """A melee or charge: attackers, defenders, the defender's hex terrains, and how it is made.
 
     ``position``: "front", "rear" or "front_and_rear" (of the defender); ``rear_in_enemy_front``:
-    an attacker's rear hex is in the front hex of enemy infantry or artillery not taking part.
+    an attacker's rear hex is in the front hex of enemy infantry or artillery not taking part;
+    ``countercharge``: the defender's cavalry countercharged (9.4, a stand-in of combat.json).
     """
 
     attackers: tuple[Combatant, ...]
@@ -122,6 +157,7 @@ class MeleeSituation:
     position: str = "front"
     rear_in_enemy_front: bool = False
     attackers_adjacent: bool = True
+    countercharge: bool = False
 
     def __post_init__(self) -> None:
         """Check that both sides have units and the position is known."""
@@ -228,16 +264,139 @@ def load_tables() -> CombatTables:
 
 
 def tables_for(scenario: Any) -> CombatTables:
-    """The combat tables a scenario plays with: the system's, on its terrain chart with the
-    scenario's cell overrides (the Fire and Melee columns are the chart's); made once."""
-    terrain = scenario.data.get("overrides", {}).get("terrain")
-    if not terrain:
-        return load_tables()
+    """The combat tables a scenario plays with: the system's with the scenario's own defaults
+    (``overrides.combat``), on its terrain chart with the scenario's cell overrides (the Fire
+    and Melee columns are the chart's); made once and kept in
+    ``scenario.memo["hf combat tables"]``, where a test may put tables of its own."""
     found = scenario.memo.get("hf combat tables")
     if found is None:
-        found = parse_tables(raw_tables(), chart_with_overrides(SYSTEM, terrain))
+        terrain = scenario.data.get("overrides", {}).get("terrain")
+        chart = chart_with_overrides(SYSTEM, terrain) if terrain else None
+        own = scenario.data.get("overrides", {}).get("combat")
+        found = parse_tables(raw_for(scenario), chart) if chart or own else load_tables()
         scenario.memo["hf combat tables"] = found
     return found
+
+
+def raw_for(scenario: Any) -> dict[str, Any]:
+    """combat.json with the scenario's own defaults (``overrides.combat``) merged in."""
+    return with_overrides(raw_tables(), scenario.data.get("overrides", {}).get("combat") or {})
+
+
+def with_overrides(data: Mapping[str, Any], own: Mapping[str, Any]) -> dict[str, Any]:
+    """``data`` (a parsed combat.json) with ``own`` merged in, object by object.
+
+    >>> with_overrides({"a": {"b": 1, "c": 2}}, {"a": {"c": 3}})
+    {'a': {'b': 1, 'c': 3}}
+    """
+    out = dict(data)
+    for key, value in own.items():
+        inner = out.get(key)
+        if isinstance(value, Mapping) and isinstance(inner, Mapping):
+            value = with_overrides(inner, value)
+        out[key] = value
+    return out
+
+
+@cache
+def open_settings() -> Mapping[tuple[str, ...], str]:
+    """The defaults a scenario may change (``overrides.combat``): each one's path in
+    combat.json (``("disorder_again", "value")``) and the setting it holds
+    (``"disorder_again"``), in the file's order.
+
+    >>> open_settings()[("cohesion_test", "pass_if")]
+    'cohesion_test.pass_if'
+    """
+    raw = raw_tables()
+    order: dict[tuple[str, ...], int] = {}
+
+    def number(node: Any, path: tuple[str, ...]) -> None:
+        order[path] = len(order)
+        for key, inner in node.items() if isinstance(node, dict) else ():
+            number(inner, (*path, key))
+
+    number(raw, ())
+    found: dict[tuple[str, ...], str] = {}
+    for setting in (*CHOICES, *LISTS, *NUMBERS):
+        here: Any = raw
+        marked = False
+        for key in setting.split("."):
+            here = here[key]
+            marked = marked or (isinstance(here, dict) and here.get("default") is True)
+        path = tuple(setting.split("."))
+        if isinstance(here, dict):
+            path += ("value",)
+        ways = CHOICES.get(setting, LISTS.get(setting, (0, 1)))  # a number: many
+        if marked and setting not in FIXED and len(ways) > 1:
+            found[path] = setting
+    return MappingProxyType(dict(sorted(found.items(), key=lambda kv: order[kv[0]])))
+
+
+def check_overrides(own: Any, place: str = "overrides.combat") -> None:
+    """Check a scenario's own combat defaults (``overrides.combat``, combat.json's shape): only
+    the defaults of ``open_settings``, each of its kind and from its closed set (a list: some
+    of its items, each once); no note, no fact of the aid's chart, no default held fixed.
+
+    Raises:
+        ScenarioError: naming the place of the first problem.
+    """
+    opened = open_settings()
+
+    def walk(value: Any, node: Any, path: tuple[str, ...], marked: bool) -> None:
+        at = place + "".join(f".{_brief(k)}" for k in path)
+        below = any(o[: len(path)] == path for o in opened)  # an open default under here
+        if not below and not (isinstance(value, dict) and isinstance(node, dict)):
+            # Named where it is written: a fact of the aid, or a default held fixed.
+            if marked and not FACT_KEYS & set(path):
+                raise _refused(at, "error.combat_fixed", HELD)
+            raise _refused(at, "error.combat_fact", FACT)
+        _expect(isinstance(value, dict), at, "expected a JSON object")
+        for key, inner in value.items():
+            here, spot = (*path, key), f"{at}.{_brief(key)}"
+            _expect(key not in NOTES, spot, NOTE_REFUSED)
+            _expect(isinstance(node, dict) and key in node, spot, "no such combat setting")
+            deeper = marked or (isinstance(node[key], dict) and node[key].get("default") is True)
+            if here in opened:
+                _check_setting(opened[here], inner, spot)
+            else:
+                walk(inner, node[key], here, deeper)
+
+    walk(own, raw_tables(), (), False)
+    try:
+        parse_tables(with_overrides(raw_tables(), own))
+    except CombatDataError as exc:
+        raise ScenarioError(place, str(exc)) from None
+
+
+def _check_setting(setting: str, value: Any, at: str) -> None:
+    """One open default's value: of its choices, some of its items each once, or a whole
+    number of at least its least value."""
+
+    def listed(items: Sequence[Any]) -> str:
+        return ", ".join(i if isinstance(i, str) else _show(i) for i in items)
+
+    if setting in CHOICES:
+        choices = CHOICES[setting]
+        ok = any(type(value) is type(c) and value == c for c in choices)
+        _expect(ok, at, f"expected one of {listed(choices)}")
+    elif setting in LISTS:
+        items = LISTS[setting]
+        ok = isinstance(value, list) and all(isinstance(v, str) and v in items for v in value)
+        ok = ok and len(set(value)) == len(value) and (bool(value) or setting not in NOT_EMPTY)
+        how = "at least one of" if setting in NOT_EMPTY else "some of"
+        _expect(ok, at, f"expected {how} {listed(items)}, each once")
+    else:
+        least = NUMBERS[setting]
+        ok = type(value) is int and value >= least
+        _expect(ok, at, f"expected a whole number of at least {least}")
+
+
+def _refused(place: str, key: str, problem: str) -> ScenarioError:
+    """A refusal of an override at ``place``, its problem in words of every language (``key``)
+    and in English."""
+    error = ScenarioError(place, problem)
+    error.params["problem"] = {"key": key, "params": {}}
+    return error
 
 
 def _number(x: Any) -> Fraction | None:
@@ -279,7 +438,7 @@ def parse_tables(data: Any, chart: TerrainChart | None = None) -> CombatTables:
 
     def params(x: dict[str, Any], name: str, place: str) -> None:
         for k, kind in PARAMS.get(name, {}).items():
-            ok = isinstance(x.get(k), kind) and not isinstance(x.get(k), bool)
+            ok = isinstance(x.get(k), kind) and isinstance(x.get(k), bool) == (kind is bool)
             need(ok, f"{place} {k}", f"expected a {kind.__name__}")
 
     def drm_rows(section: str, ids: tuple[str, ...]) -> Mapping[str, DrmRow]:
@@ -355,12 +514,16 @@ def parse_tables(data: Any, chart: TerrainChart | None = None) -> CombatTables:
 
     need(isinstance(data, dict) and data.get("system") == SYSTEM, "system", f"not {SYSTEM!r}")
     explained(data, "")
-    settings: dict[str, Any] = {path: get(path) for path in (*CHOICES, *LISTS)}
+    settings: dict[str, Any] = {path: get(path) for path in (*CHOICES, *LISTS, *NUMBERS)}
     for path, choices in CHOICES.items():
-        need(settings[path] in choices, path, f"expected one of {choices}")
-    for path in LISTS:
+        ok = any(settings[path] == c and type(settings[path]) is type(c) for c in choices)
+        need(ok, path, f"expected one of {choices}")
+    for path, items in LISTS.items():
         settings[path] = texts(settings[path], path)
-        need(path in LISTS[2:] or set(settings[path]) <= set(UNIT_TYPES), path, "unknown type")
+        need(set(settings[path]) <= set(items), path, f"expected some of {items}")
+    for path, least in NUMBERS.items():
+        ok = type(settings[path]) is int and settings[path] >= least
+        need(ok, path, f"expected a whole number of at least {least}")
     try:
         die = Die.from_json({k: get(f"die.{k}") for k in ("sides", "first")})
     except ValueError as e:
@@ -489,6 +652,7 @@ def _fixed_rows(
     """The melee rows with a printed value that apply, after the aid's combining rules."""
     square = _quant(t, "square", (d.in_square for d in dfn))
     heavy = any(a.heavy for a in att if a.type == "cavalry")
+    lost = s.countercharge and t.settings["procedures.countercharge.charge_bonus"] == "lost"
     cavalry = _quant(t, "cavalry_melee", (a.type == "cavalry" for a in att))
     applies = {
         "routed": _quant(t, "routed_defender", (d.routed for d in dfn)),
@@ -496,8 +660,8 @@ def _fixed_rows(
         "front_and_rear": s.position == "front_and_rear",
         "rear_in_enemy_front": s.rear_in_enemy_front,
         "cavalry_melee": cavalry and not s.charge,
-        "heavy_charge": s.charge and heavy,
-        "charge": s.charge and not heavy,
+        "heavy_charge": s.charge and heavy and not lost,
+        "charge": s.charge and not heavy and not lost,
         "charge_vs_square": s.charge and square,
         "infantry_vs_square": square and all(a.type == "infantry" for a in att),
     }
@@ -530,8 +694,13 @@ def melee_modifiers(situation: MeleeSituation, tables: Tables = None) -> list[Pa
     att, dfn = ([u for u in side if u.type in kinds] for side in (s.attackers, s.defenders))
     if not att or not dfn:
         raise ValueError("a melee needs a combat unit on each side")
-    if s.position == "front_and_rear" and not s.attackers_adjacent:
-        raise IllegalCombatError("attackers_not_adjacent", t.melee["front_and_rear"].rule)
+    both = t.melee["front_and_rear"]
+    if (
+        s.position == "front_and_rear"
+        and not s.attackers_adjacent
+        and both.params["attackers_adjacent"]
+    ):
+        raise IllegalCombatError("attackers_not_adjacent", both.rule)
     cavalry = [a for a in att if a.type == "cavalry"]
     if s.charge and not cavalry:
         raise IllegalCombatError("charge_without_cavalry", t.melee["charge"].rule)

@@ -11,9 +11,10 @@ from itertools import combinations
 from typing import Any
 
 from ...hexgrid import Hex, Hexside, hex_distance
+from ...hexmap import Scenario
 from ...los import line_of_sight, trace
 from ...movement import Board, Unit
-from ...scenario import Scenario
+from ...shapes import Action
 from . import combat, reference
 from .combat import Combatant, FireSituation, IllegalCombatError, MeleeSituation
 from .geometry import (
@@ -24,10 +25,9 @@ from .geometry import (
     rear_in_enemy_front,
 )
 from .movement import RULES as MOVEMENT
+from .state import HexFacingState, ongoing
 
-State = dict[str, Any]
-Action = dict[str, Any]
-MAX_BEYOND_EFFECTIVE = 2  # fire reaches at most this many hexes past effective range (default)
+State = HexFacingState  # the state's shape (state.py)
 
 
 def combatant(
@@ -79,6 +79,7 @@ def _level(scenario: Scenario, a: Hex, b: Hex) -> int:
 def fire_actions(scenario: Scenario, state: State, board: Board, ready: list[str]) -> list[Action]:
     """Every fire the artillery in ``ready`` may make: in range, in the front arc, in sight."""
     actions: list[Action] = []
+    beyond = combat.tables_for(scenario).settings["fire_modifiers.long_range_limit"]
     enemy_hexes: dict[str, set[str]] = {}
     for uid, u in state["units"].items():
         if not u["out"] and scenario.units[uid]["type"] != "leader":
@@ -88,7 +89,7 @@ def fire_actions(scenario: Scenario, state: State, board: Board, ready: list[str
         if spec["type"] != "artillery" or state["units"][uid]["status"] == "routed":
             continue
         unit = board.unit(uid)
-        reach = int(spec.get("ratings", {}).get("range", 0)) + MAX_BEYOND_EFFECTIVE
+        reach = int(spec.get("ratings", {}).get("range", 0)) + beyond
         partner = [
             other
             for other in ready
@@ -105,7 +106,7 @@ def fire_actions(scenario: Scenario, state: State, board: Board, ready: list[str
             target = scenario.hex_at(label)
             if hex_distance(unit.hex, target) > reach or not in_front_arc(board, unit, target):
                 continue
-            fires = [{"type": "fire", "unit": uid, "target": label}]
+            fires: list[Action] = [{"type": "fire", "unit": uid, "target": label}]
             fires += [{"type": "fire", "unit": uid, "with": o, "target": label} for o in partner]
             actions += [fire for fire in fires if can_fire(scenario, state, fire)]
     return actions
@@ -175,7 +176,7 @@ def melee_actions(scenario: Scenario, state: State, board: Board, ready: list[st
             for group in combinations(eligible, size):
                 cavalry = any(scenario.units[g]["type"] == "cavalry" for g in group)
                 for charge in (False, True) if cavalry else (False,):
-                    action = {"type": "melee", "target": label, "attackers": list(group)}
+                    action: Action = {"type": "melee", "target": label, "attackers": list(group)}
                     if charge:
                         action["charge"] = True
                     try:
@@ -190,9 +191,10 @@ def melee_actions(scenario: Scenario, state: State, board: Board, ready: list[st
 
 
 def melee_situation(
-    scenario: Scenario, state: State, board: Board, action: Action
+    scenario: Scenario, state: State, board: Board, action: Action, countercharge: bool = False
 ) -> MeleeSituation:
-    """The facts of a melee for the tables: both sides, terrain, position, the charge."""
+    """The facts of a melee for the tables: both sides, terrain, position, the charge, and
+    whether the defender countercharged."""
     target = scenario.hex_at(action["target"])
     defenders = fighters(state, scenario, action["target"])
     attackers = []
@@ -202,15 +204,45 @@ def melee_situation(
         attackers.append(combatant(scenario, state, uid, features, _level(scenario, here, target)))
     attacking_units: list[Unit] = [board.unit(a) for a in action["attackers"]]
     defending_units = [board.unit(d) for d in defenders]
+    watching = combat.tables_for(scenario).melee["rear_in_enemy_front"].params["enemy_types"]
     return MeleeSituation(
         attackers=tuple(attackers),
         defenders=tuple(combatant(scenario, state, d) for d in defenders),
         terrain=scenario.hexes[target].terrain,
         charge=bool(action.get("charge")),
         position=attack_position(board, defending_units[0], attacking_units),
-        rear_in_enemy_front=rear_in_enemy_front(board, attacking_units, defending_units),
+        rear_in_enemy_front=rear_in_enemy_front(board, attacking_units, defending_units, watching),
         attackers_adjacent=attackers_adjacent(attacking_units),
+        countercharge=countercharge,
     )
+
+
+def countercharge_units(
+    scenario: Scenario, state: State, board: Board, action: Action
+) -> list[str]:
+    """The defending units that may countercharge the melee or charge ``action`` (9.4, a
+    stand-in of combat.json): of the types, in the states and, if so set, with a charging
+    unit in one of their front hexes, as ``procedures.countercharge`` says; none when the
+    countercharge is not offered or not against this kind of attack."""
+    t = combat.tables_for(scenario).settings
+    kind = "charge" if action.get("charge") else "melee"
+    if not t["procedures.countercharge.reaction"]:
+        return []
+    if kind not in t["procedures.countercharge.against"]:
+        return []
+    attacking = {scenario.hex_at(state["units"][a]["hex"]) for a in action["attackers"]}
+    found = []
+    for uid in fighters(state, scenario, action["target"]):
+        u = state["units"][uid]
+        if scenario.units[uid]["type"] not in t["procedures.countercharge.by"]:
+            continue
+        if u["status"] not in t["procedures.countercharge.states"] or u["square"]:
+            continue
+        facing = t["procedures.countercharge.facing"]
+        if facing == "front" and not front_hexes(board, board.unit(uid)) & attacking:
+            continue
+        found.append(uid)
+    return found
 
 
 # -- previews and effects ---------------------------------------------------------------------
@@ -225,22 +257,28 @@ def preview(scenario: Scenario, state: State, board: Board, action: Action) -> d
             "target": action["target"],
             "kind": "reaction",
         }
+    countercharge = action["type"] == "countercharge"
+    if action["type"] in ("countercharge", "no_countercharge"):
+        action = ongoing(state, "countercharge")["melee"]
+    t = combat.tables_for(scenario)
     if action["type"] == "fire":
-        situation = fire_situation(scenario, state, action)
-        parts = combat.fire_modifiers(situation, combat.tables_for(scenario))
+        fire = fire_situation(scenario, state, action)
+        parts = combat.fire_modifiers(fire, t)
         drm = combat.total(parts)
-        cohesion = min((t.cohesion for t in situation.targets), default=0)
-        outcomes = combat.fire_distribution(drm, cohesion)
+        cohesion = min((u.cohesion for u in fire.targets), default=0)
+        outcomes = combat.fire_distribution(drm, cohesion, tables=t)
     else:
-        situation = melee_situation(scenario, state, board, action)
-        parts = combat.melee_modifiers(situation, combat.tables_for(scenario))
+        melee = melee_situation(scenario, state, board, action, countercharge)
+        parts = combat.melee_modifiers(melee, t)
         drm = combat.total(parts)
         outcomes = combat.melee_distribution(
             drm,
-            max(a.cohesion for a in situation.attackers),
-            max((d.cohesion for d in situation.defenders), default=0),
-            any(a.type == "cavalry" for a in situation.attackers),
-            any(d.type == "cavalry" for d in situation.defenders),
+            max(a.cohesion for a in melee.attackers),
+            max((d.cohesion for d in melee.defenders), default=0),
+            any(a.type == "cavalry" for a in melee.attackers),
+            any(d.type == "cavalry" for d in melee.defenders),
+            countercharge=countercharge,
+            tables=t,
         )
     return {
         "modifiers": reference.with_refs(parts),
@@ -250,16 +288,18 @@ def preview(scenario: Scenario, state: State, board: Board, action: Action) -> d
     }
 
 
-def worsen(state: State, uid: str, effect: str) -> str:
-    """Apply "disorder" or "rout" to a unit; a disordered unit disordered again routs
-    (default). Returns its new status."""
+def worsen(state: State, uid: str, effect: str, again: str = "rout") -> str:
+    """Apply "disorder" or "rout" to a unit; a disordered unit disordered again becomes
+    ``again`` (combat.json "disorder_again": routs, by default). Returns its new status."""
     unit = state["units"][uid]
-    if effect == "rout" or (effect == "disorder" and unit["status"] != "good"):
+    if effect == "disorder" and unit["status"] == "disordered":
+        effect = "rout" if again == "rout" else "none"
+    if effect == "rout" or (effect == "disorder" and unit["status"] == "routed"):
         unit["status"] = "routed"
         unit["square"] = False
     elif effect == "disorder":
         unit["status"] = "disordered"
-    return unit["status"]
+    return str(unit["status"])
 
 
 def retreat_options(
@@ -273,13 +313,15 @@ def retreat_options(
     threats = [scenario.hex_at(x) for x in away_from]
     zoc = board.enemy_zoc(unit.side, MOVEMENT)
     here = sum(hex_distance(unit.hex, t) for t in threats)
+    stacking = board.data["stacking"]
+    free, most = set(stacking["free_types"]), stacking["max_units"]
     found = []
     for n in scenario.neighbors[unit.hex]:
         if any(u.side != unit.side for u in board.units_in(n)):
             continue
         if step(unit.hex, n).prohibited is not None:
             continue
-        if len([u for u in board.units_in(n) if u.type != "leader"]) >= 2:
+        if len([u for u in board.units_in(n) if u.type not in free]) >= most:
             continue
         distance = sum(hex_distance(n, t) for t in threats)
         found.append((n in zoc, -distance, scenario.label(n), distance))

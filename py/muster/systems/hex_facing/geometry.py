@@ -9,6 +9,7 @@ front hexes (note b). The rest are rear hexes. These are the documented defaults
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 from ...hexgrid import HEX_DIRECTIONS, Hex, hex_direction_to, hex_distance, hex_neighbor
 from ...movement import Board, Unit
@@ -80,15 +81,21 @@ def attackers_adjacent(attackers: list[Unit]) -> bool:
     return seen == hexes
 
 
-def rear_in_enemy_front(board: Board, attackers: list[Unit], defenders: list[Unit]) -> bool:
-    """True if an attacker's rear hex is a front hex of an enemy infantry or artillery unit
-    that takes no part in the melee (the -1 position modifier)."""
+def rear_in_enemy_front(
+    board: Board,
+    attackers: list[Unit],
+    defenders: list[Unit],
+    enemy_types: Sequence[str] = ("infantry", "artillery"),
+) -> bool:
+    """True if an attacker's rear hex is a front hex of an enemy unit of ``enemy_types``
+    (the melee table's: infantry or artillery) that takes no part in the melee (the -1
+    position modifier)."""
     side = attackers[0].side
     taking_part = {d.id for d in defenders}
     watched: set[Hex] = set()
     for unit in board.units.values():
         if unit.side == side or unit.id in taking_part:
             continue
-        if unit.type in ("infantry", "artillery") and not unit.has("routed"):
+        if unit.type in enemy_types and not unit.has("routed"):
             watched |= front_hexes(board, unit)
     return any(rear_hexes(board, a) & watched for a in attackers)

@@ -14,9 +14,19 @@ Road movement is not allowed into a hex adjacent to an enemy unit (4.3.1).
 from __future__ import annotations
 
 from collections.abc import Callable
+from heapq import heappop, heappush
 
 from ...hexgrid import Hex, hex_neighbor
-from ...movement import Board, Part, Step, SteppedRules, Unit, collect_zoc, prohibited_step
+from ...movement import (
+    Board,
+    Part,
+    Step,
+    SteppedRules,
+    Unit,
+    collect_zoc,
+    prohibited_step,
+    stacking_allows,
+)
 
 SYSTEM = "hex-facing"
 BRIDGES = ("bridge", "pontoon_bridge")
@@ -26,6 +36,9 @@ WORKS = ("redoubt", "wall", "fortification")
 SLOPES = ("slope", "steep_slope")
 LEVEL_ROWS = {1: "level_up_1", 2: "level_up_2_plus", -1: "level_down_1", -2: "level_down_2_plus"}
 TABLE = "terrain table"
+# Steps kept per terrain column for a scenario (the map's own costs, the same for every unit
+# of the column); past this the cache starts again, so a huge map holds memory in check.
+STEPS_KEPT = 40_000
 
 
 def _no(key: str, **params: object) -> Part:
@@ -122,16 +135,20 @@ class HexFacingMovement(SteppedRules):
             "move.leave_zoc",
             rule_of("leaving_enemy_zoc", col, TABLE),
         )
-        enter_part = Part(1, "move.enter_zoc_disordered", TABLE + " (d)")
+        extra = data["disordered_zoc_entry"]["extra"]
+        enter_part = Part(extra, "move.enter_zoc_disordered", TABLE + " (d)")
         side = unit.side
 
-        def step(frm: Hex, to: Hex) -> Step:
+        fixed_memo = board.memo(("hex-facing steps", col))
+
+        def fixed(frm: Hex, to: Hex, kinds: tuple[str, ...] | None, road_ok: bool) -> Step:
+            """The step as the map alone makes it (terrain, road, hexside, level): the same
+            for every unit of this column, so kept for the scenario."""
             parts: list[Part] = []
             flags: set[str] = set()
-            kinds = side_roads.get((frm, to))
             road = None
             if kinds:
-                if not (forbid_road_near_enemy and board.adjacent_to_enemy(to, side)):
+                if road_ok:
                     road = "road" if "road" in kinds else "trail"
                 else:
                     parts.append(_no("move.road_denied_adjacent_enemy", rule="4.3.1"))
@@ -145,9 +162,10 @@ class HexFacingMovement(SteppedRules):
                     terrain = tuple(t for t in terrain if t not in WATER + BRIDGES) or ("clear",)
                     part = _terrain_part(board, terrain, col)
                 else:
-                    part = terrain_memo.get(to)
-                    if part is None:
-                        part = terrain_memo[to] = _terrain_part(board, terrain, col)
+                    memo = terrain_memo.get(to)
+                    if memo is None:
+                        memo = terrain_memo[to] = _terrain_part(board, terrain, col)
+                    part = memo
                 if part.key != "move.terrain":
                     return Step(frm, to, 0, tuple(parts), part)
                 parts.append(part)
@@ -216,25 +234,98 @@ class HexFacingMovement(SteppedRules):
                         )
                     )
 
-            # A friendly unit in the hex entered.
-            if to in friends:
-                parts.append(friendly_part)
-
-            # Zones of control: leaving one costs; a disordered unit pays to enter (d).
-            stop = None
-            if frm in zoc:
-                parts.append(leave_part)
-            if to in zoc:
-                if disordered:
-                    parts.append(enter_part)
-                if zoc_stops:
-                    stop = "zoc"
             cost = 0.0
             for p in parts:
                 cost += p.value
-            return Step(frm, to, cost, tuple(parts), None, stop, frozenset(flags), road)
+            return Step(frm, to, cost, tuple(parts), None, None, frozenset(flags), road)
+
+        def with_units(base: Step, friendly: bool, leaving: bool, entering: bool) -> Step:
+            """The step with what the units make of it: a friendly unit in the hex entered;
+            zones of control (leaving one costs; a disordered unit pays to enter one, d;
+            entering one stops)."""
+            parts = list(base.parts)
+            cost = base.cost
+            if friendly:
+                parts.append(friendly_part)
+                cost += friendly_part.value
+            stop = None
+            if leaving:
+                parts.append(leave_part)
+                cost += leave_part.value
+            if entering:
+                if disordered:
+                    parts.append(enter_part)
+                    cost += enter_part.value
+                if zoc_stops:
+                    stop = "zoc"
+            return Step(base.frm, base.to, cost, tuple(parts), None, stop, base.flags, base.road)
+
+        def step(frm: Hex, to: Hex) -> Step:
+            kinds = side_roads.get((frm, to))
+            road_ok = bool(kinds) and not (
+                forbid_road_near_enemy and board.adjacent_to_enemy(to, side)
+            )
+            key = (frm, to, road_ok)
+            base = fixed_memo.get(key)
+            if base is None:
+                if len(fixed_memo) >= STEPS_KEPT:
+                    fixed_memo.clear()
+                base = fixed_memo[key] = fixed(frm, to, kinds, road_ok)
+            friendly, leaving, entering = to in friends, frm in zoc, to in zoc
+            if base.prohibited is not None or not (friendly or leaving or entering):
+                return base
+            return with_units(base, friendly, leaving, entering)
 
         return step
 
 
 RULES = HexFacingMovement()
+
+
+def reachable_hexes(board: Board, unit_id: str) -> list[Hex]:
+    """The hexes ``muster.movement.reachable`` finds for the unit (its own hex first), by the
+    same search (Dijkstra; prohibited steps, enemy-held hexes, a zone of control entered ends
+    the move, stacking where it ends) keeping costs only: the listing of legal moves needs
+    no paths, and asks for every unit of a formation at each move."""
+    unit = board.unit(unit_id)
+    allowance = unit.allowance
+    limit = allowance + 1e-9
+    last_expanding = allowance - RULES.min_step(board, unit) + 1e-9
+    step_of = RULES.stepper(board, unit)
+    neighbors = board.scenario.neighbors
+    enemy_held = {u.hex for u in board.enemies_of(unit.side)}
+    best: dict[Hex, float] = {unit.hex: 0.0}
+    stops: set[Hex] = set()
+    done: set[Hex] = set()
+    queue: list[tuple[float, int, Hex]] = [(0.0, 0, unit.hex)]
+    counter = 1
+    while queue:
+        cost, _, h = heappop(queue)
+        if h in done:
+            continue
+        done.add(h)
+        if h in stops or cost > last_expanding:
+            continue
+        for n in neighbors[h]:
+            if n in done or n in enemy_held:
+                continue
+            step = step_of(h, n)
+            if step.prohibited is not None:
+                continue
+            total = cost + step.cost
+            if step.stop == "all_mp":
+                if cost != 0:
+                    continue
+                total = max(total, allowance)
+            elif total > limit:
+                continue
+            known = best.get(n)
+            if known is None or total < known - 1e-9:
+                best[n] = total
+                if step.stop:
+                    stops.add(n)
+                else:
+                    stops.discard(n)
+                heappush(queue, (total, counter, n))
+                counter += 1
+    return [h for h in best if h == unit.hex or stacking_allows(board, unit, h)]

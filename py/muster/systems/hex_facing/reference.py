@@ -13,13 +13,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from ... import reference as R
+from ...hexmap import Scenario
 from ...reference import anchor, column, label, row, section
-from ...scenario import Scenario
 from .. import common
 from . import combat
 from .combat import LEVEL_ROWS, ResultCell, ResultRow
+from .state import HexFacingState
 
-State = dict[str, Any]
+State = HexFacingState  # the state's shape (state.py)
 PREFIX = "hf"
 FOLDER = "hex_facing"
 TERRAIN_LINES = ("terrain", "hexside", "works", "works_from", "bridge_ignored")
@@ -33,6 +34,7 @@ SETTINGS = (
     "die",
     "cohesion_test.pass_if",
     "retreat_blocked.becomes",
+    "disorder_again",
     "combining.not_combined",
     "combining.hex_terrains",
     "combining.approaches",
@@ -44,14 +46,29 @@ SETTINGS = (
     "readings.italic",
     "fire_modifiers.firer_types",
     "fire_modifiers.combined_strength",
+    "fire_modifiers.long_range_limit",
+    "procedures.breakthrough.advance",
+    "procedures.breakthrough.units",
+    "procedures.pursuit.advance",
+    "procedures.pursuit.units",
+    "procedures.pursuit.failed",
+    "procedures.counterattack.melee",
+    "procedures.countercharge.reaction",
+    "procedures.countercharge.against",
+    "procedures.countercharge.by",
+    "procedures.countercharge.states",
+    "procedures.countercharge.facing",
+    "procedures.countercharge.charge_bonus",
 )
 PROCEDURES = ("breakthrough", "pursuit", "counterattack", "countercharge")
+# Settings worded by a key of their own for each value.
+OWN_VALUES = ("procedures.countercharge.facing", "procedures.countercharge.charge_bonus")
 
 
 def reference(scenario: Scenario, state: State | None) -> dict[str, Any]:
     """Every chart of hex-facing for ``scenario`` (its overrides applied)."""
     t = combat.tables_for(scenario)
-    raw = combat.raw_tables()
+    raw = combat.raw_for(scenario)
     return R.reference(
         "hex-facing",
         [
@@ -61,8 +78,8 @@ def reference(scenario: Scenario, state: State | None) -> dict[str, Any]:
             _drm_section("fire", t.fire, raw["fire_modifiers"]),
             _fire_table(t),
             _melee_table(t),
-            _procedures(raw),
-            _settings(t, raw),
+            _procedures(scenario, raw),
+            _settings(scenario, t, raw),
             _movement(scenario),
             R.los_section(scenario),
             _sequence(scenario),
@@ -127,8 +144,8 @@ def _drm_section(kind: str, rows: Mapping[str, combat.DrmRow], raw: Mapping[str,
             nid = anchor(kind, "note", R.mark_name(mark))
             params = (
                 {
-                    "value": R.signed(r.value),
-                    "rear": R.signed(rows["rear"].value),
+                    "value": R.signed(int(r.value)),
+                    "rear": R.signed(int(rows["rear"].value)),
                 }
                 if r.id == "front_and_rear"
                 else {}
@@ -223,8 +240,9 @@ def _melee_table(t: combat.CombatTables) -> Any:
     return section("melee-table", title, cols, rows, rule="melee results table")
 
 
-def _procedures(raw: Mapping[str, Any]) -> Any:
-    """The procedures the results name (8.7, 9.4, 9.5): not in the aid, so defaults here."""
+def _procedures(scenario: Scenario, raw: Mapping[str, Any]) -> Any:
+    """The procedures the results name (8.7, 9.4, 9.5): not in the aid, so defaults here; one
+    a scenario changes is said to be changed, its settings in the combat settings."""
     cols = [
         column("procedure", label("ref.col.procedure"), "head"),
         column("what", label("ref.col.happens"), "text"),
@@ -233,12 +251,15 @@ def _procedures(raw: Mapping[str, Any]) -> Any:
     rows = []
     for name in PROCEDURES:
         p = raw["procedures"][name]
+        changed = R.overridden(scenario, "combat", "procedures", name)
+        what = "ref.hf_procedure_changed" if changed else f"ref.hf_procedure_what.{name}"
         cells = {
             "procedure": label(f"ref.hf_procedure.{name}"),
-            "what": label(f"ref.hf_procedure_what.{name}"),
+            "what": label(what),
             "rule": label("ref.rule", rule=p["rule"]),
         }
-        rows.append(row(anchor("procedure", name), cells, ["default"] if p.get("default") else []))
+        flags = (["default"] if p.get("default") else []) + (["override"] if changed else [])
+        rows.append(row(anchor("procedure", name), cells, flags))
     return section("procedures", label("ref.section.hf_procedures"), cols, rows)
 
 
@@ -266,16 +287,33 @@ def _setting_value(path: str, value: Any, t: combat.CombatTables) -> Any:
         return label("ref.hf.retreat_blocked", failed=list(value))
     if path == "fire_modifiers.firer_types":
         return label("ref.unit_types", unit_types=list(value))
+    if path in ("fire_modifiers.long_range_limit", *(f"procedures.{n}.units" for n in PROCEDURES)):
+        return int(value)
+    if path == "procedures.pursuit.failed":
+        return label("ref.joined", items=[label(f"effect.{e}") for e in value])
+    if path == "procedures.countercharge.reaction":
+        return R.yes_no(bool(value))
+    if path == "procedures.countercharge.by":
+        return label("ref.unit_types", unit_types=list(value))
+    if path in ("procedures.countercharge.against", "procedures.countercharge.states"):
+        word = "status" if path.endswith("states") else "ref.hf.against"
+        items = [label(f"{word}.{v}") for v in value]
+        return label("ref.joined", items=items) if items else label("ref.setting.none")
+    if path in OWN_VALUES:
+        return label(f"ref.hf_setting.{path.replace('.', '_')}_{value}")
     return label(f"ref.setting.{value}")
 
 
-def _settings(t: combat.CombatTables, raw: Mapping[str, Any]) -> Any:
-    """How the rules read what the aid leaves open (combat.json's marked defaults)."""
+def _settings(scenario: Scenario, t: combat.CombatTables, raw: Mapping[str, Any]) -> Any:
+    """How the rules read what the aid leaves open (combat.json's marked defaults, with the
+    scenario's own: ``overrides.combat``)."""
     rows = []
     for path in SETTINGS:
         value, default = _node(raw, path)
         head = label(f"ref.hf_setting.{path.replace('.', '_')}")
         flags = ["default"] if default else []
+        if R.overridden(scenario, "combat", *path.split(".")):
+            flags.append("override")
         rows.append(
             R.setting_row(
                 anchor("setting", path.replace(".", "_")),
@@ -386,6 +424,24 @@ def _turn(scenario: Scenario) -> Any:
             label("ref.hf_turn.rally_leader"),
             s["rally"]["modifier_adjacent_leader"],
             flags("rally", "modifier_adjacent_leader"),
+        ),
+        R.setting_row(
+            "turn-rally-leader-range",
+            label("ref.hf_turn.rally_leader_range"),
+            s["rally"]["leader_range"],
+            flags("rally", "leader_range"),
+        ),
+        R.setting_row(
+            "turn-rally-not-adjacent",
+            label("ref.hf_turn.rally_not_adjacent"),
+            R.yes_no(s["rally"]["not_adjacent_to_enemy"]),
+            flags("rally", "not_adjacent_to_enemy"),
+        ),
+        R.setting_row(
+            "turn-victory-objectives",
+            label("ref.hf_turn.objective_points"),
+            R.yes_no(s["victory"]["objective_points"]),
+            flags("victory", "objective_points"),
         ),
         R.setting_row(
             "turn-victory-routed",

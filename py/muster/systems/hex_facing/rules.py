@@ -1,12 +1,18 @@
 """hex-facing play: the turn sequence as data, one handler per action.
 
-Sequence (``sequence.json``, documented defaults; the aid names the parts, not their order):
+Sequence (``sequence.json`` "turn", documented defaults; the aid names the parts, not their
+order; a scenario may reorder or drop phases, and the turn ends after the last one listed):
   activation  draw a formation marker from the cup (a chance point); that formation
               fires (artillery), moves (each unit once, then chooses its facing), and
               declares melee and charges; repeat until the cup is empty
   rally       each side, in scenario order, may test the cohesion of its disordered and
-              routed units not next to an enemy (pass: d10 + modifiers <= cohesion)
+              routed units not next to an enemy (pass: the combat table's pass_if)
   end         next turn; after the last, objectives and routed enemies decide the winner
+
+A melee or charge, once declared: the guns in the attacked hex may fire in reaction (8.3);
+then its cavalry may countercharge (9.4, stand-in of combat.json); the die; the results
+(defenders' then attackers' effects and tests, in order); then the counterattack, the
+breakthrough or the pursuit the result calls for (8.7, 9.5, stand-ins).
 """
 
 from __future__ import annotations
@@ -16,44 +22,44 @@ from typing import Any
 
 from ...errors import IllegalActionError
 from ...hexgrid import hex_distance
+from ...hexmap import Scenario
+from ...los import line_of_sight
 from ...movement import Board, reachable
-from ...ruleset import Choice, Label, RulesBase, held_facts
-from ...scenario import Scenario
+from ...ruleset import (
+    Choice,
+    Label,
+    Refusal,
+    RulesBase,
+    held_facts,
+    place_words,
+    refusal,
+    unit_words,
+)
+from ...shapes import Action
 from .. import common
-from . import combat, fighting, reference, screen
+from . import combat, fighting, geometry, reference, screen
+from .basics import (
+    NO_CODE,
+    die_name,
+    formation_of,
+    formations,
+    if_falls_back,
+    melee_codes,
+    rally_modifier,
+    settings,
+)
 from .movement import RULES as MOVEMENT
+from .movement import reachable_hexes
+from .state import HexFacingState, ongoing, plain
 
-FOLDER = "hex_facing"
-State = dict[str, Any]
-Action = dict[str, Any]
+State = HexFacingState  # the state's shape (state.py)
 Event = dict[str, Any]
+Step = dict[str, Any]  # a step of the queue (common.drain): "settle", "test", "effect"
 FACINGS = range(12)
 PROCEDURES = ("breakthrough", "pursuit", "counterattack")
-NO_CODE = "none"  # the word logged for a result with no code (worded "no effect")
-
-
-def sequence_data() -> dict[str, Any]:
-    """The turn sequence defaults (``sequence.json``)."""
-    return common.sequence_data(FOLDER)
-
-
-def settings(scenario: Any) -> dict[str, Any]:
-    """The sequence defaults with the scenario's overrides and its own turn count."""
-    return common.settings(scenario, FOLDER)
-
-
-def formations(scenario: Scenario) -> dict[str, dict[str, Any]]:
-    """The scenario's formations by id; a unit without one forms its own."""
-    found = {f["id"]: f for f in scenario.data.get("formations", [])}
-    for uid, unit in scenario.units.items():
-        fid = unit.get("formation", uid)
-        found.setdefault(fid, {"id": fid, "side": unit["side"], "name": unit["name"]})
-    return found
-
-
-def formation_of(scenario: Scenario, uid: str) -> str:
-    """The formation a unit belongs to."""
-    return scenario.units[uid].get("formation", uid)
+PHASES = ("activation", "rally", "end")  # the phases a turn may list (sequence.json "turn")
+MOVEMENT_TABLE = "terrain table"  # the rule a move's cost comes from
+SIGHT_RULE = "7.4"  # line of sight, as the aid's note (f) names it
 
 
 def board_for(scenario: Scenario, state: State) -> Board:
@@ -76,7 +82,7 @@ def board_for(scenario: Scenario, state: State) -> Board:
 
 def active_units(scenario: Scenario, state: State) -> list[str]:
     """The units of the formation now acting that are still on the map."""
-    active = state["active"]
+    active = ongoing(state, "active")
     return [
         uid
         for uid, u in state["units"].items()
@@ -93,20 +99,6 @@ def modifier_event(part: Any) -> Event:
     }
 
 
-def melee_codes(
-    scenario: Scenario, state: State, chance: dict[str, Any], row: combat.ResultRow
-) -> tuple[list[str], list[str]]:
-    """The codes of a melee result row for the defenders now in the target hex and for the
-    attackers (the italic cavalry codes for cavalry), as (defender's, attacker's)."""
-    defenders = fighting.fighters(state, scenario, chance["target"])
-    cav_attack = any(scenario.units[a]["type"] == "cavalry" for a in chance["units"])
-    cav_defence = any(scenario.units[d]["type"] == "cavalry" for d in defenders)
-    d_cell, a_cell = row.cells["defender"], row.cells["attacker"]
-    d_codes = d_cell.cavalry if cav_defence and d_cell.cavalry and not d_cell.when else d_cell.codes
-    a_codes = a_cell.cavalry if cav_attack and a_cell.cavalry else a_cell.codes
-    return list(d_codes), list(a_codes)
-
-
 def live_formations(scenario: Scenario, state: State) -> list[str]:
     """Formations with a unit still on the map, in scenario order."""
     out = []
@@ -118,11 +110,11 @@ def live_formations(scenario: Scenario, state: State) -> list[str]:
     return out
 
 
-class HexFacingRules(RulesBase):
+class HexFacingRules(RulesBase[HexFacingState, Action]):
     """The hex-facing ruleset: states, legal actions and handlers."""
 
     system = "hex-facing"
-    previewable = ("fire", "melee", "reaction_fire")
+    previewable = ("fire", "melee", "reaction_fire", "countercharge", "no_countercharge")
     hidden_information = False
     options: frozenset[str] = frozenset()
     words = screen.WORDS
@@ -133,8 +125,8 @@ class HexFacingRules(RulesBase):
 
     def decider(self, scenario: Scenario, state: State) -> str | None:
         """The side that decides now: a retreating unit's owner, the defender who may strike
-        back or fire its guns first, the side rallying, the active formation's side; none
-        while a marker is drawn from the cup or once the game is over."""
+        back, fire its guns first or countercharge, the side rallying, the active formation's
+        side; none while a marker is drawn from the cup or once the game is over."""
         if state["result"]:
             return None
         unit = None
@@ -144,6 +136,8 @@ class HexFacingRules(RulesBase):
             unit = state["counterattack"]["units"][0]
         elif state["reaction"]:
             unit = state["reaction"]["pairs"][0][0]
+        elif state["countercharge"]:
+            unit = state["countercharge"]["units"][0]
         if unit is not None:
             return str(scenario.units[unit]["side"])
         if state["phase"] == "rally" and state["rally"]:
@@ -166,7 +160,7 @@ class HexFacingRules(RulesBase):
         test passed or failed), in the order of its faces."""
         from ...game import chance_faces
 
-        return screen.chance_results(scenario, state, chance_faces(state["chance"]))
+        return screen.chance_results(scenario, state, chance_faces(ongoing(state, "chance")))
 
     def view_extra(self, scenario: Scenario, state: State, viewer: str | None) -> dict[str, Any]:
         """The markers on the counters and the arrows of a fight in progress."""
@@ -180,14 +174,79 @@ class HexFacingRules(RulesBase):
         """The charts of hex-facing for the scenario (``reference.py``)."""
         return reference.reference(scenario, state)
 
+    def refusal(self, scenario: Any, state: State, action: Action) -> Refusal:
+        """Why ``action`` is not allowed, its rule named for the commonest cases: a move to a
+        hex beyond the unit's movement this activation (terrain table), a fire at a hex out of
+        range (fire DRM table), out of the front arc, or out of sight (7.4); else the core's
+        words (the action, who, where, and what is asked now)."""
+        found = None
+        if isinstance(scenario, Scenario) and isinstance(action, dict):
+            found = self._refusal(scenario, state, action)
+        return found or super().refusal(scenario, state, action)
+
+    def _refusal(self, scenario: Scenario, state: State, action: Action) -> Refusal | None:
+        active, uid, to = state.get("active"), action.get("unit"), action.get("target")
+        kind = action.get("type")
+        pending = ("retreat", "reaction", "countercharge", "counterattack", "advance", "chance")
+        if state.get("phase") != "formation" or not active or any(state.get(k) for k in pending):
+            return None
+        if active.get("facing_due") or not isinstance(uid, str) or uid in active["acted"]:
+            return None
+        if uid not in active_units(scenario, state) or state["units"][uid]["status"] == "routed":
+            return None
+        who = unit_words(scenario, uid)
+        if kind == "move" and active["step"] == "move":
+            to = action.get("to")
+            place = place_words(scenario, to)
+            if place is None or who is None:
+                return None
+            board = board_for(scenario, state)
+            if scenario.hex_at(str(to)) in reachable_hexes(board, uid):
+                return None
+            params = {"who": who, "place": place, "allowance": board.unit(uid).allowance}
+            params["rule"] = MOVEMENT_TABLE
+            return refusal("error.hf_out_of_reach", params, MOVEMENT_TABLE, place)
+        if kind != "fire" or active["step"] != "fire" or not isinstance(to, str):
+            return None
+        place = place_words(scenario, to)
+        spec = scenario.units[uid]
+        side = spec["side"]
+        here = fighting.fighters(state, scenario, to)
+        enemy = any(scenario.units[e]["side"] != side for e in here)
+        if place is None or who is None or spec["type"] != "artillery" or not enemy:
+            return None
+        t = combat.tables_for(scenario)
+        board = board_for(scenario, state)
+        unit, target = board.unit(uid), scenario.hex_at(to)
+        distance = hex_distance(unit.hex, target)
+        reach = int(spec.get("ratings", {}).get("range", 0))
+        reach += t.settings["fire_modifiers.long_range_limit"]
+        rule = t.fire["long_range"].rule
+        if distance > reach:
+            params = {"who": who, "place": place, "distance": distance, "reach": reach}
+            return refusal("error.hf_out_of_range", {**params, "rule": rule}, rule, place)
+        if not geometry.in_front_arc(board, unit, target):
+            return refusal("error.hf_out_of_arc", {"who": who, "place": place}, None, place)
+        if not line_of_sight(scenario, unit.hex, target).clear:
+            params = {"who": who, "place": place, "rule": SIGHT_RULE}
+            return refusal("error.hf_no_sight", params, SIGHT_RULE, place)
+        return None
+
     def initial_state(self, scenario: Scenario, options: dict[str, Any]) -> State:
-        """Units where the scenario sets them; the first activation draw is due."""
+        """Units where and as the scenario sets them (its ``state`` flags: disordered, routed,
+        square); the first phase of the turn begins (the activation draw, by default)."""
+
+        def status(flags: dict[str, Any]) -> str:
+            if flags.get("routed"):
+                return "routed"
+            return "disordered" if flags.get("disordered") else "good"
+
         units = {
             uid: {
                 "hex": spec["hex"],
                 "facing": spec.get("facing"),
-                "status": "good",
-                "square": False,
+                "status": status(spec.get("state", {})),
+                "square": bool(spec.get("state", {}).get("square", False)),
                 "out": False,
                 "reacted": 0,
             }
@@ -207,19 +266,35 @@ class HexFacingRules(RulesBase):
             "advance": None,
             "counterattack": None,
             "reaction": None,
+            "countercharge": None,
             "after": None,
             "chance": None,
             "result": None,
         }
         self._update_held(scenario, state)
-        self._refill_cup(scenario, state)
+        self._enter(scenario, state, self._phases(scenario)[0])
         return state
 
     # -- sequence ---------------------------------------------------------------------------
 
-    def _refill_cup(self, scenario: Scenario, state: State) -> None:
-        state["cup"] = live_formations(scenario, state)
-        self._next_draw(scenario, state)
+    def _phases(self, scenario: Scenario) -> list[str]:
+        """The phases of a turn, in order (sequence.json "turn")."""
+        return [str(p["phase"]) for p in settings(scenario)["turn"]]
+
+    def _enter(self, scenario: Scenario, state: State, phase: str) -> list[Event]:
+        """Begin ``phase`` of the turn."""
+        if phase == "activation":
+            state["cup"] = live_formations(scenario, state)
+            return self._next_draw(scenario, state)
+        if phase == "rally":
+            return self._start_rally(scenario, state)
+        return self._end_turn(scenario, state)
+
+    def _after(self, scenario: Scenario, state: State, phase: str) -> list[Event]:
+        """Begin the phase listed after ``phase``; the turn ends after the last one."""
+        phases = self._phases(scenario)
+        index = phases.index(phase) if phase in phases else len(phases)
+        return self._enter(scenario, state, phases[index + 1] if index + 1 < len(phases) else "end")
 
     def _next_draw(self, scenario: Scenario, state: State) -> list[Event]:
         if state["cup"]:
@@ -227,7 +302,8 @@ class HexFacingRules(RulesBase):
             state["active"] = None
             state["chance"] = {"options": list(state["cup"]), "purpose": "activation"}
             return []
-        return self._start_rally(scenario, state)
+        state["active"] = None
+        return self._after(scenario, state, "activation")
 
     def _start_rally(self, scenario: Scenario, state: State) -> list[Event]:
         state["phase"] = "rally"
@@ -240,42 +316,35 @@ class HexFacingRules(RulesBase):
         self._update_held(scenario, state)
         events: list[Event] = [{"key": "log.turn_end", "params": {"turn": state["turn"]}}]
         if state["turn"] >= state["turns"]:
-            state["phase"] = "over"
             state["rally"] = None
-            state["result"] = self._score(scenario, state)
-            events.append({"key": "log.game_over", "params": dict(state["result"])})
-            return events
+            return events + common.game_over(plain(state), self._points(scenario, state))
         state["turn"] += 1
         state["rally"] = None
-        self._refill_cup(scenario, state)
         events.append({"key": "log.turn_start", "params": {"turn": state["turn"]}})
-        return events
+        return events + self._enter(scenario, state, self._phases(scenario)[0])
 
     def _update_held(self, scenario: Scenario, state: State) -> None:
-        for objective in scenario.data.get("objectives", []):
-            here = {
-                scenario.units[uid]["side"]
-                for uid, u in state["units"].items()
-                if not u["out"] and u["hex"] == objective["hex"]
-            }
-            if len(here) == 1:
-                state["held"][objective["hex"]] = here.pop()
+        """An objective is held by the last side to stand on it alone (its units on the map)."""
+        places = [place for place, _ in common.objectives(scenario)]
+        present = (
+            (u["hex"], scenario.units[uid]["side"])
+            for uid, u in state["units"].items()
+            if not u["out"]
+        )
+        common.update_held(plain(state)["held"], places, present)
 
-    def _score(self, scenario: Scenario, state: State) -> dict[str, Any]:
+    def _points(self, scenario: Scenario, state: State) -> dict[str, int]:
+        """Each side's points: the objectives it holds (if the scenario counts them), and
+        ``routed_unit_points`` for each enemy unit routed or out."""
         rule = settings(scenario)["victory"]
-        points = {s["id"]: 0 for s in scenario.data["sides"]}
-        for objective in scenario.data.get("objectives", []):
-            holder = state["held"].get(objective["hex"])
-            if holder in points:
-                points[holder] += objective["points"]
+        sides = [s["id"] for s in scenario.data["sides"]]
+        scored = common.objectives(scenario) if rule["objective_points"] else ()
+        points = common.objective_points(sides, state["held"], scored)
         for uid, u in state["units"].items():
             if u["out"] or u["status"] == "routed":
-                for side in points:
-                    if side != scenario.units[uid]["side"]:
-                        points[side] += rule["routed_unit_points"]
-        best = max(points.values())
-        leaders = [s for s, p in points.items() if p == best]
-        return {"points": points, "winner": leaders[0] if len(leaders) == 1 else None}
+                side = scenario.units[uid]["side"]
+                common.to_the_others(points, side, rule["routed_unit_points"])
+        return points
 
     # -- legal actions ----------------------------------------------------------------------
 
@@ -288,28 +357,35 @@ class HexFacingRules(RulesBase):
         return []
 
     def _formation_actions(self, scenario: Scenario, state: State) -> list[Action]:
-        active = state["active"]
-        if state.get("retreat"):
+        if state["retreat"]:
             retreat = state["retreat"]
             return [
                 {"type": "retreat", "unit": retreat["unit"], "to": to} for to in retreat["options"]
             ]
-        if state.get("reaction"):
+        if state["reaction"]:
             reaction = state["reaction"]
-            fires = [
+            fires: list[Action] = [
                 {"type": "reaction_fire", "unit": g, "target": t} for g, t in reaction["pairs"]
             ]
             return fires + [{"type": "no_reaction"}]
-        if state.get("counterattack"):
+        if state["countercharge"]:
+            units = state["countercharge"]["units"]
+            return [{"type": "countercharge", "units": list(units)}, {"type": "no_countercharge"}]
+        if state["counterattack"]:
             counter = state["counterattack"]
-            return [
+            must = combat.tables_for(scenario).settings["procedures.counterattack.melee"]
+            melees: list[Action] = [
                 {"type": "melee", "target": t, "attackers": counter["units"], "counter": True}
                 for t in counter["targets"]
-            ] + [{"type": "no_counterattack"}]
-        if state.get("advance"):
+            ]
+            return melees + ([] if must == "must" else [{"type": "no_counterattack"}])
+        if state["advance"]:
             advance = state["advance"]
-            moves = [{"type": "advance", "unit": u, "to": advance["hex"]} for u in advance["units"]]
+            moves: list[Action] = [
+                {"type": "advance", "unit": u, "to": advance["hex"]} for u in advance["units"]
+            ]
             return moves + [{"type": "hold"}]
+        active = ongoing(state, "active")
         if active.get("facing_due"):
             uid = active["facing_due"]
             return [{"type": "face", "unit": uid, "facing": f} for f in FACINGS]
@@ -323,18 +399,18 @@ class HexFacingRules(RulesBase):
             actions += fighting.melee_actions(scenario, state, board_for(scenario, state), ready)
         if step == "move":
             board = board_for(scenario, state)
+            square = settings(scenario)["square"]["who"]
             for uid in active_units(scenario, state):
                 if uid in active["acted"] or state["units"][uid]["status"] == "routed":
                     continue
-                reach = reachable(board, uid, MOVEMENT)
                 here = board.unit(uid).hex
                 actions += [
                     {"type": "move", "unit": uid, "to": board.label(h)}
-                    for h in sorted(reach)
+                    for h in sorted(reachable_hexes(board, uid))
                     if h != here
                 ]
                 actions += [{"type": "face", "unit": uid, "facing": f} for f in FACINGS]
-                if scenario.units[uid]["type"] == "infantry":
+                if scenario.units[uid]["type"] == square:
                     actions.append(
                         {"type": "square", "unit": uid, "form": not state["units"][uid]["square"]}
                     )
@@ -342,15 +418,16 @@ class HexFacingRules(RulesBase):
         return actions
 
     def _rally_actions(self, scenario: Scenario, state: State) -> list[Action]:
-        rally = state["rally"]
+        rally = ongoing(state, "rally")
         board = board_for(scenario, state)
+        not_near = settings(scenario)["rally"]["not_adjacent_to_enemy"]
         actions: list[Action] = []
         for uid, u in state["units"].items():
             if u["out"] or u["status"] == "good" or uid in rally["tried"]:
                 continue
             if scenario.units[uid]["side"] != rally["side"]:
                 continue
-            if board.adjacent_to_enemy(board.unit(uid).hex, rally["side"]):
+            if not_near and board.adjacent_to_enemy(board.unit(uid).hex, rally["side"]):
                 continue
             actions.append({"type": "rally", "unit": uid})
         actions.append({"type": "end_rally"})
@@ -393,14 +470,14 @@ class HexFacingRules(RulesBase):
             "facing_due": None,
         }
         steps = settings(scenario)["formation_steps"]
-        state["active"]["step"] = steps[0]
+        ongoing(state, "active")["step"] = steps[0]
         key = "log.hf_activated" if orders else "log.hf_activated_no_orders"
         return [{"key": key, "params": {"formation": fid, "side": formation["side"]}}]
 
     def next_step(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
         """The formation ends its present step (fire, move, combat)."""
         steps = settings(scenario)["formation_steps"]
-        active = state["active"]
+        active = ongoing(state, "active")
         index = steps.index(active["step"])
         if index + 1 < len(steps):
             active["step"] = steps[index + 1]
@@ -432,15 +509,15 @@ class HexFacingRules(RulesBase):
         if step is not None and "disorder" in step.flags and unit["status"] == "good":
             unit["status"] = "disordered"
             events.append({"key": "log.disordered", "params": {"unit": uid}})
-        state["active"]["acted"].append(uid)
-        state["active"]["facing_due"] = uid
+        ongoing(state, "active")["acted"].append(uid)
+        ongoing(state, "active")["facing_due"] = uid
         return events
 
     def face(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
         """Set a unit's facing (after its move, or as its whole move)."""
         uid = action["unit"]
         state["units"][uid]["facing"] = action["facing"]
-        active = state["active"]
+        active = ongoing(state, "active")
         if active["facing_due"] == uid:
             active["facing_due"] = None
         else:
@@ -451,16 +528,16 @@ class HexFacingRules(RulesBase):
         """Infantry forms square, or leaves it, as its whole move (default: sequence.json)."""
         uid = action["unit"]
         state["units"][uid]["square"] = action["form"]
-        state["active"]["acted"].append(uid)
+        ongoing(state, "active")["acted"].append(uid)
         key = "log.square_formed" if action["form"] else "log.square_left"
         return [{"key": key, "params": {"unit": uid}}]
 
     def rally(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
         """Test a unit's cohesion to rally it one step."""
-        state["rally"]["tried"].append(action["unit"])
+        ongoing(state, "rally")["tried"].append(action["unit"])
         modifier = self._rally_modifier(scenario, state, action["unit"])
         state["chance"] = {
-            "die": "d10",
+            "die": die_name(scenario),
             "purpose": "rally",
             "unit": action["unit"],
             "modifier": modifier,
@@ -468,15 +545,8 @@ class HexFacingRules(RulesBase):
         return []
 
     def _rally_modifier(self, scenario: Scenario, state: State, uid: str) -> int:
-        here = scenario.hex_at(state["units"][uid]["hex"])
-        side = scenario.units[uid]["side"]
-        for other, u in state["units"].items():
-            spec = scenario.units[other]
-            if u["out"] or spec["side"] != side or spec["type"] != "leader":
-                continue
-            if hex_distance(here, scenario.hex_at(u["hex"])) <= 1:
-                return settings(scenario)["rally"]["modifier_adjacent_leader"]
-        return 0
+        """The rally roll's modifier (``basics.rally_modifier``)."""
+        return rally_modifier(scenario, state, uid)
 
     def _rally_result(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
         chance = action["chance"]
@@ -484,7 +554,8 @@ class HexFacingRules(RulesBase):
         cohesion = scenario.units[uid].get("ratings", {}).get("cohesion", 0)
         total = action["value"] + chance["modifier"]
         unit = state["units"][uid]
-        passed = combat.cohesion_test_passes(action["value"], cohesion, chance["modifier"])
+        tables = combat.tables_for(scenario)
+        passed = combat.cohesion_test_passes(action["value"], cohesion, chance["modifier"], tables)
         if passed:
             unit["status"] = "disordered" if unit["status"] == "routed" else "good"
         return [
@@ -511,9 +582,9 @@ class HexFacingRules(RulesBase):
         parts = combat.fire_modifiers(situation, combat.tables_for(scenario))
         firers = [action["unit"]] + ([action["with"]] if "with" in action else [])
         if action.get("kind") != "reaction":
-            state["active"]["acted"] += firers
+            ongoing(state, "active")["acted"] += firers
         state["chance"] = {
-            "die": "d10",
+            "die": die_name(scenario),
             "purpose": "fire",
             "target": action["target"],
             "units": firers,
@@ -534,7 +605,7 @@ class HexFacingRules(RulesBase):
 
     def _fire_result(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
         chance = action["chance"]
-        row = combat.fire_result(action["value"], chance["total"])
+        row = combat.fire_result(action["value"], chance["total"], combat.tables_for(scenario))
         codes = list(row.cells["result"].codes)
         total = action["value"] + chance["total"]
         events: list[Event] = [
@@ -542,7 +613,7 @@ class HexFacingRules(RulesBase):
         ]
         away = [state["units"][chance["units"][0]]["hex"]]
         for uid in fighting.fighters(state, scenario, chance["target"]):
-            state["queue"] += self._steps(uid, codes, away)
+            common.then(plain(state), *self._steps(scenario, uid, codes, away))
         return events + self._drain(scenario, state)
 
     def melee(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
@@ -550,7 +621,7 @@ class HexFacingRules(RulesBase):
         if action.get("counter"):
             state["counterattack"] = None
         else:
-            state["active"]["acted"] += action["attackers"]
+            ongoing(state, "active")["acted"] += action["attackers"]
         chance, parts = self._melee_chance(scenario, state, action)
         key = "log.hf_charge" if action.get("charge") else "log.hf_melee"
         key = "log.hf_counterattack" if action.get("counter") else key
@@ -584,34 +655,77 @@ class HexFacingRules(RulesBase):
         if pairs:
             state["reaction"] = {"pairs": pairs, "melee": action}
             return events
+        return events + self._await_roll(scenario, state, action, chance)
+
+    def _await_roll(
+        self, scenario: Scenario, state: State, melee: Action, chance: dict[str, Any] | None = None
+    ) -> list[Event]:
+        """After any reaction fire: the defender's cavalry may countercharge (9.4), else the
+        melee's die is due."""
+        chance = chance or self._melee_chance(scenario, state, melee)[0]
+        units = fighting.countercharge_units(scenario, state, board_for(scenario, state), melee)
+        if units:
+            state["countercharge"] = {"units": units, "melee": melee}
+            return []
         state["chance"] = chance
-        return events
+        return []
 
     def _melee_chance(
-        self, scenario: Scenario, state: State, action: Action
+        self,
+        scenario: Scenario,
+        state: State,
+        action: Action,
+        countercharge: list[str] | None = None,
     ) -> tuple[dict[str, Any], list[Any]]:
-        """The melee's die roll as a chance point, with its modifiers as things stand now."""
+        """The melee's die roll as a chance point, with its modifiers as things stand now;
+        ``countercharge``: the defending units that countercharged."""
         board = board_for(scenario, state)
-        situation = fighting.melee_situation(scenario, state, board, action)
+        situation = fighting.melee_situation(scenario, state, board, action, bool(countercharge))
         parts = combat.melee_modifiers(situation, combat.tables_for(scenario))
         chance = {
-            "die": "d10",
+            "die": die_name(scenario),
             "purpose": "melee",
             "target": action["target"],
             "units": list(action["attackers"]),
             "charge": bool(action.get("charge")),
             "counter": bool(action.get("counter")),
+            "countercharge": list(countercharge or ()),
             "total": combat.total(parts),
         }
         return chance, parts
 
+    def countercharge(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
+        """The defender's cavalry countercharges the charge (9.4, a stand-in of combat.json):
+        if an attacker falls back on a roll of 0-4, it pursues (9.5)."""
+        melee = ongoing(state, "countercharge")["melee"]
+        units = list(ongoing(state, "countercharge")["units"])
+        state["countercharge"] = None
+        chance, parts = self._melee_chance(scenario, state, melee, units)
+        state["chance"] = chance
+        rule = combat.raw_tables()["procedures"]["countercharge"]["rule"]
+        params = {
+            "units": units,
+            "attackers": list(melee["attackers"]),
+            "target": melee["target"],
+            "total": chance["total"],
+            "rule": rule,
+        }
+        return [{"key": "log.hf_countercharge", "params": params}]
+
+    def no_countercharge(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
+        """The defender's cavalry stands to receive the charge."""
+        melee = ongoing(state, "countercharge")["melee"]
+        state["countercharge"] = None
+        state["chance"] = self._melee_chance(scenario, state, melee)[0]
+        return []
+
     def reaction_fire(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
         """A gun in the attacked hex fires at an attacker before the melee (-1, rule 8.3)."""
-        reaction = state["reaction"]
+        reaction = ongoing(state, "reaction")
         state["reaction"] = None
         state["after"] = reaction["melee"]
         state["units"][action["unit"]]["reacted"] = state["turn"]
-        fire = {
+        fire: Action = {
             "type": "fire",
             "unit": action["unit"],
             "target": action["target"],
@@ -626,14 +740,14 @@ class HexFacingRules(RulesBase):
 
     def no_reaction(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
         """The defender lets the melee go ahead without reaction fire."""
-        melee = state["reaction"]["melee"]
+        melee = ongoing(state, "reaction")["melee"]
         state["reaction"] = None
-        state["chance"] = self._melee_chance(scenario, state, melee)[0]
-        return []
+        return self._await_roll(scenario, state, melee)
 
     def _resume(self, scenario: Scenario, state: State) -> list[Event]:
         """After a reaction fire: the melee goes on with the attackers still able to attack."""
         melee = state["after"]
+        assert melee is not None, "no melee held back"
         state["after"] = None
         able = [
             a
@@ -644,136 +758,206 @@ class HexFacingRules(RulesBase):
             return [{"key": "log.melee_cancelled", "params": {"target": melee["target"]}}]
         melee = {**melee, "attackers": able}
         try:
-            state["chance"] = self._melee_chance(scenario, state, melee)[0]
+            return self._await_roll(scenario, state, melee)
         except combat.IllegalCombatError:
             return [{"key": "log.melee_cancelled", "params": {"target": melee["target"]}}]
-        return []
 
     def _melee_result(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
         """The melee table read; its effects, tests and advances queue up in order."""
         chance = action["chance"]
-        row = combat.melee_result(action["value"] + chance["total"])
+        tables = combat.tables_for(scenario)
+        row = combat.melee_result(action["value"] + chance["total"], tables)
         target = chance["target"]
         defenders = fighting.fighters(state, scenario, target)
         attacker_hexes = [state["units"][a]["hex"] for a in chance["units"]]
         d_codes, a_codes = melee_codes(scenario, state, chance, row)
-        events: list[Event] = [
-            {
-                "key": "log.hf_melee_result",
-                "params": {
-                    "total": action["value"] + chance["total"],
-                    "defender_codes": d_codes or [NO_CODE],
-                    "attacker_codes": a_codes or [NO_CODE],
-                },
-            }
-        ]
+        later = if_falls_back(chance, row)
+        params: dict[str, Any] = {
+            "total": action["value"] + chance["total"],
+            "defender_codes": d_codes or [NO_CODE],
+            "attacker_codes": a_codes or [NO_CODE],
+        }
+        key = "log.hf_melee_result"
+        if later:
+            key, params["cavalry_codes"] = "log.hf_melee_result_if_falls_back", later
+        events: list[Event] = [{"key": key, "params": params}]
         for uid in defenders:
-            state["queue"] += self._steps(uid, d_codes, attacker_hexes)
+            common.then(plain(state), *self._steps(scenario, uid, d_codes, attacker_hexes))
         for uid in chance["units"]:
-            state["queue"] += self._steps(uid, a_codes, [target])
-        state["queue"].append(
+            common.then(plain(state), *self._steps(scenario, uid, a_codes, [target]))
+        common.then(
+            plain(state),
             {
                 "do": "settle",
                 "chance": chance,
                 "defenders": defenders,
                 "d_codes": d_codes,
                 "a_codes": a_codes,
-            }
+                "if_falls_back": later,
+                "attacker_hexes": attacker_hexes,
+                "fell_back": [],
+            },
         )
         return events + self._drain(scenario, state)
 
     def _settle(self, scenario: Scenario, state: State, item: dict[str, Any]) -> list[Event]:
-        """After a melee's effects: the defender's counterattack, the winners' advance."""
+        """After a melee's effects: the defender's counterattack or pursuit, the winning
+        attackers' breakthrough or pursuit (8.7, 9.5: stand-ins of combat.json)."""
         chance, target = item["chance"], item["chance"]["target"]
         events: list[Event] = []
+        units = state["units"]
         able = [
             d
             for d in item["defenders"]
-            if state["units"][d]["status"] != "routed"
-            and state["units"][d]["hex"] == target
+            if units[d]["status"] != "routed"
+            and units[d]["hex"] == target
             and scenario.units[d]["type"] in ("infantry", "cavalry")
         ]
         here = scenario.hex_at(target)
         held = sorted(
             {
-                state["units"][a]["hex"]
+                units[a]["hex"]
                 for a in chance["units"]
-                if state["units"][a]["status"] != "routed"
-                and not state["units"][a]["out"]
-                and hex_distance(here, scenario.hex_at(state["units"][a]["hex"])) == 1
+                if units[a]["status"] != "routed"
+                and not units[a]["out"]
+                and hex_distance(here, scenario.hex_at(units[a]["hex"])) == 1
             }
         )
         if "counterattack" in item["d_codes"] and not chance.get("counter") and able and held:
             state["counterattack"] = {"units": able, "targets": held}
+        # The defender's pursuit: the italic result of a cavalry defender, or after a
+        # countercharge (9.4) the 0-4 row's, if an attacker fell back.
+        fell = [a for a in chance["units"] if a in item.get("fell_back", ())]
+        d_codes = list(item["d_codes"]) + (item.get("if_falls_back", []) if fell else [])
+        if "pursuit" in d_codes:
+            chasers = chance.get("countercharge") or item["defenders"]
+            chasers = [d for d in chasers if d in able and scenario.units[d]["type"] == "cavalry"]
+            origins = item.get("attacker_hexes", [])
+            left = [
+                origins[i] for i, a in enumerate(chance["units"]) if a in fell and i < len(origins)
+            ]
+            vacated = [h for h in dict.fromkeys(left) if not fighting.units_in(state, scenario, h)]
+            if chasers and vacated:
+                events += self._follow(scenario, state, "pursuit", chasers, vacated[0])
         a_codes = item["a_codes"]
-        vacated = not fighting.units_in(state, scenario, target)
-        if vacated and any(c in ("breakthrough", "pursuit") for c in a_codes):
-            movers = [u for u in chance["units"] if state["units"][u]["status"] != "routed"]
+        vacated_target = not fighting.units_in(state, scenario, target)
+        if vacated_target and any(c in ("breakthrough", "pursuit") for c in a_codes):
+            movers = [u for u in chance["units"] if units[u]["status"] != "routed"]
             if "pursuit" in a_codes:
-                movers = [u for u in movers if scenario.units[u]["type"] == "cavalry"][:1]
-                for uid in movers:
-                    events += self._advance(scenario, state, uid, target)
-                    state["queue"].insert(
-                        0, {"do": "test", "unit": uid, "failed": ["disorder"], "away": []}
-                    )
-            elif movers:
-                state["advance"] = {"hex": target, "units": movers}
+                movers = [u for u in movers if scenario.units[u]["type"] == "cavalry"]
+                events += self._follow(scenario, state, "pursuit", movers, target)
+            else:
+                events += self._follow(scenario, state, "breakthrough", movers, target)
         return events
 
-    def _steps(self, uid: str, codes: list[str], away: list[str]) -> list[dict[str, Any]]:
+    def _follow(
+        self, scenario: Scenario, state: State, procedure: str, movers: list[str], to: str
+    ) -> list[Event]:
+        """A winner's advance into a vacated hex (breakthrough or pursuit): offered when the
+        procedure says "may", made by the first of ``movers`` when it says "must"."""
+        t = combat.tables_for(scenario).settings
+        count = t[f"procedures.{procedure}.units"]
+        if not movers:
+            return []
+        if t[f"procedures.{procedure}.advance"] == "may":
+            state["advance"] = {"hex": to, "units": movers, "procedure": procedure, "left": count}
+            return []
+        events: list[Event] = []
+        for uid in movers[:count]:
+            events += self._move_in(scenario, state, uid, to, procedure)
+        return events
+
+    def _move_in(
+        self, scenario: Scenario, state: State, uid: str, to: str, procedure: str
+    ) -> list[Event]:
+        """A unit advances by ``procedure``; the cohesion test of a pursuit is due next (before
+        what else is queued, after the tests of the units that pursued before it)."""
+        if procedure != "pursuit":
+            return self._advance(scenario, state, uid, to)
+        frm = state["units"][uid]["hex"]
+        state["units"][uid]["hex"] = to
+        rule = combat.raw_tables()["procedures"]["pursuit"]["rule"]
+        failed = combat.tables_for(scenario).codes[procedure][1]
+        if failed:
+            queue = state["queue"]
+            at = next((i for i, q in enumerate(queue) if not q.get("pursuit")), len(queue))
+            test = {"do": "test", "unit": uid, "failed": list(failed), "away": [], "pursuit": True}
+            queue.insert(at, test)
+        return [
+            {"key": "log.hf_pursuit", "params": {"unit": uid, "from": frm, "to": to, "rule": rule}}
+        ]
+
+    def _steps(
+        self, scenario: Scenario, uid: str, codes: list[str], away: list[str]
+    ) -> list[dict[str, Any]]:
         """A result's codes on one unit, as queued steps: effects, then its cohesion test."""
         steps: list[dict[str, Any]] = []
+        codes_table = combat.tables_for(scenario).codes
         for code in codes:
             if code in PROCEDURES:
                 continue  # they move or strike back: see _settle
-            effects, failed = combat.load_tables().codes[code]
+            effects, failed = codes_table[code]
             steps += [{"do": "effect", "unit": uid, "effect": e, "away": away} for e in effects]
             if failed:
                 steps.append({"do": "test", "unit": uid, "failed": list(failed), "away": away})
         return steps
 
     def _drain(self, scenario: Scenario, state: State) -> list[Event]:
-        """Carry out the queued steps until a die or a decision is needed."""
-        events: list[Event] = []
-        queue = state["queue"]
-        while queue:
-            item = queue[0]
-            if item["do"] == "settle":
-                queue.pop(0)
-                events += self._settle(scenario, state, item)
-                if state.get("advance"):
-                    return events
-                continue
-            if state["units"][item["unit"]]["out"]:
-                queue.pop(0)
-                continue
-            if item["do"] == "test":
-                state["chance"] = {
-                    "die": "d10",
-                    "purpose": "cohesion",
-                    "unit": item["unit"],
-                    "failed": item["failed"],
-                }
-                return events
-            if item["effect"] == "retreat":
-                board = board_for(scenario, state)
-                options = fighting.retreat_options(
-                    scenario, state, board, item["unit"], item["away"]
-                )
-                if len(options) > 1:
-                    state["retreat"] = {"unit": item["unit"], "options": options}
-                    return events
-                queue.pop(0)
-                events += self._retreat(state, item["unit"], options[0] if options else None)
-                continue
-            queue.pop(0)
-            status = fighting.worsen(state, item["unit"], item["effect"])
-            events.append({"key": "log.status", "params": {"unit": item["unit"], "status": status}})
-        if state.get("after"):
+        """Carry out the queued steps until a die or a decision is needed (``common.drain``;
+        a step of a unit out is dropped); once none is left, the melee a reaction fire put
+        off goes on."""
+        units = state["units"]
+        handlers: dict[str, Callable[[Scenario, Any, common.Step], common.Outcome]] = {
+            "settle": self._settle_step,
+            "test": self._test_step,
+            "effect": self._effect_step,
+        }
+        events = common.drain(
+            scenario,
+            plain(state),
+            handlers,
+            gone=lambda step: step["do"] != "settle" and units[step["unit"]]["out"],
+        )
+        if not state["queue"] and state.get("after"):
             events += self._resume(scenario, state)
         return events
 
+    def _settle_step(self, scenario: Scenario, state: State, step: Step) -> common.Outcome:
+        """The melee settles (``_settle``); it waits on the winners' choice to advance."""
+        events = self._settle(scenario, state, step)
+        return (common.DONE_WAIT if state.get("advance") else common.DONE), events
+
+    def _test_step(self, scenario: Scenario, state: State, step: Step) -> common.Outcome:
+        """A cohesion test: its die is due."""
+        state["chance"] = {
+            "die": die_name(scenario),
+            "purpose": "cohesion",
+            "unit": step["unit"],
+            "failed": step["failed"],
+        }
+        return common.WAIT, []
+
+    def _effect_step(self, scenario: Scenario, state: State, step: Step) -> common.Outcome:
+        """An effect on one unit: a retreat (its owner picks the hex where there is a choice:
+        ``retreat``), else a worse status."""
+        uid = step["unit"]
+        if step["effect"] == "retreat":
+            board = board_for(scenario, state)
+            options = fighting.retreat_options(scenario, state, board, uid, step["away"])
+            if len(options) > 1:
+                state["retreat"] = {"unit": uid, "options": options}
+                return common.WAIT, []
+            return common.DONE, self._retreat(state, uid, options[0] if options else None)
+        again = combat.tables_for(scenario).settings["disorder_again"]
+        status = fighting.worsen(state, uid, step["effect"], again)
+        return common.DONE, [{"key": "log.status", "params": {"unit": uid, "status": status}}]
+
     def _retreat(self, state: State, uid: str, to: str | None) -> list[Event]:
+        """A unit retreats into ``to``, or routs where it has nowhere to go; either way it has
+        fallen back (the melee waiting to settle notes it: 9.4)."""
+        settle = next((q for q in state["queue"] if q["do"] == "settle"), None)
+        if settle is not None:
+            settle.setdefault("fell_back", []).append(uid)
         unit = state["units"][uid]
         if to is None:
             fighting.worsen(state, uid, "rout")
@@ -797,7 +981,8 @@ class HexFacingRules(RulesBase):
         test = state["queue"].pop(0)
         uid = test["unit"]
         cohesion = int(scenario.units[uid].get("ratings", {}).get("cohesion", 0))
-        passed = combat.cohesion_test_passes(action["value"], cohesion)
+        tables = combat.tables_for(scenario)
+        passed = combat.cohesion_test_passes(action["value"], cohesion, tables=tables)
         events: list[Event] = [
             {
                 "key": "log.test_passed" if passed else "log.test_failed",
@@ -805,30 +990,38 @@ class HexFacingRules(RulesBase):
             }
         ]
         if not passed:
-            state["queue"][0:0] = [
-                {"do": "effect", "unit": uid, "effect": e, "away": test["away"]}
-                for e in test["failed"]
+            away = test["away"]
+            effects = [
+                {"do": "effect", "unit": uid, "effect": e, "away": away} for e in test["failed"]
             ]
+            common.first(plain(state), *effects)
         return events + self._drain(scenario, state)
 
     def advance(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
-        """A winning attacker advances into the hex the defender left (breakthrough)."""
-        state["advance"] = None
-        return self._advance(scenario, state, action["unit"], action["to"])
+        """A winner advances into the hex the other side left (breakthrough, or a pursuit
+        the procedure makes optional); others may follow while its count allows."""
+        advance = ongoing(state, "advance")
+        procedure = advance.get("procedure", "breakthrough")
+        left = int(advance.get("left", 1)) - 1
+        others = [u for u in advance["units"] if u != action["unit"]]
+        state["advance"] = {**advance, "units": others, "left": left} if left and others else None
+        events = self._move_in(scenario, state, action["unit"], action["to"], procedure)
+        return events + self._drain(scenario, state)
 
     def hold(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
         """The winners stay where they are."""
         state["advance"] = None
-        return []
+        return self._drain(scenario, state)
 
     def end_rally(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
         """The side rallying is done; the next side rallies, or the turn ends."""
         sides = [s["id"] for s in scenario.data["sides"]]
-        index = sides.index(state["rally"]["side"])
+        index = sides.index(ongoing(state, "rally")["side"])
         if index + 1 < len(sides):
             state["rally"] = {"side": sides[index + 1], "tried": []}
             return [{"key": "log.rally_phase", "params": {"side": sides[index + 1]}}]
-        return self._end_turn(scenario, state)
+        state["rally"] = None
+        return self._after(scenario, state, "rally")
 
 
 HANDLERS: dict[str, Callable[..., list[Event]]] = {
@@ -843,6 +1036,8 @@ HANDLERS: dict[str, Callable[..., list[Event]]] = {
     "reaction_fire": HexFacingRules.reaction_fire,
     "no_reaction": HexFacingRules.no_reaction,
     "no_counterattack": HexFacingRules.no_counterattack,
+    "countercharge": HexFacingRules.countercharge,
+    "no_countercharge": HexFacingRules.no_countercharge,
     "retreat": HexFacingRules.retreat,
     "melee": HexFacingRules.melee,
     "advance": HexFacingRules.advance,

@@ -9,19 +9,22 @@ shows (what a test must reach, a result's codes) are read from the system's own 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
+from ...hexmap import Scenario
 from ...ruleset import Choice, Item, Label, choice, item
-from ...scenario import Scenario
-from . import combat, rules
+from ...shapes import Action
+from . import basics, combat
+from .state import HexFacingState, ongoing
 
-State = dict[str, Any]
-Action = dict[str, Any]
+State = HexFacingState  # the state's shape (state.py)
 
 # The stand-in procedures of results the aid names without their rules (combat.json).
 COUNTERATTACK_RULE = "counterattack"
 BREAKTHROUGH_RULE = "breakthrough"
+COUNTERCHARGE_RULE = "countercharge"
 
 # Parameter name -> kind of every hex-facing message beyond ruleset.COMMON_WORDS.
 WORDS: dict[str, str] = {
@@ -52,6 +55,9 @@ WORDS: dict[str, str] = {
     "where": "word:hf_where.",
     "type": "word:unit_type.",
     "kind": "word:connection.",
+    "allowance": "number",
+    "distance": "number",
+    "reach": "number",
 }
 
 # Unit states shown on the counter, in the order they are listed.
@@ -76,14 +82,12 @@ def _turn_side(state: State) -> str | None:
     return None
 
 
-def _faces() -> list[int]:
-    return list(combat.load_tables().die.faces)
-
-
-def needed(cohesion: int, modifier: int = 0) -> int:
-    """The highest die face that passes a cohesion test (below the lowest face: none does)."""
-    faces = _faces()
-    passing = [f for f in faces if combat.cohesion_test_passes(f, cohesion, modifier)]
+def needed(scenario: Scenario, cohesion: int, modifier: int = 0) -> int:
+    """The highest die face that passes a cohesion test, as the scenario's combat table reads
+    it (below the lowest face: none does)."""
+    t = combat.tables_for(scenario)
+    faces = list(t.die.faces)
+    passing = [f for f in faces if combat.cohesion_test_passes(f, cohesion, modifier, t)]
     return max(passing) if passing else min(faces) - 1
 
 
@@ -93,10 +97,10 @@ def _cohesion(scenario: Scenario, uid: str) -> int:
 
 def _no_orders_why(scenario: Scenario, state: State) -> Label | None:
     """Why a formation without orders is held back in its present step, if it is."""
-    active = state["active"]
+    active = ongoing(state, "active")
     if active["orders"]:
         return None
-    rule = rules.settings(scenario)["no_orders"]
+    rule = basics.settings(scenario)["no_orders"]
     if active["step"] == "move":
         return label("why.hf_no_orders_move", factor=rule["movement_factor"])
     if active["step"] == "combat" and not rule["may_melee"]:
@@ -137,16 +141,25 @@ def prompt(scenario: Scenario, state: State, decider: str | None) -> dict[str, A
             attackers=list(reaction["melee"]["attackers"]),
             rule=_reaction_rule(),
         )
+    elif state["countercharge"]:
+        cc = state["countercharge"]
+        asked = label(
+            "prompt.hf_countercharge",
+            units=list(cc["units"]),
+            attackers=list(cc["melee"]["attackers"]),
+            target=cc["melee"]["target"],
+            rule=_procedure_rule(COUNTERCHARGE_RULE),
+        )
     elif state["advance"]:
         advance = state["advance"]
         asked = label(
-            "prompt.hf_advance",
+            "prompt.hf_pursue" if advance.get("procedure") == "pursuit" else "prompt.hf_advance",
             units=advance["units"],
             to=advance["hex"],
-            rule=_procedure_rule(BREAKTHROUGH_RULE),
+            rule=_procedure_rule(advance.get("procedure", BREAKTHROUGH_RULE)),
         )
     elif state["phase"] == "formation":
-        active = state["active"]
+        active = ongoing(state, "active")
         if active["facing_due"]:
             uid = active["facing_due"]
             asked = {
@@ -161,14 +174,14 @@ def prompt(scenario: Scenario, state: State, decider: str | None) -> dict[str, A
             if why:
                 asked["why"] = why
     elif state["phase"] == "rally":
-        asked = label("prompt.hf_rally", side=state["rally"]["side"])
+        asked = label("prompt.hf_rally", side=ongoing(state, "rally")["side"])
     else:
         return None
     return {**asked, "side": decider}
 
 
 def _chance_prompt(scenario: Scenario, state: State) -> dict[str, Any]:
-    chance = state["chance"]
+    chance = ongoing(state, "chance")
     purpose = chance["purpose"]
     side = _turn_side(state)
     if purpose == "activation":
@@ -183,12 +196,20 @@ def _chance_prompt(scenario: Scenario, state: State) -> dict[str, Any]:
         asked = label(
             key, attackers=chance["units"], target=chance["target"], total=chance["total"]
         )
+        if chance.get("countercharge"):
+            asked = label(
+                "prompt.hf_countercharged_roll",
+                attackers=chance["units"],
+                target=chance["target"],
+                total=chance["total"],
+                units=list(chance["countercharge"]),
+            )
     elif purpose == "cohesion":
         uid = chance["unit"]
         asked = label(
             "prompt.hf_test_roll",
             unit=uid,
-            needed=needed(_cohesion(scenario, uid)),
+            needed=needed(scenario, _cohesion(scenario, uid)),
             failed=list(chance["failed"]),
         )
     else:  # rally
@@ -196,7 +217,7 @@ def _chance_prompt(scenario: Scenario, state: State) -> dict[str, Any]:
         asked = label(
             "prompt.hf_rally_roll",
             unit=uid,
-            needed=needed(_cohesion(scenario, uid), chance["modifier"]),
+            needed=needed(scenario, _cohesion(scenario, uid), chance["modifier"]),
             drm=chance["modifier"],
         )
     return {**asked, "side": side}
@@ -255,31 +276,46 @@ def choices(scenario: Scenario, state: State, legal: list[Action]) -> list[Choic
         elif t == "melee":
             params = _fields(a, "attackers", "target")
             if a.get("counter"):
-                ch = group("choice.hf_counterattack", units=state["counterattack"]["units"])
+                ch = group(
+                    "choice.hf_counterattack", units=ongoing(state, "counterattack")["units"]
+                )
                 key, params["rule"] = "action.hf_counterattack", _procedure_rule(COUNTERATTACK_RULE)
             else:
                 ch = group("choice.hf_melee", formation=formation)
                 key = "action.hf_charge" if a.get("charge") else "action.hf_melee"
             ch["items"].append(item(a, key, params, at=a["target"], fight=True))
         elif t == "reaction_fire":
-            target = state["reaction"]["melee"]["target"]
+            target = ongoing(state, "reaction")["melee"]["target"]
             group("choice.hf_reaction", target=target)["items"].append(
                 item(a, "action.hf_reaction_fire", _fields(a, "unit", "target"), fight=True)
+            )
+        elif t == "countercharge":
+            melee = ongoing(state, "countercharge")["melee"]
+            params = {
+                "units": list(a["units"]),
+                "target": melee["target"],
+                "rule": _procedure_rule(COUNTERCHARGE_RULE),
+            }
+            at = melee["target"]
+            group("choice.hf_countercharge", target=at)["items"].append(
+                item(a, "action.hf_countercharge", params, a["units"][0], at, fight=True)
             )
         elif t == "retreat":
             group("choice.hf_retreat", unit=a["unit"])["items"].append(
                 item(a, "action.hf_retreat", _fields(a, "unit", "to"))
             )
         elif t == "advance":
-            rule = _procedure_rule(BREAKTHROUGH_RULE)
-            group("choice.hf_advance", to=a["to"], rule=rule)["items"].append(
-                item(a, "action.hf_advance", _fields(a, "unit", "to"))
+            procedure = ongoing(state, "advance").get("procedure", BREAKTHROUGH_RULE)
+            rule = _procedure_rule(procedure)
+            key = "pursue" if procedure == "pursuit" else "advance"
+            group(f"choice.hf_{key}", to=a["to"], rule=rule)["items"].append(
+                item(a, f"action.hf_{key}", _fields(a, "unit", "to"))
             )
         elif t == "rally":
             uid = a["unit"]
-            drm = rules.RULES._rally_modifier(scenario, state, uid)
-            params = {"unit": uid, "needed": needed(_cohesion(scenario, uid), drm)}
-            group("choice.hf_rally", side=state["rally"]["side"])["items"].append(
+            drm = basics.rally_modifier(scenario, state, uid)
+            params = {"unit": uid, "needed": needed(scenario, _cohesion(scenario, uid), drm)}
+            group("choice.hf_rally", side=ongoing(state, "rally")["side"])["items"].append(
                 item(a, "action.hf_rally", params)
             )
         else:
@@ -292,7 +328,7 @@ def choices(scenario: Scenario, state: State, legal: list[Action]) -> list[Choic
     return out
 
 
-def _fields(action: Action, *names: str) -> dict[str, Any]:
+def _fields(action: Mapping[str, Any], *names: str) -> dict[str, Any]:
     return {n: action[n] for n in names if n in action}
 
 
@@ -300,21 +336,28 @@ def _ending(scenario: Scenario, state: State, a: Action) -> Item:
     """The item of an action that ends a step, an offer or a phase, saying what happens."""
     t = a["type"]
     if t == "next_step":
-        active = state["active"]
-        steps = rules.settings(scenario)["formation_steps"]
+        active = ongoing(state, "active")
+        steps = basics.settings(scenario)["formation_steps"]
         last = steps.index(active["step"]) == len(steps) - 1
         key = "action.hf_end_activation" if last else "action.hf_end_step"
         params = {"formation": active["formation"], "step": active["step"]}
     elif t == "no_counterattack":
-        key, params = "action.hf_no_counterattack", {"units": state["counterattack"]["units"]}
+        key, params = (
+            "action.hf_no_counterattack",
+            {"units": ongoing(state, "counterattack")["units"]},
+        )
     elif t == "no_reaction":
-        melee = state["reaction"]["melee"]
+        melee = ongoing(state, "reaction")["melee"]
         key, params = "action.hf_no_reaction", {"target": melee["target"]}
+    elif t == "no_countercharge":
+        cc = ongoing(state, "countercharge")
+        params = {"units": list(cc["units"]), "target": cc["melee"]["target"]}
+        return item(a, "action.hf_no_countercharge", params, unit=None, at=None, fight=True)
     elif t == "hold":
-        key, params = "action.hf_hold", {"units": state["advance"]["units"]}
+        key, params = "action.hf_hold", {"units": ongoing(state, "advance")["units"]}
     elif t == "end_rally":
         sides = [s["id"] for s in scenario.data["sides"]]
-        side = state["rally"]["side"]
+        side = ongoing(state, "rally")["side"]
         last = sides.index(side) == len(sides) - 1
         key = "action.hf_end_rally_turn" if last else "action.hf_end_rally"
         params = {"side": side, "turn": state["turn"]}
@@ -328,10 +371,10 @@ def _ending(scenario: Scenario, state: State, a: Action) -> Item:
 
 def chance_results(scenario: Scenario, state: State, faces: list[Any]) -> list[Label | None]:
     """What each face of the chance point does, read from the system's tables."""
-    chance = state["chance"]
+    chance = ongoing(state, "chance")
     purpose = chance["purpose"]
     if purpose == "activation":
-        found = rules.formations(scenario)
+        found = basics.formations(scenario)
         out: list[Label | None] = []
         for fid in faces:
             formation = found[fid]
@@ -340,46 +383,49 @@ def chance_results(scenario: Scenario, state: State, faces: list[Any]) -> list[L
             )
             out.append(label(key, formation=fid, side=formation["side"]))
         return out
+    t = combat.tables_for(scenario)
     if purpose == "fire":
         total = chance["total"]
         out = []
         for f in faces:
-            codes = list(combat.fire_result(f, total).cells["result"].codes)
-            out.append(label("chance.hf_fire", total=f + total, codes=codes or [rules.NO_CODE]))
+            codes = list(combat.fire_result(f, total, t).cells["result"].codes)
+            out.append(label("chance.hf_fire", total=f + total, codes=codes or [basics.NO_CODE]))
         return out
     if purpose == "melee":
         total = chance["total"]
         out = []
         for f in faces:
-            row = combat.melee_result(f + total)
-            d_codes, a_codes = rules.melee_codes(scenario, state, chance, row)
-            out.append(
-                label(
-                    "chance.hf_melee",
-                    total=f + total,
-                    defender_codes=d_codes or [rules.NO_CODE],
-                    attacker_codes=a_codes or [rules.NO_CODE],
-                )
-            )
+            row = combat.melee_result(f + total, t)
+            d_codes, a_codes = basics.melee_codes(scenario, state, chance, row)
+            later = basics.if_falls_back(chance, row)
+            params = {
+                "total": f + total,
+                "defender_codes": d_codes or [basics.NO_CODE],
+                "attacker_codes": a_codes or [basics.NO_CODE],
+            }
+            if later:
+                out.append(label("chance.hf_melee_if_falls_back", **params, cavalry_codes=later))
+            else:
+                out.append(label("chance.hf_melee", **params))
         return out
     uid = chance["unit"]
     cohesion = _cohesion(scenario, uid)
     if purpose == "cohesion":
-        need = needed(cohesion)
+        need = needed(scenario, cohesion)
         return [
             label("chance.hf_test_pass", unit=uid, needed=need)
-            if combat.cohesion_test_passes(f, cohesion)
+            if combat.cohesion_test_passes(f, cohesion, tables=t)
             else label("chance.hf_test_fail", unit=uid, needed=need, failed=list(chance["failed"]))
             for f in faces
         ]
     if purpose == "rally":
         drm = chance["modifier"]
-        need = needed(cohesion, drm)
+        need = needed(scenario, cohesion, drm)
         status = state["units"][uid]["status"]
         better = "disordered" if status == "routed" else "good"
         return [
             label("chance.hf_rally_pass", unit=uid, needed=need, status=better)
-            if combat.cohesion_test_passes(f, cohesion, drm)
+            if combat.cohesion_test_passes(f, cohesion, drm, t)
             else label("chance.hf_rally_fail", unit=uid, needed=need, status=status)
             for f in faces
         ]
@@ -424,6 +470,8 @@ def arrows(scenario: Scenario, state: State) -> list[dict[str, str]]:
     melee = None
     if state["reaction"]:
         melee = state["reaction"]["melee"]
+    elif state["countercharge"]:
+        melee = state["countercharge"]["melee"]
     elif state["after"]:
         melee = state["after"]
     elif chance and chance["purpose"] == "melee":
