@@ -2,7 +2,9 @@
 """Random playouts: seeded games of legal actions only, checked for crashes and dead ends.
 
 Every game must end (a result) within the action limit; after each action an invariant
-hook checks the state; each finished game must save and replay to the same state.
+hook checks the state; every 50th game must save and replay to the same state. Actions are
+taken with ``Game.push`` (unchecked: each is one of the legal actions just listed); the
+replay goes through ``Game.load``, which checks every action with ``Game.apply``.
 
     python bench/playouts.py [--games 1000] [--scenario demo-valmont]
 """
@@ -49,7 +51,7 @@ def play(args: tuple[str, int, int]) -> list[int]:
             legal = game.legal_actions()
             if not legal:
                 break
-            game.apply(rng.choice(legal))
+            game.push(rng.choice(legal))
             invariants(game)
         assert game.state.get("result"), f"seed {seed}: dead end or no result after {LIMIT}"
         if seed % 50 == 0:

@@ -1,6 +1,10 @@
 """One random playout for the tests of every system: legal actions at random (some types
 preferred, to reach combat's corners often); the state stays plain JSON, the game ends with a
-result (no dead end), and its save replays to the same state."""
+result (no dead end), and its save replays to the same state.
+
+The actions are taken with ``Game.push`` (unchecked: each is one of the legal actions just
+listed); the replay of the save at the end goes through ``Game.load``, which takes every
+action again with the checked ``Game.apply``, so each playout tries both paths."""
 
 from __future__ import annotations
 
@@ -32,7 +36,7 @@ def random_playout(
         assert legal, f"seed {seed}: no legal action and no result"
         assert len(game.actions) < LIMIT, f"seed {seed}: no result after {LIMIT} actions"
         fights = [a for a in legal if a["type"] in preferred]
-        game.apply(rng.choice(fights) if fights and rng.random() < bias else rng.choice(legal))
+        game.push(rng.choice(fights) if fights and rng.random() < bias else rng.choice(legal))
         assert json.loads(json.dumps(game.state)) == game.state
         if check is not None:
             check(game)

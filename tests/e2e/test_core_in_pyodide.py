@@ -16,6 +16,17 @@ def test_core_unit_tests_pass_inside_pyodide(browser, site_url, pyodide_wheels):
         for p in sorted((ROOT / "tests" / "core").glob("*.py"))
     ]
     assert len(files) >= 4
+    # The golden files and the script that writes them (tests/core/test_golden.py reads both).
+    files += [
+        {
+            "url": f"{site_url}__tests__/{p.relative_to(ROOT / 'tests')}",
+            "path": f"/home/pyodide/tests/{p.relative_to(ROOT / 'tests')}",
+        }
+        for p in [
+            ROOT / "tests" / "regen_golden.py",
+            *sorted((ROOT / "tests" / "golden").rglob("*.txt")),
+        ]
+    ]
     # The words of the app: the core's tests check every message it emits has them.
     files += [
         {"url": f"{site_url}static/i18n/{p.name}", "path": f"/home/pyodide/static/i18n/{p.name}"}
