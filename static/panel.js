@@ -534,6 +534,25 @@ export class Play {
     if (extras) nodes.push(extras);
     root.replaceChildren.apply(root, nodes);
     this.renderLog();
+    this.showAsked();
+  }
+
+  // A new question (another prompt, or another side to act) comes into view at its top, even
+  // when the finger left the panel scrolled down to reach a Commit or the log.
+  showAsked() {
+    const prompt = this.view && this.view.prompt;
+    const asked = prompt ? JSON.stringify([prompt.key, prompt.params, prompt.side]) : "";
+    if (asked === this.asked) return;
+    this.asked = asked;
+    const dock = this.root.querySelector("#dock");
+    const scroller = this.root.closest(".panel");
+    if (!dock || !scroller) return;
+    dock.scrollTop = 0;
+    const top =
+      this.root.getBoundingClientRect().top -
+      scroller.getBoundingClientRect().top +
+      scroller.scrollTop;
+    if (scroller.scrollTop > top) scroller.scrollTop = top;
   }
 
   // The dock: who acts, what is asked, and the choices; it never scrolls away.

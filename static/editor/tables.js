@@ -14,6 +14,7 @@ const TABLE_KEYS = {
   los: "editor.tables.los",
   sequence: "editor.tables.sequence",
   crt: "editor.tables.crt",
+  combat: "editor.tables.combat",
 };
 // Words tried, in order, for a part of a path whose entry has no label of its own.
 const PATH_WORDS = ["terrain.", "feature.", "connection.", "unit_type.", "rating."];

@@ -123,7 +123,9 @@ def test_save_and_load_a_game(game, tmp_path):
     answer(page)
     wait_text(page, "#message", "action 3")
     message = page.locator("#message").inner_text()
-    assert message.startswith("The save cannot be replayed: action 3: Not allowed now: ")
+    # The refusal says why, by the unit's name and the hex: out of its reach this move.
+    assert message.startswith("The save cannot be replayed: action 3: ")
+    assert "cannot reach 1212 this move" in message and "fr-1" not in message
     assert message.endswith("The game in progress is unchanged.")
     assert at(page, "fr-1-1") == "0604"
     assert "movement" in prompt(page)
