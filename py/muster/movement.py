@@ -10,7 +10,7 @@ from __future__ import annotations
 import heapq
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Container, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, Protocol
@@ -340,53 +340,134 @@ def stacking_allows(board: Board, unit: Unit, h: Hex) -> bool:
     return bool(count + 1 <= limit["max_units"])
 
 
+Way = tuple[Hex, float, str | None, Step | None]
+"""A step out of a hex known before a search (``reachable_costs``' ``ways``): the neighbour
+entered, the step's cost and stop, and the step itself (None where only its cost is known)."""
+
+
+def reachable_costs(
+    board: Board,
+    unit: Unit,
+    rules: StepRules,
+    ways: dict[Hex, Sequence[Way]] | None = None,
+    make_ways: Callable[[Hex], Sequence[Way]] | None = None,
+    asked: Container[Hex] | None = None,
+    paths: dict[Hex, Reach] | None = None,
+) -> dict[Hex, float]:
+    """Every hex ``unit`` can reach this move, those it may only pass through included, with
+    its cheapest cost, in the order first found (its own hex first, at 0): the movement search
+    (Dijkstra) of :func:`reachable` and of the systems' listings of legal moves.
+
+    Honours prohibited steps, enemy-held hexes (never entered), the allowance, and a step's
+    ``stop`` (a zone of control entered ends the move; ``"all_mp"`` is a first step only and
+    costs the whole allowance); a hex from which even the cheapest step (``rules.min_step``)
+    would overrun the allowance is not expanded. Stacking, which decides only where the move
+    may end, is the caller's.
+
+    Every step is asked of ``rules.stepper``, unless ``ways`` holds the steps out of each hex
+    that the map alone decides, with their costs, in the order of its neighbours (prohibited
+    ones left out; ``make_ways(hex)`` gives those of a hex it lacks, then kept in it): then
+    only the steps out of or into a hex of ``asked`` (an enemy zone of control) are asked of
+    the stepper. ``paths``, if given, receives the cheapest path to each hex found as a
+    ``Reach`` (the previous hex and the step; None where a way has no step).
+
+    >>> from muster.scenario import load_builtin
+    >>> from muster.systems.hex_facing.movement import RULES
+    >>> board = Board(load_builtin("demo-valmont"))
+    >>> unit = board.unit("fr-1-1")
+    >>> costs = reachable_costs(board, unit, RULES)
+    >>> next(iter(costs)) == unit.hex, costs == {h: r.cost for h, r in reachable(
+    ...     board, unit.id, RULES).passed.items()}
+    (True, True)
+    """
+    allowance = unit.allowance
+    over = allowance + 1e-9
+    last_expanding = allowance - rules.min_step(board, unit) + 1e-9
+    step_of = rules.stepper(board, unit)
+    if ways is None:
+        ways = asked = _open_ways(board)  # every hex of the map: every step asked
+    make = make_ways or _no_ways
+    ask: Container[Hex] = () if asked is None else asked
+    start = unit.hex
+    # Hexes not to enter again: those the enemy holds, then those searched.
+    closed = {u.hex for u in board.enemies_of(unit.side)} - {start}
+    costs: dict[Hex, float] = {start: 0.0}
+    stops: dict[Hex, bool] = {start: False}
+    queue: list[tuple[float, int, Hex]] = [(0.0, 0, start)]
+    counter = 1
+    heappop, heappush = heapq.heappop, heapq.heappush
+    while queue:
+        cost, _, h = heappop(queue)
+        if h in closed:
+            continue
+        closed.add(h)
+        if stops[h] or cost > last_expanding:
+            continue
+        out = ways.get(h)
+        if out is None:
+            out = ways[h] = make(h)
+        from_asked = h in ask
+        for n, step_cost, stop, step in out:
+            if n in closed:
+                continue
+            if from_asked or n in ask:
+                step = step_of(h, n)
+                if step.prohibited is not None:
+                    continue
+                step_cost, stop = step.cost, step.stop
+            total = cost + step_cost
+            if stop == "all_mp":
+                if cost != 0:
+                    continue
+                total = max(total, allowance)
+            elif total > over:
+                continue
+            known = costs.get(n)
+            if known is None or total < known - 1e-9:
+                costs[n] = total
+                stops[n] = bool(stop)
+                if paths is not None:
+                    paths[n] = Reach(n, total, h, step)
+                heappush(queue, (total, counter, n))
+                counter += 1
+    return costs
+
+
+def _open_ways(board: Board) -> dict[Hex, Sequence[Way]]:
+    """Every neighbour of each hex as a way of unknown cost (``reachable_costs`` asks the
+    stepper for each), made once per scenario."""
+    found: dict[Hex, Sequence[Way]] = board.memo(("movement open ways",))
+    if not found:
+        for h, around in board.scenario.neighbors.items():
+            found[h] = tuple((n, 0.0, None, None) for n in around)
+    return found
+
+
+def _no_ways(h: Hex) -> Sequence[Way]:
+    raise KeyError(h)  # every hex of the map has its ways
+
+
 def reachable(board: Board, unit_id: str, rules: StepRules) -> Reachable:
-    """Every hex the unit can reach this move with its cheapest cost and path (Dijkstra).
+    """Every hex the unit can reach this move with its cheapest cost and path (Dijkstra,
+    :func:`reachable_costs`).
 
     Honours prohibited terrain, zones of control (entering one ends the move), enemy-occupied
     hexes, and stacking at the end of the move; hexes it may only pass through are left out
     (but kept in ``passed``, for the paths through them).
     """
     unit = board.unit(unit_id)
-    allowance = unit.allowance
     best: dict[Hex, Reach] = {unit.hex: Reach(unit.hex, 0.0, None, None)}
-    done: set[Hex] = set()
-    queue: list[tuple[float, int, Hex]] = [(0.0, 0, unit.hex)]
-    counter = 1
-    neighbors = board.scenario.neighbors
-    enemy_held = {u.hex for u in board.enemies_of(unit.side)}
-    step_of = rules.stepper(board, unit)
-    # A hex from which even the cheapest step would overrun the allowance has no
-    # neighbour to offer (the all-MP crossing is a first step, from cost 0).
-    last_expanding = allowance - rules.min_step(board, unit) + 1e-9
-    while queue:
-        cost, _, h = heapq.heappop(queue)
-        if h in done:
-            continue
-        done.add(h)
-        here = best[h]
-        if (here.step is not None and here.step.stop) or cost > last_expanding:
-            continue
-        for n in neighbors[h]:
-            if n in done or n in enemy_held:
-                continue
-            step = step_of(h, n)
-            if step.prohibited is not None:
-                continue
-            total = cost + step.cost
-            if step.stop == "all_mp":
-                if cost != 0:
-                    continue
-                total = max(total, allowance)
-            elif total > allowance + 1e-9:
-                continue
-            known = best.get(n)
-            if known is None or total < known.cost - 1e-9:
-                best[n] = Reach(n, total, h, step)
-                heapq.heappush(queue, (total, counter, n))
-                counter += 1
+    reachable_costs(board, unit, rules, paths=best)
     ends = {h: r for h, r in best.items() if h == unit.hex or stacking_allows(board, unit, h)}
     return Reachable(ends, best)
+
+
+def reachable_hexes(board: Board, unit_id: str, rules: StepRules) -> list[Hex]:
+    """The hexes of ``reachable(board, unit_id, rules)`` (its own hex first), found without
+    their paths: the listing of legal moves needs none."""
+    unit = board.unit(unit_id)
+    costs = reachable_costs(board, unit, rules)
+    return [h for h in costs if h == unit.hex or stacking_allows(board, unit, h)]
 
 
 def path_to(reach: dict[Hex, Reach], target: Hex) -> list[Step]:

@@ -5,7 +5,7 @@ import random
 import pytest
 from movement_maps import make_board
 
-from muster.movement import path_to, reachable
+from muster.movement import path_to, reachable, reachable_costs, reachable_hexes
 from muster.systems import movement_rules
 
 TERRAIN = {
@@ -98,6 +98,31 @@ def test_pruned_search_matches_full_search(system, seed):
             assert all(s.stop is None for s in steps[:-1])
             for s in steps:
                 assert s.cost == pytest.approx(sum(p.value for p in s.parts))
+
+
+@pytest.mark.parametrize("system", ["hex-facing", "hex-hexside"])
+@pytest.mark.parametrize("seed", range(6))
+def test_the_costs_only_search_finds_what_reachable_finds(system, seed):
+    """``reachable_costs`` (the listings' search) gives the costs of ``reachable``'s ``passed``
+    and ``reachable_hexes`` its ends, in the same order; given every step beforehand as its
+    ``ways`` (nothing asked of the stepper), it finds the same costs and the same paths."""
+    board = random_board(system, seed)
+    rules = movement_rules(system)
+    for uid, unit in board.units.items():
+        full = reachable(board, uid, rules)
+        costs = reachable_costs(board, unit, rules)
+        assert list(costs.items()) == [(h, r.cost) for h, r in full.passed.items()]
+        assert reachable_hexes(board, uid, rules) == list(full)
+        step_of = rules.stepper(board, unit)
+        ways = {
+            h: tuple(
+                (n, s.cost, s.stop, s) for n in around if (s := step_of(h, n)).prohibited is None
+            )
+            for h, around in board.scenario.neighbors.items()
+        }
+        paths = {unit.hex: full.passed[unit.hex]}
+        assert reachable_costs(board, unit, rules, ways, paths=paths) == costs
+        assert paths == full.passed
 
 
 @pytest.mark.parametrize("system", ["hex-facing", "hex-hexside"])

@@ -14,14 +14,13 @@ from test_play_hex_facing import tiny
 
 from muster.game import Game
 from muster.hexgrid import hex_distance
-from muster.movement import reachable
+from muster.movement import reachable, reachable_hexes
 from muster.scenario import load_builtin, parse_scenario
 from muster.systems import game_rules
 from muster.systems.common import sequence_data
 from muster.systems.hex_facing import combat, rules
 from muster.systems.hex_facing.combat import Combatant, MeleeSituation
 from muster.systems.hex_facing.movement import RULES as MOVEMENT
-from muster.systems.hex_facing.movement import reachable_hexes
 
 RULES = game_rules("hex-facing")
 
@@ -435,7 +434,7 @@ def test_the_listing_search_finds_the_hexes_reachable_finds():
             if not g.state["chance"] and rng.random() < 0.15:
                 board = rules.board_for(sc, g.state)
                 for uid in board.units:
-                    fast = reachable_hexes(board, uid)
+                    fast = reachable_hexes(board, uid, MOVEMENT)
                     assert sorted(fast) == sorted(reachable(board, uid, MOVEMENT))
                     checked += 1
             g.apply(rng.choice(g.legal_actions()))

@@ -14,7 +14,6 @@ Road movement is not allowed into a hex adjacent to an enemy unit (4.3.1).
 from __future__ import annotations
 
 from collections.abc import Callable
-from heapq import heappop, heappush
 
 from ...hexgrid import Hex, hex_neighbor
 from ...movement import (
@@ -25,7 +24,6 @@ from ...movement import (
     Unit,
     collect_zoc,
     prohibited_step,
-    stacking_allows,
 )
 
 SYSTEM = "hex-facing"
@@ -280,52 +278,3 @@ class HexFacingMovement(SteppedRules):
 
 
 RULES = HexFacingMovement()
-
-
-def reachable_hexes(board: Board, unit_id: str) -> list[Hex]:
-    """The hexes ``muster.movement.reachable`` finds for the unit (its own hex first), by the
-    same search (Dijkstra; prohibited steps, enemy-held hexes, a zone of control entered ends
-    the move, stacking where it ends) keeping costs only: the listing of legal moves needs
-    no paths, and asks for every unit of a formation at each move."""
-    unit = board.unit(unit_id)
-    allowance = unit.allowance
-    limit = allowance + 1e-9
-    last_expanding = allowance - RULES.min_step(board, unit) + 1e-9
-    step_of = RULES.stepper(board, unit)
-    neighbors = board.scenario.neighbors
-    enemy_held = {u.hex for u in board.enemies_of(unit.side)}
-    best: dict[Hex, float] = {unit.hex: 0.0}
-    stops: set[Hex] = set()
-    done: set[Hex] = set()
-    queue: list[tuple[float, int, Hex]] = [(0.0, 0, unit.hex)]
-    counter = 1
-    while queue:
-        cost, _, h = heappop(queue)
-        if h in done:
-            continue
-        done.add(h)
-        if h in stops or cost > last_expanding:
-            continue
-        for n in neighbors[h]:
-            if n in done or n in enemy_held:
-                continue
-            step = step_of(h, n)
-            if step.prohibited is not None:
-                continue
-            total = cost + step.cost
-            if step.stop == "all_mp":
-                if cost != 0:
-                    continue
-                total = max(total, allowance)
-            elif total > limit:
-                continue
-            known = best.get(n)
-            if known is None or total < known - 1e-9:
-                best[n] = total
-                if step.stop:
-                    stops.add(n)
-                else:
-                    stops.discard(n)
-                heappush(queue, (total, counter, n))
-                counter += 1
-    return [h for h in best if h == unit.hex or stacking_allows(board, unit, h)]

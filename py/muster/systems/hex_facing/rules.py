@@ -24,7 +24,7 @@ from ...errors import IllegalActionError
 from ...hexgrid import hex_distance
 from ...hexmap import Scenario
 from ...los import line_of_sight
-from ...movement import Board, reachable
+from ...movement import Board, reachable, reachable_hexes
 from ...ruleset import (
     Choice,
     Label,
@@ -49,7 +49,6 @@ from .basics import (
     settings,
 )
 from .movement import RULES as MOVEMENT
-from .movement import reachable_hexes
 from .state import HexFacingState, ongoing, plain
 
 State = HexFacingState  # the state's shape (state.py)
@@ -201,7 +200,7 @@ class HexFacingRules(RulesBase[HexFacingState, Action]):
             if place is None or who is None:
                 return None
             board = board_for(scenario, state)
-            if scenario.hex_at(str(to)) in reachable_hexes(board, uid):
+            if scenario.hex_at(str(to)) in reachable_hexes(board, uid, MOVEMENT):
                 return None
             params = {"who": who, "place": place, "allowance": board.unit(uid).allowance}
             params["rule"] = MOVEMENT_TABLE
@@ -406,7 +405,7 @@ class HexFacingRules(RulesBase[HexFacingState, Action]):
                 here = board.unit(uid).hex
                 actions += [
                     {"type": "move", "unit": uid, "to": board.label(h)}
-                    for h in sorted(reachable_hexes(board, uid))
+                    for h in sorted(reachable_hexes(board, uid, MOVEMENT))
                     if h != here
                 ]
                 actions += [{"type": "face", "unit": uid, "facing": f} for f in FACINGS]

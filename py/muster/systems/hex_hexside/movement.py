@@ -8,14 +8,13 @@ only, costing all its MP), plus the cost of leaving an enemy ZOC (support +1; En
 cavalry +1, other Engaged fast units +2, only if not engaged by Formed cavalry). Roads are a
 documented default (``movement.json``).
 
-``reach`` lists where a unit may end its move: the core's Dijkstra (``movement.reachable``)
-found again over steps worked out once per scenario, unit type and formation, and kept in the
+``reach`` lists where a unit may end its move: the core's search (``movement.reachable_costs``)
+over steps worked out once per scenario, unit type and formation, its answer kept in the
 scenario's memo while nothing the search depends on changes (the movement listing's fast path).
 """
 
 from __future__ import annotations
 
-import heapq
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -27,8 +26,10 @@ from ...movement import (
     Step,
     SteppedRules,
     Unit,
+    Way,
     collect_zoc,
     prohibited_step,
+    reachable_costs,
 )
 from ...terrain import Cell
 from .. import common
@@ -280,65 +281,25 @@ def reach(board: Board, uid: str) -> Reached:
 def search(board: Board, uid: str) -> dict[Hex, float]:
     """Every hex ``uid`` can reach this move, those it may only pass through included, with its
     cheapest cost: the costs of ``movement.reachable(board, uid, RULES).passed``, found faster
-    by the same Dijkstra over the same neighbours in the same order, each step the map alone
-    decides taken from a list made once per scenario, unit type and formation (``fixed_step``),
-    and only the steps out of or into an enemy zone of control asked of the unit's stepper."""
+    by the core's search (``movement.reachable_costs``) with each step the map alone decides
+    taken from a list made once per scenario, unit type and formation (``fixed_step``), and
+    only the steps out of or into an enemy zone of control asked of the unit's stepper."""
     unit = board.unit(uid)
-    allowance = unit.allowance
-    over = allowance + 1e-9
-    step_of = RULES.stepper(board, unit)
     col = board.data["unit_columns"][unit.type]
     in_column = unit.type == "infantry" and unit.state.get("formation") == "column"
     ways = board.memo(("hex-hexside ways", col, unit.type, in_column))
-    zoc = {} if unit.type in board.data["zoc"]["ignored_by"] else board.enemy_zoc(unit.side, RULES)
-    start = unit.hex
-    # Hexes not to enter again: those held by the enemy, then those searched.
-    closed = {u.hex for u in board.enemies_of(unit.side)} - {start}
     neighbors = board.scenario.neighbors
-    costs: dict[Hex, float] = {start: 0.0}
-    stops: dict[Hex, bool] = {start: False}
-    queue: list[tuple[float, int, Hex]] = [(0.0, 0, start)]
-    counter = 1
-    last_expanding = allowance - RULES.min_step(board, unit) + 1e-9
-    heappop, heappush = heapq.heappop, heapq.heappush
-    while queue:
-        cost, _, h = heappop(queue)
-        if h in closed:
-            continue
-        closed.add(h)
-        if stops[h] or cost > last_expanding:
-            continue
-        out = ways.get(h)
-        if out is None:
-            out = ways[h] = _ways(board, unit, col, in_column, h, neighbors[h])
-        from_zoc = h in zoc
-        for n, step_cost, stop, step in out:
-            if n in closed:
-                continue
-            if from_zoc or n in zoc:
-                step = step_of(h, n)
-                if step.prohibited is not None:
-                    continue
-                step_cost, stop = step.cost, step.stop
-            total = cost + step_cost
-            if stop == "all_mp":
-                if cost != 0:
-                    continue
-                total = max(total, allowance)
-            elif total > over:
-                continue
-            known = costs.get(n)
-            if known is None or total < known - 1e-9:
-                costs[n] = total
-                stops[n] = bool(stop)
-                heappush(queue, (total, counter, n))
-                counter += 1
-    return costs
+
+    def make(h: Hex) -> tuple[Way, ...]:
+        return _ways(board, unit, col, in_column, h, neighbors[h])
+
+    zoc = {} if unit.type in board.data["zoc"]["ignored_by"] else board.enemy_zoc(unit.side, RULES)
+    return reachable_costs(board, unit, RULES, ways, make, zoc)
 
 
 def _ways(
     board: Board, unit: Unit, col: str, in_column: bool, h: Hex, around: tuple[Hex, ...]
-) -> tuple[tuple[Hex, float, str | None, Step], ...]:
+) -> tuple[Way, ...]:
     """The steps out of ``h`` the map allows, in the order of its neighbours (``fixed_step``):
     each as (neighbour, cost, stop, step)."""
     found = []
