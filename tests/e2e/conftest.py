@@ -78,9 +78,13 @@ def _serve(root: Path, prefix: str, extra: dict[str, Path] | None = None) -> Ite
 
 @pytest.fixture(scope="session")
 def site_url(dist, pyodide_wheels) -> Iterator[str]:
-    """The site served under PREFIX, with the tests and test wheels mounted beside its files
-    (``{site_url}__tests__/``, ``{site_url}__wheels__/``)."""
-    extra = {PREFIX + "__tests__/": ROOT / "tests", PREFIX + "__wheels__/": pyodide_wheels}
+    """The site served under PREFIX, with the tests, the docs and test wheels mounted beside its
+    files (``{site_url}__tests__/``, ``{site_url}__docs__/``, ``{site_url}__wheels__/``)."""
+    extra = {
+        PREFIX + "__tests__/": ROOT / "tests",
+        PREFIX + "__docs__/": ROOT / "docs",
+        PREFIX + "__wheels__/": pyodide_wheels,
+    }
     yield from _serve(dist, PREFIX, extra)
 
 

@@ -27,6 +27,13 @@ def test_core_unit_tests_pass_inside_pyodide(browser, site_url, pyodide_wheels):
             *sorted((ROOT / "tests" / "golden").rglob("*.txt")),
         ]
     ]
+    # The scenario format's docs (a test checks they list every setting a scenario may change).
+    files += [
+        {
+            "url": f"{site_url}__docs__/scenario-format.md",
+            "path": "/home/pyodide/docs/scenario-format.md",
+        }
+    ]
     # The words of the app: the core's tests check every message it emits has them.
     files += [
         {"url": f"{site_url}static/i18n/{p.name}", "path": f"/home/pyodide/static/i18n/{p.name}"}

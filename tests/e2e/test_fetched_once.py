@@ -29,6 +29,12 @@ EDITOR_FILES = "static/editor/"
 EDITOR_WORDS = "editor."
 EDITOR_CORE = ("muster/editor.py", "/units.json")
 ALREADY_COMPRESSED = (".gz", ".zip", ".png")
+# The rules core of issue 15 (every number of the aids as data, the countercharge, the Bomb
+# column, typed shapes, refusals that say why) made every boot bigger, snapshot or not: measured
+# between the two builds, 366,839 compressed bytes (the memory snapshot, which holds the core
+# as Python holds it, +313,508; the core's files +38,377; the words +14,954). Counted apart as
+# the editor is; anything more fails.
+CORE_OF_ISSUE_15 = 367_000
 
 
 class CountingHandler(build.Handler):
@@ -121,4 +127,4 @@ def test_a_first_visit_fetches_each_file_once(playwright, browser_type_launch_ar
         f"first visit: {raw:,} bytes, {compressed:,} compressed ({later:,} of them the editor's);"
         f" wasm {duplicate_wasm:,}"
     )
-    assert compressed - later <= BEFORE_COMPRESSED - duplicate_wasm
+    assert compressed - later - CORE_OF_ISSUE_15 <= BEFORE_COMPRESSED - duplicate_wasm
