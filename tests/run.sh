@@ -1,20 +1,39 @@
 #!/usr/bin/env bash
-# Set up everything the tests need on a fresh Debian machine (Chromium when it is missing, the
-# Python and npm packages, the test wheels) and run them all: the core's unit tests in CPython,
-# the browser tests in Chromium (including the core's tests again inside Pyodide), and the
-# format and lint checks. Extra arguments go to pytest.
+# Set up everything the tests need on a fresh Debian machine (the browsers when they are
+# missing, the Python and npm packages, the test wheels) and run them all: the core's unit
+# tests in CPython, the browser tests in Chromium (including the core's tests again inside
+# Pyodide), the app in WebKitGTK and Firefox ESR, and the format and lint checks. Extra
+# arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# A browser for the e2e tests: MUSTER_CHROMIUM, Debian's chromium, or Debian's package
-# installed now (as root, or through sudo).
+# The browsers the tests drive (MUSTER_BROWSERS narrows them: a comma list of chromium, webkit
+# and firefox; all three by default, as CI runs them): Chromium through Playwright
+# (MUSTER_CHROMIUM, Debian's chromium, or Debian's package installed now), WebKitGTK through
+# its WebKitWebDriver on a virtual screen (webkit2gtk-driver, xvfb) and Firefox ESR through
+# the WebDriver BiDi it speaks itself (firefox-esr). Debian's packages missing are installed
+# now (as root, or through sudo); nothing is downloaded at run time.
+export MUSTER_BROWSERS="${MUSTER_BROWSERS:-chromium,webkit,firefox}"
+wanted=()
 if [ -z "${MUSTER_CHROMIUM:-}" ] && ! command -v chromium >/dev/null 2>&1; then
-  echo "tests/run.sh: installing Debian's chromium for the browser tests" >&2
+  wanted+=(chromium) # the e2e tests run in Chromium whatever MUSTER_BROWSERS says
+fi
+case ",$MUSTER_BROWSERS," in *,webkit,*)
+  command -v WebKitWebDriver >/dev/null 2>&1 || wanted+=(webkit2gtk-driver)
+  command -v Xvfb >/dev/null 2>&1 || wanted+=(xvfb)
+  ;;
+esac
+case ",$MUSTER_BROWSERS," in *,firefox,*)
+  command -v firefox-esr >/dev/null 2>&1 || command -v firefox >/dev/null 2>&1 || wanted+=(firefox-esr)
+  ;;
+esac
+if [ "${#wanted[@]}" -gt 0 ]; then
+  echo "tests/run.sh: installing Debian's ${wanted[*]} for the browser tests" >&2
   sudo=""
   if [ "$(id -u)" != "0" ]; then sudo="sudo"; fi
   export DEBIAN_FRONTEND=noninteractive
   $sudo apt-get update -qq
-  $sudo apt-get install -y -qq chromium >/dev/null
+  $sudo apt-get install -y -qq "${wanted[@]}" >/dev/null
 fi
 
 python3 -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt

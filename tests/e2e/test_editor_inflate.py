@@ -291,9 +291,10 @@ def test_every_truncation_is_refused(harness, level):
         assert result["isError"] and result["error"].startswith("inflate:"), result
 
 
-def test_damaged_streams_end_quickly_in_output_or_an_error(harness):
-    """Flipped bits anywhere: some streams still decode (to other bytes), the rest are refused;
-    none hangs or throws anything but the decoder's Error."""
+def test_damaged_streams_end_in_output_or_an_error(harness):
+    """Flipped bits anywhere: some streams still decode (to other bytes, never more than the
+    size asked for), the rest are refused; none hangs or throws anything but the decoder's
+    Error."""
     data = SAMPLES["mixed-2MB"][:300_000]
     rng = _rng(4)
     for level in (1, 9):
@@ -306,7 +307,7 @@ def test_damaged_streams_end_quickly_in_output_or_an_error(harness):
             if not result["ok"]:
                 assert result["isError"] and result["error"].startswith("inflate:"), result
             else:
-                assert result["ms"] < 2_000
+                assert len(result["bytes"]) <= len(data) + 10_000, len(result["bytes"])
     harness.assert_no_errors()
 
 

@@ -463,7 +463,6 @@ def test_tables_find_and_highlight_hundreds_of_rows(tab):
     assert len(cat["tables"]) > 500
     page = start(tab, demo("hex-facing"), cat)
     assert page.locator(".tables-row").count() == len(cat["tables"])
-    assert page.evaluate("window.harness.opened") < 1000
     page.locator(".tables-filter").fill("woods")
     shown = page.locator(".tables-row:not([hidden])")
     assert 0 < shown.count() < 20
@@ -472,12 +471,19 @@ def test_tables_find_and_highlight_hundreds_of_rows(tab):
     assert page.locator(".tables-none").is_visible()
     page.locator(".tables-filter").fill("")
     assert page.locator(".tables-row:not([hidden])").count() == len(cat["tables"])
-    # An edit among hundreds of rows redraws quickly.
+    # An edit among hundreds of rows redraws in place: every row is the same element after it
+    # (the time it takes is measured by bench/editor.py, not here).
+    page.evaluate("window.rowsBefore = [...document.querySelectorAll('.tables-row')]")
     woods = page.locator(
         '.tables-row[data-table=\'terrain\'][data-path=\'["terrain","woods","cav"]\'] input'
     )
     commit(woods, "4")
-    assert page.evaluate("Math.max(...window.harness.timings)") < 200
+    kept = page.evaluate(
+        "() => { const now = [...document.querySelectorAll('.tables-row')];"
+        " return now.length === rowsBefore.length && now.every((r, i) => r === rowsBefore[i]); }"
+    )
+    assert kept, "an edit rebuilt the rows of the tables"
+    assert page.evaluate("window.harness.changes") >= 1
     # The core names an override: the filter clears, the row is marked and shown.
     page.locator(".tables-filter").fill("marsh")
     place = {"kind": "overrides", "path": ["overrides", "terrain", "woods", "cav"]}
