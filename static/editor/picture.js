@@ -369,6 +369,7 @@ export class Picture {
     return checkPictureFile(blob, label)
       .then(() => imageSize(blob))
       .then((size) => {
+        if (!(size.width > 0 && size.height > 0)) throw keyed("editor.picture_bad", {});
         // The browser's own size (an SVG's, or a header read wrongly) within the limits too.
         checkPixels(size.width, size.height, label);
         record.width = size.width;

@@ -116,6 +116,13 @@ def gif_declaring(width: int, height: int) -> bytes:
     return screen + frame + b"\x02\x02\x44\x01\x00\x3b"
 
 
+def webp_declaring(width: int, height: int) -> bytes:
+    """An extended WebP (VP8X) whose canvas is ``width`` × ``height``, with nothing drawn."""
+    vp8x = b"VP8X" + struct.pack("<I", 10) + bytes(4)
+    vp8x += (width - 1).to_bytes(3, "little") + (height - 1).to_bytes(3, "little")
+    return b"RIFF" + struct.pack("<I", 4 + len(vp8x)) + b"WEBP" + vp8x
+
+
 def bmp_declaring(width: int, height: int) -> bytes:
     """A BMP (BITMAPINFOHEADER, 24-bit) declaring ``width`` × ``height``, with no pixels."""
     info = struct.pack("<IiiHHIIiiII", 40, width, height, 1, 24, 0, 0, 2835, 2835, 0, 0)

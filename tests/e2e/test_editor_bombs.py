@@ -27,6 +27,7 @@ from bombs import (
     module,
     png_declaring,
     png_head,
+    webp_declaring,
     zeros_deflate,
 )
 from editorpage import open_editor, png
@@ -211,6 +212,7 @@ PIXEL_BOMBS = {
     "jpeg-wide": (jpeg_declaring, 12000, 100),
     "gif-frame": (gif_declaring, 5000, 5000),
     "bmp-25mp": (bmp_declaring, 5000, 5000),
+    "webp-tall": (webp_declaring, 100, 16000),
 }
 
 
