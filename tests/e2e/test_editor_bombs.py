@@ -459,3 +459,35 @@ def test_after_the_refusals_a_good_module_still_takes_the_map(editor):
     assert after["scenario"]["map"] != before["scenario"]["map"]
     assert after["record"]["picture"]["pictureId"] == after["picture"]["id"]
     editor.assert_no_errors()
+
+
+def test_a_kept_picture_past_the_limits_is_not_drawn_after_a_reload(editor):
+    """A picture kept on the device before these limits (20000 × 20000 here) is named, not
+    decoded, when its draft opens again."""
+    page = editor.page
+    page.evaluate(
+        """async (bytes) => {
+          const e = window.musterEditor;
+          await e.saved();
+          const blob = new Blob([new Uint8Array(bytes)], { type: "image/png" });
+          await e.store.putPicture({ id: "old-scan", blob, name: "old-scan.png",
+                                     width: 20000, height: 20000 });
+          const record = (await e.store.drafts()).find((r) => r.id === e.recordId);
+          record.picture = { pictureId: "old-scan", opacity: 0.6, transform: [1, 0, 0, 1, 0, 0] };
+          record.updated = Date.now();
+          await e.store.putDraft(record);
+        }""",
+        list(png_declaring(20000, 20000)),
+    )
+    page.reload()
+    page.wait_for_function("window.musterEditor && window.musterEditor.draft")
+    page.evaluate("window.musterEditor.ready")
+    says(
+        page,
+        "old-scan.png is 20000 × 20000 pixels: a picture under the map may have at most 20 "
+        "million pixels and 10000 pixels a side. Save it smaller (a scan at 150 dpi is enough) "
+        "and choose it again.",
+    )
+    assert page.evaluate("window.musterEditor.picture.current") is None
+    assert page.locator("#editor-map image").count() == 0
+    editor.assert_no_errors()
