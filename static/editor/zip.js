@@ -211,9 +211,10 @@ export class ZipReader {
         max: mib(max),
       });
     }
-    // Stored: as many bytes packed as unpacked. Deflated: at most 5 bytes more a stored block.
+    // Stored: as many bytes packed as unpacked. Deflated: never more than 9 bits a byte (fixed
+    // Huffman codes of bytes 144-255; stored blocks cost 5 bytes in 65,535), and a little more.
     if (entry.method === STORED && entry.compressedSize !== entry.size) throw this._damaged(entry);
-    if (entry.compressedSize > entry.size + entry.size / 1000 + 1024) throw this._damaged(entry);
+    if (entry.compressedSize > entry.size + entry.size / 8 + 1024) throw this._damaged(entry);
   }
 
   // Where the entry's data starts (after its local header), its sizes checked against `max`.
