@@ -158,7 +158,10 @@ class Editor {
     this.recordId = record.id;
     this.fromStore = true;
     const shown = this.setDraft(new Draft(record.scenario));
-    const picture = this.picture.restore(record.picture || null).catch(() => false);
+    const picture = this.picture.restore(record.picture || null).catch((error) => {
+      if (error && error.key) this.say(this.errorText(error), "error");
+      return false;
+    });
     return Promise.all([shown, picture]).then(() => this.renderPicture());
   }
 

@@ -81,10 +81,7 @@ export const pictureMethods = {
       .then(() => {
         this.sayKey("editor.picture_added", "info", { name: file.name });
       })
-      .catch((error) => {
-        if (error && error.key) this.say(this.errorText(error), "error");
-        else this.storageFailed(error);
-      });
+      .catch((error) => this.say(this.errorText(error), "error"));
   },
 
   // Two points of the picture whose places on the map are known: the picture turned, scaled
@@ -225,6 +222,8 @@ export const pictureMethods = {
     });
   },
 
+  // The board's map and picture: the picture is checked, decoded and kept before anything
+  // changes; a refusal leaves the map, the picture and the draft as they were.
   useBoard(vassal, module, board) {
     if (mapKind(this.draft.scenario) === "areas") {
       this.sayKey("editor.vassal_areas", "error");
@@ -237,16 +236,17 @@ export const pictureMethods = {
         ])
         .then((yes) => {
           if (!yes) return null;
-          this.draft.change(function (s) {
-            Object.assign(s.map, result.map);
-          }, "editor.step_vassal");
-          const names = (module.pieces || []).slice();
-          this.ctx.pieceNames = names;
-          const oob = this.parts.oob;
-          if (oob && typeof oob.setPieceNames === "function") oob.setPieceNames(names);
           return this.picture
-            .add(result.blob, board.name || boardName(board), result.transform, this.draft.scenario)
-            .then(() => {
+            .prepare(result.blob, board.name || boardName(board))
+            .then((record) => {
+              this.draft.change(function (s) {
+                Object.assign(s.map, result.map);
+              }, "editor.step_vassal");
+              const names = (module.pieces || []).slice();
+              this.ctx.pieceNames = names;
+              const oob = this.parts.oob;
+              if (oob && typeof oob.setPieceNames === "function") oob.setPieceNames(names);
+              this.picture.use(record, result.transform, this.draft.scenario);
               this.sayKey("editor.vassal_done", "info", {
                 board: board.name || "",
                 count: names.length,

@@ -78,6 +78,10 @@ export const storeMethods = {
         });
         const state = this.picture.state();
         if (state) used[state.pictureId] = true;
+        // A picture being kept, not yet under the map (picture.js prepare()).
+        this.picture.keeping.forEach((id) => {
+          used[id] = true;
+        });
         return Promise.all(
           both[1].filter((id) => !used[id]).map((id) => this.store.deletePicture(id)),
         );

@@ -159,7 +159,10 @@ class State {
   // The output with room for `need` more bytes after `op`, or an Error past the limit.
   grow(op, need) {
     if (op + need > this.limit) {
-      throw fail("more output than the " + this.limit + " bytes allowed");
+      // The caller's most reached: decoding stops here, whatever the rest would unpack to.
+      const error = fail("more output than the " + this.limit + " bytes allowed");
+      error.overLimit = true;
+      throw error;
     }
     let size = this.out.length * 2;
     while (size < op + need) size *= 2;
@@ -347,7 +350,7 @@ function huffmanBlock(s, lit, dist, stop) {
 
 // The bytes that `data` (a raw DEFLATE stream, a Uint8Array) unpacks to.
 //   options.size: the most bytes it may unpack to (required: the caller's bound on memory); an
-//     Error when the stream holds more. With options.exact the output is allocated at this
+//     Error (with .overLimit) as soon as the output would pass it, the rest not decoded. With options.exact the output is allocated at this
 //     size at once (the zip directory's size), else it grows as needed up to it.
 //   options.stop: stop once at least this many bytes are out (the start of an entry), giving
 //     what is out so far.

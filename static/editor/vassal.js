@@ -7,10 +7,17 @@
 
 import { ZipReader, keyedError } from "./zip.js";
 import { HexGrid, SIZE, SQRT3 } from "../render/hexgrid.js";
+import { MAX_PICTURE_BYTES, limitParams, mib, readHeader, withinLimits } from "./picture.js";
 
 // Muster's limits (py/muster/scenario.py, limits.py): digits of each part of a number, hexes.
 const MAX_DIGITS = 3;
 const MAX_HEXES = 20000;
+
+// The most of a module's build file read (unpacked): it is parsed whole into a document, some
+// ten times its size in memory. Large modules' build files are a few MB.
+export const MAX_BUILD_FILE_BYTES = 16 * 1024 * 1024;
+// The module's moduledata (its name): a few hundred bytes.
+const MAX_MODULEDATA_BYTES = 1024 * 1024;
 
 // How far, in picture pixels, a hex may reach past the picture's edge and still count as whole.
 const EDGE_SLACK = 1;
@@ -140,113 +147,33 @@ function definitionName(text) {
   return m ? m[1].replace(/\\(.)/g, "$1").trim() : "";
 }
 
-// --- picture sizes from the first bytes of an image -------------------------------------
+// --- the board's picture, read from its first bytes --------------------------------------
 
-function sizeOfImage(b) {
-  const v = new DataView(b.buffer, b.byteOffset, b.byteLength);
-  const n = b.length;
-  // PNG: IHDR width and height.
-  if (n >= 24 && b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47) {
-    return { type: "image/png", width: v.getUint32(16), height: v.getUint32(20) };
-  }
-  // GIF: logical screen size.
-  if (n >= 10 && b[0] === 0x47 && b[1] === 0x49 && b[2] === 0x46) {
-    return { type: "image/gif", width: v.getUint16(6, true), height: v.getUint16(8, true) };
-  }
-  // BMP
-  if (n >= 26 && b[0] === 0x42 && b[1] === 0x4d) {
-    return {
-      type: "image/bmp",
-      width: Math.abs(v.getInt32(18, true)),
-      height: Math.abs(v.getInt32(22, true)),
-    };
-  }
-  // WebP
-  if (n >= 30 && v.getUint32(0) === 0x52494646 && v.getUint32(8) === 0x57454250) {
-    const kind = String.fromCharCode(b[12], b[13], b[14], b[15]);
-    if (kind === "VP8 ") {
-      return {
-        type: "image/webp",
-        width: v.getUint16(26, true) & 0x3fff,
-        height: v.getUint16(28, true) & 0x3fff,
-      };
-    }
-    if (kind === "VP8L") {
-      const bits = v.getUint32(21, true);
-      return {
-        type: "image/webp",
-        width: (bits & 0x3fff) + 1,
-        height: ((bits >> 14) & 0x3fff) + 1,
-      };
-    }
-    if (kind === "VP8X") {
-      return {
-        type: "image/webp",
-        width: 1 + (b[24] | (b[25] << 8) | (b[26] << 16)),
-        height: 1 + (b[27] | (b[28] << 8) | (b[29] << 16)),
-      };
-    }
-    return null;
-  }
-  // JPEG: the first start-of-frame marker. Undefined while more bytes are needed.
-  if (n >= 2 && b[0] === 0xff && b[1] === 0xd8) {
-    let p = 2;
-    while (p + 4 <= n) {
-      if (b[p] !== 0xff) return null;
-      const marker = b[p + 1];
-      if (marker === 0xff) {
-        p += 1;
-        continue;
-      }
-      if (marker === 0xd8 || marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) {
-        p += 2;
-        continue;
-      }
-      const len = v.getUint16(p + 2);
-      const sof = marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8;
-      if (sof && marker !== 0xcc) {
-        if (p + 9 > n) return undefined;
-        return { type: "image/jpeg", width: v.getUint16(p + 7), height: v.getUint16(p + 5) };
-      }
-      p += 2 + len;
-    }
-    return undefined;
-  }
-  // SVG: numeric width and height, else the viewBox.
-  const text = new TextDecoder("utf-8").decode(b.subarray(0, Math.min(n, 65536)));
-  const svg = /<svg\b[^>]*>/i.exec(text);
-  if (svg) {
-    const attr = (name) => {
-      const m = new RegExp("\\s" + name + "\\s*=\\s*[\"']\\s*([0-9.]+)(px)?\\s*[\"']").exec(svg[0]);
-      return m ? Number(m[1]) : null;
-    };
-    let width = attr("width");
-    let height = attr("height");
-    if (width === null || height === null) {
-      const box = /\sviewBox\s*=\s*["']\s*[-0-9.]+[ ,]+[-0-9.]+[ ,]+([0-9.]+)[ ,]+([0-9.]+)/.exec(
-        svg[0],
-      );
-      if (box) {
-        width = Number(box[1]);
-        height = Number(box[2]);
-      }
-    }
-    if (width && height) return { type: "image/svg+xml", width, height };
-    return null;
-  }
-  if (/<svg/i.test(text) || n < 65536) return n < 65536 ? null : undefined;
-  return null;
+// {type, width, height} of an image entry from its header (picture.js), reading as little of it
+// as it can; null when it is none of the formats read here (or an SVG that gives no size).
+async function imageSize(zip, entry) {
+  const size = await readHeader(null, (want) => zip.head(entry, want, MAX_PICTURE_BYTES));
+  return size && size.width > 0 && size.height > 0 ? size : null;
 }
 
-// {type, width, height} of an image entry, reading as little of it as it can.
-async function imageSize(zip, entry) {
-  let want = 64 * 1024;
-  for (;;) {
-    const b = await zip.head(entry, want);
-    const size = sizeOfImage(b);
-    if (size !== undefined || b.length < want) return size || null;
-    want *= 4;
+// The refusal of a board's picture larger than a picture under the map may be, or null.
+function pictureProblem(board, entry, size) {
+  if (entry.size > MAX_PICTURE_BYTES) {
+    return {
+      key: "editor.limit.entry",
+      params: { entry: entry.name, size: mib(entry.size), max: mib(MAX_PICTURE_BYTES) },
+    };
   }
+  if (size && !withinLimits(size.width, size.height)) {
+    return {
+      key: "editor.limit.board_pixels",
+      params: Object.assign(
+        { board: board.name, image: board.image },
+        limitParams(size.width, size.height),
+      ),
+    };
+  }
+  return null;
 }
 
 // --- the calibration ---------------------------------------------------------------------
@@ -420,7 +347,7 @@ export async function readModule(file) {
   const zip = await ZipReader.open(file, file.name);
   const buildEntry = zip.find("buildFile.xml") || zip.find("buildFile");
   if (!buildEntry) throw keyedError("editor.vassal.no_buildfile", { name: zip.name });
-  const xml = await zip.text(buildEntry);
+  const xml = await zip.text(buildEntry, MAX_BUILD_FILE_BYTES);
   const doc = new DOMParser().parseFromString(xml, "application/xml");
   const root = doc.documentElement;
   if (!root || doc.getElementsByTagName("parsererror").length) {
@@ -430,7 +357,7 @@ export async function readModule(file) {
   if (!name) {
     const data = zip.find("moduledata");
     if (data) {
-      const m = /<name>([^<]*)<\/name>/.exec(await zip.text(data));
+      const m = /<name>([^<]*)<\/name>/.exec(await zip.text(data, MAX_MODULEDATA_BYTES));
       if (m) name = m[1].trim();
     }
   }
@@ -486,15 +413,18 @@ export async function readModule(file) {
         };
       } else {
         try {
-          const size = await imageSize(zip, entry);
-          if (!size) {
+          // The declared size, then the pixels from the header, before anything is unpacked.
+          board.problem = pictureProblem(board, entry, null);
+          const size = board.problem ? null : await imageSize(zip, entry);
+          if (size) {
+            board.problem = pictureProblem(board, entry, size);
+            board.width = size.width;
+            board.height = size.height;
+          } else if (!board.problem) {
             board.problem = {
               key: "editor.vassal.image_format",
               params: { board: board.name, image: board.image },
             };
-          } else {
-            board.width = size.width;
-            board.height = size.height;
           }
         } catch (error) {
           board.problem = describe(error);
@@ -526,10 +456,16 @@ export async function boardPicture(module, board) {
   if (!board.image) throw refuse("editor.vassal.no_image", board);
   const entry = zip.find("images/" + board.image) || zip.find(board.image);
   if (!entry) throw refuse("editor.vassal.image_missing", board, { image: board.image });
+  // Its declared size and its pixels, read from its header, within the limits before it is
+  // unpacked; unpacking stops past its declared size.
+  let problem = pictureProblem(board, entry, null);
+  if (problem) throw keyedError(problem.key, problem.params);
   const size = await imageSize(zip, entry);
   if (!size) throw refuse("editor.vassal.image_format", board, { image: board.image });
+  problem = pictureProblem(board, entry, size);
+  if (problem) throw keyedError(problem.key, problem.params);
   const sized = Object.assign({}, board, { width: size.width, height: size.height });
   const { map, transform } = calibrate(sized);
-  const blob = await zip.blob(entry, size.type);
+  const blob = await zip.blob(entry, size.type, MAX_PICTURE_BYTES);
   return { blob, width: size.width, height: size.height, map, transform };
 }

@@ -2,7 +2,11 @@
 // reading only the bytes it needs with Blob.slice so a large module is never read whole.
 // Stored and deflated entries (deflate through the browser's DecompressionStream, or where it
 // has none, or none for "deflate-raw" (iPad Safari before 16.4), through inflate.js on the whole
-// entry in memory, up to FALLBACK_MAX bytes unpacked); zip64.
+// entry in memory); zip64.
+// Every entry is read within a most the caller gives: an entry whose directory declares more
+// unpacked bytes is refused before anything is unpacked, and unpacking stops as soon as the
+// output passes the declared size (a zip bomb's entry declares little and unpacks to much), in
+// both ways of unpacking. The central directory is read whole only up to MAX_DIRECTORY_BYTES.
 // Errors carry an i18n key and its params (.key, .params).
 
 import { inflateRaw } from "./inflate.js";
@@ -15,10 +19,30 @@ const LOCAL = 0x04034b50;
 const STORED = 0;
 const DEFLATED = 8;
 
-// The largest entry unpacked without DecompressionStream: it is held whole in memory (with its
-// packed bytes and then the Blob made of it), which an older tablet must afford.
-export const FALLBACK_MAX = 128 * 1024 * 1024;
+// The central directory's most: 16 MiB lists some 150,000 entries (a large module has a few
+// thousand).
+export const MAX_DIRECTORY_BYTES = 16 * 1024 * 1024;
 const CHUNK = 64 * 1024;
+// The packed bytes go to DecompressionStream in pieces this small: some browsers unpack each
+// piece they are given at once, whatever it unpacks to (a deflated piece unpacks to at most
+// 1032 times its size), before the reader can stop them.
+const PIECE = 16 * 1024;
+const MIB = 1024 * 1024;
+
+function mib(bytes) {
+  return Math.ceil(bytes / MIB);
+}
+
+// The packed stream cut into pieces of at most PIECE bytes.
+function inPieces() {
+  return new TransformStream({
+    transform(chunk, controller) {
+      for (let at = 0; at < chunk.length; at += PIECE) {
+        controller.enqueue(chunk.subarray(at, at + PIECE));
+      }
+    },
+  });
+}
 
 // Whether the browser unpacks raw deflate itself (asked each time: cheap, and a page may remove it).
 function nativeDeflate() {
@@ -111,6 +135,13 @@ export class ZipReader {
       cdOffset = u64(zv, 48);
     }
     if (cdOffset + cdSize > size) throw this._notZip();
+    if (cdSize > MAX_DIRECTORY_BYTES) {
+      throw keyedError("editor.limit.directory", {
+        name: this.name,
+        size: mib(cdSize),
+        max: mib(MAX_DIRECTORY_BYTES),
+      });
+    }
     const cd = await bytesOf(this.file, cdOffset, cdOffset + cdSize);
     const cv = new DataView(cd.buffer);
     const utf8 = new TextDecoder("utf-8");
@@ -165,36 +196,63 @@ export class ZipReader {
     return null;
   }
 
-  // Where the entry's data starts (after its local header).
-  async _dataStart(entry) {
+  _damaged(entry) {
+    return keyedError("editor.vassal.damaged", { entry: entry.name });
+  }
+
+  // The entry's declared sizes against `max` (its most unpacked bytes) and each other,
+  // before anything of it is unpacked.
+  _checkSizes(entry, max) {
+    if (!(max >= 0)) throw new Error("zip: no most given for " + entry.name);
+    if (entry.size > max) {
+      throw keyedError("editor.limit.entry", {
+        entry: entry.name,
+        size: mib(entry.size),
+        max: mib(max),
+      });
+    }
+    // Stored: as many bytes packed as unpacked. Deflated: never more than 9 bits a byte (fixed
+    // Huffman codes of bytes 144-255; stored blocks cost 5 bytes in 65,535), and a little more.
+    if (entry.method === STORED && entry.compressedSize !== entry.size) throw this._damaged(entry);
+    if (entry.compressedSize > entry.size + entry.size / 8 + 1024) throw this._damaged(entry);
+  }
+
+  // Where the entry's data starts (after its local header), its sizes checked against `max`.
+  async _dataStart(entry, max) {
     if (entry.flags & 1) throw keyedError("editor.vassal.encrypted", { entry: entry.name });
     if (entry.method !== STORED && entry.method !== DEFLATED) {
       throw keyedError("editor.vassal.method", { entry: entry.name, method: entry.method });
     }
+    this._checkSizes(entry, max);
     const head = await bytesOf(this.file, entry.offset, entry.offset + 30);
     const hv = new DataView(head.buffer);
-    if (head.length < 30 || hv.getUint32(0, true) !== LOCAL) {
-      throw keyedError("editor.vassal.damaged", { entry: entry.name });
+    if (head.length < 30 || hv.getUint32(0, true) !== LOCAL) throw this._damaged(entry);
+    // The local header's sizes, when it gives them (not after the data: flag 3; not in zip64's
+    // extra field: 0xffffffff), are the central directory's.
+    const packed = hv.getUint32(18, true);
+    const unpacked = hv.getUint32(22, true);
+    if (
+      !(entry.flags & 8) &&
+      packed !== 0xffffffff &&
+      unpacked !== 0xffffffff &&
+      (packed !== entry.compressedSize || unpacked !== entry.size)
+    ) {
+      throw this._damaged(entry);
     }
     const start = entry.offset + 30 + hv.getUint16(26, true) + hv.getUint16(28, true);
-    if (start + entry.compressedSize > this.file.size) {
-      throw keyedError("editor.vassal.damaged", { entry: entry.name });
-    }
+    if (start + entry.compressedSize > this.file.size) throw this._damaged(entry);
     return start;
   }
 
+  // Unpacking stopped past the declared size.
+  _overDeclared(entry) {
+    return keyedError("editor.limit.over_declared", { entry: entry.name, size: entry.size });
+  }
+
   // A deflated entry's unpacked bytes by inflate.js (no DecompressionStream): all of them, or
-  // the first `stop` or a few more. An entry unpacking to more than FALLBACK_MAX (or more than
-  // the memory there is) is refused as too large to unpack here, with its size and the
-  // most it can, in MiB.
+  // the first `stop` or a few more. inflate.js stops past the declared size; an entry more
+  // than the memory there is is refused with its size.
   async _inflate(entry, start, stop) {
-    const tooLarge = () =>
-      keyedError("editor.vassal.too_large", {
-        entry: entry.name,
-        size: Math.ceil(entry.size / (1024 * 1024)),
-        max: FALLBACK_MAX / (1024 * 1024),
-      });
-    if (entry.size > FALLBACK_MAX) throw tooLarge();
     const end = start + entry.compressedSize;
     try {
       if (stop) {
@@ -205,6 +263,7 @@ export class ZipReader {
             const packed = await bytesOf(this.file, start, start + some);
             return inflateRaw(packed, { size: entry.size, stop });
           } catch (error) {
+            if (error.overLimit) throw error;
             // Too few: all of them below.
           }
         }
@@ -212,63 +271,65 @@ export class ZipReader {
       const packed = await bytesOf(this.file, start, end);
       return inflateRaw(packed, { size: entry.size, exact: !stop, stop });
     } catch (error) {
-      if (error instanceof RangeError) throw tooLarge(); // no memory for it
-      throw keyedError("editor.vassal.damaged", { entry: entry.name });
+      if (error.overLimit) throw this._overDeclared(entry);
+      if (error instanceof RangeError) {
+        throw keyedError("editor.limit.no_memory", { entry: entry.name, size: mib(entry.size) });
+      }
+      throw this._damaged(entry);
     }
   }
 
-  // A ReadableStream of the entry's unpacked bytes.
-  async stream(entry) {
-    const start = await this._dataStart(entry);
-    if (entry.method !== STORED && !nativeDeflate()) {
-      const bytes = await this._inflate(entry, start);
-      let at = 0;
-      return new ReadableStream({
-        pull(controller) {
-          if (at >= bytes.length) {
-            controller.close();
-            return;
-          }
-          controller.enqueue(bytes.slice(at, at + CHUNK));
-          at += CHUNK;
-        },
-      });
-    }
+  // A ReadableStream of the entry's unpacked bytes, from its data at `start` (the stream
+  // itself is not cut: see bytes() and head()).
+  _stream(entry, start) {
     const raw = this.file.slice(start, start + entry.compressedSize).stream();
     if (entry.method === STORED) return raw;
-    return raw.pipeThrough(new DecompressionStream("deflate-raw"));
+    return raw.pipeThrough(inPieces()).pipeThrough(new DecompressionStream("deflate-raw"));
   }
 
-  // The entry's unpacked bytes as a Blob of MIME type `type`.
-  async blob(entry, type) {
-    const start = await this._dataStart(entry);
-    const raw = this.file.slice(start, start + entry.compressedSize, type || "");
-    if (entry.method === STORED) return raw;
+  // The entry's unpacked bytes as a Blob of MIME type `type`, at most `max` of them: an entry
+  // declaring more is refused before it is unpacked, one unpacking to more than it declares
+  // is cut there and refused.
+  async blob(entry, type, max) {
+    const start = await this._dataStart(entry, max);
+    if (entry.method === STORED) {
+      return this.file.slice(start, start + entry.compressedSize, type || "");
+    }
     if (!nativeDeflate()) {
       const bytes = await this._inflate(entry, start);
-      if (bytes.length !== entry.size) {
-        throw keyedError("editor.vassal.damaged", { entry: entry.name });
-      }
+      if (bytes.length !== entry.size) throw this._damaged(entry);
       return new Blob([bytes], { type: type || "" });
     }
-    let out;
+    const reader = this._stream(entry, start).getReader();
+    const parts = [];
+    let have = 0;
     try {
-      out = await new Response(await this.stream(entry)).blob();
+      for (;;) {
+        const step = await reader.read();
+        if (step.done) break;
+        have += step.value.length;
+        if (have > entry.size) throw this._overDeclared(entry);
+        parts.push(step.value);
+      }
     } catch (error) {
       if (error.key) throw error;
-      throw keyedError("editor.vassal.damaged", { entry: entry.name });
+      throw this._damaged(entry);
+    } finally {
+      reader.cancel().catch(() => {});
     }
-    if (out.size !== entry.size) throw keyedError("editor.vassal.damaged", { entry: entry.name });
-    return type ? out.slice(0, out.size, type) : out;
+    if (have !== entry.size) throw this._damaged(entry);
+    return new Blob(parts, { type: type || "" });
   }
 
   // The entry's first bytes, at least `want` of them when it has that many (less is read
-  // for a deflated entry than the whole when the start is enough).
-  async head(entry, want) {
+  // for a deflated entry than the whole when the start is enough); its declared size at most
+  // `max`.
+  async head(entry, want, max) {
+    const start = await this._dataStart(entry, max);
     if (entry.method !== STORED && !nativeDeflate()) {
-      return this._inflate(entry, await this._dataStart(entry), Math.max(1, want));
+      return this._inflate(entry, start, Math.max(1, want));
     }
-    const reader = (await this.stream(entry)).getReader();
+    const reader = this._stream(entry, start).getReader();
     const parts = [];
     let have = 0;
     try {
@@ -277,9 +338,11 @@ export class ZipReader {
         if (step.done) break;
         parts.push(step.value);
         have += step.value.length;
+        if (have > entry.size) throw this._overDeclared(entry);
       }
     } catch (error) {
-      throw keyedError("editor.vassal.damaged", { entry: entry.name });
+      if (error.key) throw error;
+      throw this._damaged(entry);
     } finally {
       reader.cancel().catch(() => {});
     }
@@ -292,9 +355,10 @@ export class ZipReader {
     return out;
   }
 
-  async text(entry) {
+  // The entry's text (UTF-8), at most `max` bytes of it (as blob()).
+  async text(entry, max) {
     return new TextDecoder("utf-8").decode(
-      new Uint8Array(await (await this.blob(entry)).arrayBuffer()),
+      new Uint8Array(await (await this.blob(entry, "", max)).arrayBuffer()),
     );
   }
 }

@@ -449,12 +449,12 @@ def test_a_damaged_entry_is_refused_as_damaged_without_decompression_stream(page
     assert result["error"]["params"] == {"entry": "buildFile.xml"}
 
 
-def test_an_entry_too_large_to_unpack_in_memory_is_refused_by_name(pages):
+def test_an_entry_declaring_more_than_its_limit_is_refused_by_name(pages):
     data = bytearray(vmod(CASES["flat-stagger"])[0])
     # The central directory says the build file unpacks to 3 GB.
     at = data.index(b"PK\x01\x02")
     assert data[at + 46 : at + 46 + 13] == b"buildFile.xml"
     struct.pack_into("<I", data, at + 24, 3_000_000_000)
     result = read(pages["none"], bytes(data))
-    assert result["error"]["key"] == "editor.vassal.too_large"
-    assert result["error"]["params"] == {"entry": "buildFile.xml", "size": 2862, "max": 128}
+    assert result["error"]["key"] == "editor.limit.entry"
+    assert result["error"]["params"] == {"entry": "buildFile.xml", "size": 2862, "max": 16}
