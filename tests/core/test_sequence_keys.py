@@ -38,7 +38,7 @@ from muster import editor
 from muster.errors import ScenarioError
 from muster.game import Game
 from muster.los import los_config, los_values
-from muster.movement import MOVEMENT_NOTES, movement_data, movement_settings
+from muster.movement import MOVEMENT_NOTES, movement_closed, movement_data, movement_settings
 from muster.overrides import override_tables
 from muster.scenario import load_builtin, parse_scenario
 from muster.systems import FOLDERS, common, data_path, game_rules
@@ -440,3 +440,34 @@ def test_the_terrain_charts_mark_cells_and_print_others():
         cells = [c for r in raw["rows"] for c in r["cells"].values() if isinstance(c, dict)]
         marks |= {m for c in cells for m in ("printed", "default") if m in c}
     assert marks == {"printed", "default"}
+
+
+# Text settings whose closed set is not in their file: the chart's movement columns
+# (``movement_columns``) and the scenario's sides.
+CLOSED_ELSEWHERE = ("unit_columns.", "zoc_exit.prussian_sides")
+
+
+@pytest.mark.parametrize("system", sorted(FOLDERS))
+def test_every_text_setting_takes_its_values_from_a_closed_set(system):
+    """A text, or a list of texts, that a scenario may override is held to a closed set: the
+    file's ``"closed"`` object names it (rows of a list by their field), or its set is the
+    chart's or the scenario's."""
+    tables = [("sequence", common.sequence_data(FOLDERS[system]), common.closed_sets)]
+    if "movement" in override_tables(system):
+        tables.append(("movement", movement_data(system), lambda _: movement_closed(system)))
+    checked = 0
+    for table, data, closed_of in tables:
+        closed = closed_of(FOLDERS[system])
+        for leaf in leaves(data):
+            value: Any = data
+            for key in leaf.split("."):
+                value = value[int(key)] if isinstance(value, list) else value[key]
+            texts = isinstance(value, str) or (
+                isinstance(value, list) and all(isinstance(v, str) for v in value) and value
+            )
+            if not texts or leaf in MOVEMENT_NOTES or leaf.startswith(CLOSED_ELSEWHERE):
+                continue
+            field = ".".join(k for k in leaf.split(".") if not k.isdigit())
+            assert field in closed, f"{system} {table}: {leaf} has no closed set"
+            checked += 1
+    assert checked >= len(tables), system  # each table has text settings
