@@ -14,11 +14,12 @@ import pytest
 from movement_maps import make_board, parts, reach, step
 from test_editor import WORDS, check, template
 from test_fight_hex_facing import at_step, scenario
+from test_reference import reference, rows, session
 
 from muster import editor
 from muster.errors import ScenarioError
 from muster.movement import MOVEMENT_NOTES, movement_closed, movement_data
-from muster.scenario import parse_scenario
+from muster.scenario import load_builtin, parse_scenario
 from muster.systems import movement_rules
 from muster.systems.common import NOTE_REFUSED
 from muster.systems.hex_facing import movement as hf_movement
@@ -110,11 +111,6 @@ def test_the_sides_a_scenario_names_prussian_are_its_own_or_the_defaults():
     for sides in ([], ["red"], ["blue", "red"], ["prussia"]):
         data["overrides"]["movement"]["zoc_exit"]["prussian_sides"] = sides
         assert check(data)["ok"], sides
-
-
-def test_the_refusal_words_exist_in_every_language():
-    for words in WORDS.values():
-        assert "error.scenario" in words and "{place}" in words["error.scenario"]
 
 
 # -- each value of a set, in play ---------------------------------------------------------------
@@ -218,3 +214,21 @@ def test_the_editor_offers_each_closed_set_as_choices():
         for path, values in movement_closed(system).items():
             assert entries[path]["choices"] == values, (system, path)
         assert not [p for p in entries if p in MOVEMENT_NOTES]
+
+
+@pytest.mark.parametrize(
+    "system, movement, row, words",
+    [
+        (HF, {"hex_terrain_combination": {"rule": "sum"}}, "movement-combination", "sum"),
+        (HF, {"zoc": {"extent": "adjacent"}}, "movement-zoc", "zoc_adjacent"),
+        (HH, {"zoc": {"extent": "adjacent"}}, "movement-zoc", "zoc_adjacent"),
+    ],
+)
+def test_the_rules_reference_words_the_scenarios_value_as_changed(system, movement, row, words):
+    demo = {HF: "demo-valmont", HH: "demo-hohenbrueck"}[system]
+    data = {**load_builtin(demo).data, "overrides": {"movement": movement}}
+    ref = reference(session("", data))
+    shown = rows(ref, "movement")[row]
+    assert shown["cells"]["value"]["key"] == f"ref.setting.{words}"
+    assert "override" in shown["flags"]
+    assert all(f"ref.setting.{words}" in w for w in WORDS.values())
