@@ -19,7 +19,7 @@ from typing import Any
 from . import areamap
 from .errors import InvalidActionError, RulesError
 from .game import echo
-from .movement import movement_columns, movement_data
+from .movement import MOVEMENT_NOTES, movement_closed, movement_columns, movement_data
 from .parsing import _brief
 from .reference import Label, label, names_label
 from .ruleset import COMMON_WORDS, words_of
@@ -49,12 +49,11 @@ TURNS = {"min": 1, "max": 99}
 # Settings a scenario may write but that only document a rule (texts the rules never read),
 # or that the scenario says elsewhere (its own "turns").
 NOT_TABLES = frozenset(
-    {
-        ("movement", "road", "rule"),
-        ("movement", "facing", "values"),
-        ("sequence", "turns"),
-    }
+    {("movement", *p.split(".")) for p in MOVEMENT_NOTES} | {("sequence", "turns")}
 )
+# Keys of a terrain chart's cell that a scenario may not write (refused as overrides): the
+# mark of a default, and what the aid prints where the rules read another value.
+CELL_NOTES = ("default", "printed")
 # Settings the rules reference already words: (system or "*", table, path) -> key.
 WORDED: dict[tuple[str, ...], str] = {
     ("*", "los", "vertex"): "ref.los.vertex",
@@ -321,7 +320,11 @@ def _settings(
         more: dict[str, Any] = {}
         if kind == "list":
             more["item"] = _kind(value[0]) if value else "text"
-        closed = closed_sets(folder(system)).get(".".join(here)) if table == "sequence" else None
+        closed = None
+        if table == "sequence":
+            closed = closed_sets(folder(system)).get(".".join(here))
+        elif table == "movement":
+            closed = movement_closed(system).get(".".join(here))
         if closed is not None:
             more["choices"] = list(closed)
         if table == "movement" and here[0] == "unit_columns":
@@ -360,6 +363,8 @@ def _terrain_cells(system: str) -> list[dict[str, Any]]:
         for c in chart.columns:
             words = label("editor.table.cell", terrain=names_label(r), column=headings[c.key])
             cell = spec["cells"][c.key]
+            if isinstance(cell, dict):  # a default's mark and the aid's print: not settings
+                cell = {k: v for k, v in cell.items() if k not in CELL_NOTES}
             out.append(_entry("terrain", (r.id, c.key), cell, "cell", words))
     return out
 

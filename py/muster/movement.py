@@ -10,7 +10,7 @@ from __future__ import annotations
 import heapq
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Container, Iterable, Sequence
+from collections.abc import Callable, Collection, Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, Protocol
@@ -20,7 +20,7 @@ from .hexgrid import Hex, hex_neighbors
 from .hexmap import Scenario
 from .parsing import _brief, _expect, _known, _like, _show
 from .systems import data_path
-from .systems.common import NOTE_REFUSED, NOTES, refuse_notes
+from .systems.common import NOTE_REFUSED, NOTES, check_closed, refuse_notes
 from .terrain import Cell, TerrainChart, TerrainRow, chart_with_overrides, load_chart
 
 SCENARIO_OVERRIDE = "scenario"
@@ -127,10 +127,45 @@ def movement_columns(system: str) -> list[str]:
     return [c.key for c in load_chart(system).columns if c.group == "movement"]
 
 
-def check_movement_overrides(system: str, movement: Any, place: str = "overrides.movement") -> None:
+def movement_closed(system: str) -> dict[str, list[Any]]:
+    """The settings of ``movement.json`` whose values come from a closed set: dotted path ->
+    the values allowed (for a list, its items). The file's top-level ``"closed"`` object; the
+    unit types' chart columns are the chart's (``movement_columns``).
+
+    >>> movement_closed("hex-facing")["zoc.extent"]
+    ['front_hexes', 'adjacent']
+    """
+    closed = movement_data(system).get("closed", {})
+    return dict(closed) if isinstance(closed, dict) else {}
+
+
+# Entries of movement.json that document a rule (its number, a default's mark, how facings
+# are numbered) and that no rule reads: refused as an override, like the notes.
+MOVEMENT_NOTES = frozenset({"road.rule", "road.prohibited_crossing_default", "facing.values"})
+# The least and greatest value of each number of movement.json (an allowance of MP, levels,
+# units); a cost below 0 would let a unit gain MP by moving.
+NUMBER_BOUNDS: dict[str, tuple[int, int]] = {
+    "road.prohibited_crossing_extra": (0, 99),
+    "road.cost": (0, 99),
+    "steep_slope_impassable_levels": (1, 99),
+    "disordered_zoc_entry.extra": (0, 99),
+    "stacking.max_units": (1, 99),
+}
+# Settings that name sides of the scenario (their closed set is the scenario's sides).
+SIDE_LISTS = ("zoc_exit.prussian_sides",)
+
+
+def check_movement_overrides(
+    system: str,
+    movement: Any,
+    place: str = "overrides.movement",
+    sides: Collection[str] | None = None,
+) -> None:
     """Check a scenario's overrides of the movement table (``overrides.movement``): known
-    settings only, no note, each of its default's kind, and each unit type's chart column one
-    the chart has.
+    settings only, no note (nor an entry of ``MOVEMENT_NOTES``), each of its default's kind,
+    a number within its bounds, a setting of a closed set (``movement_closed``) from its
+    set, each unit type's chart column one the chart has, and the sides named ones of
+    ``sides`` (the scenario's, when given).
 
     Raises:
         ScenarioError: naming the place of the first problem.
@@ -139,11 +174,13 @@ def check_movement_overrides(system: str, movement: Any, place: str = "overrides
     defaults = movement_data(system)
     for key, value in movement.items():
         at = f"{place}.{_brief(key)}"
-        _expect(key not in NOTES, at, NOTE_REFUSED)
+        _expect(key not in NOTES and key not in MOVEMENT_NOTES, at, NOTE_REFUSED)
         _expect(key in defaults, at, "no such movement setting")
         _expect(type(value) is type(defaults[key]), at, "not the type of the setting")
         if isinstance(value, dict):
             refuse_notes(value, at)
+            for sub in value:
+                _expect(f"{key}.{sub}" not in MOVEMENT_NOTES, f"{at}.{_brief(sub)}", NOTE_REFUSED)
             extra = set(value) - set(defaults[key])
             if extra:
                 raise ScenarioError(at, f"unknown key {_show(sorted(extra)[0])}")
@@ -151,11 +188,51 @@ def check_movement_overrides(system: str, movement: Any, place: str = "overrides
                 _like(defaults[key][sub], v, f"{at}.{_brief(sub)}")
         else:
             _like(defaults[key], value, at)
+    for path, (least, most) in NUMBER_BOUNDS.items():
+        found = _setting_at(movement, path)
+        if found is not None and not isinstance(found, bool):
+            ok = isinstance(found, int | float) and least <= found <= most
+            _expect(ok, f"{place}.{path}", f"expected a number from {least} to {most}")
+    check_closed(defaults, movement_closed(system), movement, place)
     columns = movement.get("unit_columns", {})
     if columns:
         allowed = movement_columns(system)
         for unit_type, column in columns.items():
             _known(column, allowed, f"{place}.unit_columns.{unit_type}", "movement column")
+    for path in SIDE_LISTS:
+        named = _setting_at(movement, path)
+        if named is None or sides is None:
+            continue
+        # The scenario's sides, and those its default names (which match no side elsewhere).
+        allowed = list(dict.fromkeys([*sides, *_setting_at(defaults, path)]))
+        ok = all(isinstance(n, str) and n in allowed for n in named)
+        ok = ok and len(set(named)) == len(named)
+        _expect(ok, f"{place}.{path}", f"expected some of {', '.join(allowed)}, each once")
+
+
+def _setting_at(data: Mapping[str, Any], path: str) -> Any:
+    """The value at a dotted ``path`` of a settings object, or None where it has none."""
+    here: Any = data
+    for key in path.split("."):
+        if not isinstance(here, dict) or key not in here:
+            return None
+        here = here[key]
+    return here
+
+
+def movement_settings(scenario: Scenario) -> dict[str, Any]:
+    """The movement defaults of the scenario's system with its overrides (objects merged key
+    by key); worked out once per scenario and kept in ``scenario.memo[("movement",
+    system)]`` (the rules ask often; do not change it)."""
+    key = ("movement", scenario.system)
+    found: dict[str, Any] | None = scenario.memo.get(key)
+    if found is None:
+        found = dict(movement_data(scenario.system))
+        for name, value in scenario.data.get("overrides", {}).get("movement", {}).items():
+            default = found[name]
+            found[name] = {**default, **value} if isinstance(default, dict) else value
+        scenario.memo[key] = found
+    return found
 
 
 class Board:
@@ -171,10 +248,7 @@ class Board:
         ``disordered``, ``square``, ``facing``, an ``allowance`` this move, ``out`` for a unit
         no longer on the map) over what the scenario says."""
         self.scenario = scenario
-        self.data = dict(movement_data(scenario.system))
-        for key, value in scenario.data.get("overrides", {}).get("movement", {}).items():
-            default = self.data[key]
-            self.data[key] = {**default, **value} if isinstance(default, dict) else value
+        self.data = movement_settings(scenario)
         # The terrain chart in force: the system's, with this scenario's cell overrides.
         chart_overrides = scenario.data.get("overrides", {}).get("terrain", {})
         if "chart" not in scenario.memo:

@@ -9,14 +9,15 @@ this module composes them, above the maps and below ``scenario``.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from .errors import ScenarioError
 from .los import LosDataError, los_config
 from .movement import check_movement_overrides
-from .parsing import _expect, _show
+from .parsing import _brief, _expect, _show
 from .systems import FOLDERS, data_path
-from .systems.common import check_sequence_overrides
+from .systems.common import check_sequence_overrides, refuse_notes
 from .systems.hex_facing.combat import check_overrides as check_hf_combat
 from .terrain import TerrainDataError, chart_with_overrides
 
@@ -30,6 +31,9 @@ CRT_ONLY = (
 # check, ``check_overrides`` of hex-facing's ``combat``, says which).
 COMBAT_SYSTEMS = ("hex-facing",)
 COMBAT_ONLY = "only a hex-facing scenario may change its combat defaults (this one is {system})"
+# What the aid prints in a cell of the terrain chart where the rules read another value (a
+# cell's ``printed``): a fact of the aid's chart, never a setting.
+PRINTED = "a fact of the aid's chart, not a setting"
 
 
 def override_tables(system: str) -> tuple[str, ...]:
@@ -44,8 +48,9 @@ def override_tables(system: str) -> tuple[str, ...]:
     return found + (("combat",) if system in COMBAT_SYSTEMS else ())
 
 
-def check_overrides(overrides: Any, system: str) -> None:
-    """Check a scenario's table overrides against the tables they change.
+def check_overrides(overrides: Any, system: str, sides: Collection[str] | None = None) -> None:
+    """Check a scenario's table overrides against the tables they change (``sides``: the
+    scenario's, which a setting naming sides takes its values from).
 
     Raises:
         ScenarioError: naming the place of the first problem.
@@ -67,6 +72,8 @@ def check_overrides(overrides: Any, system: str) -> None:
     if unknown:
         raise ScenarioError("overrides", f"unknown table {_show(sorted(unknown)[0])}")
     if "terrain" in overrides:
+        refuse_notes(overrides["terrain"], "overrides.terrain")
+        refuse_printed(overrides["terrain"])
         try:
             chart_with_overrides(system, overrides["terrain"])
         except TerrainDataError as exc:
@@ -77,8 +84,24 @@ def check_overrides(overrides: Any, system: str) -> None:
         except LosDataError as exc:
             raise ScenarioError("overrides.los", str(exc)) from None
     if "movement" in overrides:
-        check_movement_overrides(system, overrides["movement"])
+        check_movement_overrides(system, overrides["movement"], sides=sides)
     if "sequence" in overrides:
         check_sequence_overrides(FOLDERS[system], overrides["sequence"])
     if "combat" in overrides:
         check_hf_combat(overrides["combat"])
+
+
+def refuse_printed(terrain: Any) -> None:
+    """Refuse an override of what the aid prints in a cell (``printed``): the rules read the
+    cell's value, and the aid's print is its fact.
+
+    Raises:
+        ScenarioError: ``overrides.terrain.<row>.<column>.printed``, worded (``error.combat_fact``).
+    """
+    for row, cells in terrain.items() if isinstance(terrain, dict) else ():
+        for column, cell in cells.items() if isinstance(cells, dict) else ():
+            if isinstance(cell, dict) and "printed" in cell:
+                place = f"overrides.terrain.{_brief(row)}.{_brief(column)}.printed"
+                error = ScenarioError(place, PRINTED)
+                error.params["problem"] = {"key": "error.combat_fact", "params": {}}
+                raise error

@@ -106,7 +106,7 @@ def _parse_scenario(data: Any) -> AnyScenario:
     if MAP_KINDS[system] == "areas":
         return parse_area_scenario(data)  # its overrides checked with its map
     scenario = parse_hex_scenario(data, system)
-    check_overrides(data.get("overrides", {}), system)
+    check_overrides(data.get("overrides", {}), system, [s["id"] for s in data["sides"]])
     return scenario
 
 

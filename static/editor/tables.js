@@ -309,8 +309,11 @@ export class TablesPanel {
     if (own !== undefined) return own;
     const column = this.columnWords[value];
     if (column) return this.t(column.key, column.params || {});
-    const word = i18n.text ? i18n.text("unit_type." + value) : undefined;
-    return word !== undefined ? word : String(value);
+    for (const kind of ["unit_type.", "terrain.", "feature."]) {
+      const word = i18n.text ? i18n.text(kind + value) : undefined;
+      if (word !== undefined) return word;
+    }
+    return String(value);
   }
 
   // How a value of this entry is shown and read back.

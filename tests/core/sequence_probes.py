@@ -125,6 +125,36 @@ def probe_hex_facing_rally_and_victory(record: Record) -> None:
     )
 
 
+def probe_hex_facing_countercharge_and_pursuit(record: Record) -> None:
+    """hex-facing's combat defaults (combat.json, recorded by their dotted names):
+    procedures.countercharge.* (who may countercharge, facing it, the charge bonus kept) and
+    procedures.pursuit.failed: c1 charges k1, which countercharges; the result (10) has c1
+    pursue and test its cohesion."""
+    from test_countercharge_hex_facing import CHARGE, COUNTER, duel, retreat_first
+    from test_fight_hex_facing import at_step
+
+    g = at_step(record(duel()), "combat")
+    g.apply(CHARGE)
+    g.apply(COUNTER)
+    g.apply({"type": "roll", "value": 8})  # 8 + 2 = 10: defender 1 + Z; c1 pursues
+    retreat_first(g)
+    g.apply({"type": "roll", "value": 9})  # the pursuer's test, failed
+
+
+def probe_hex_facing_counterattack(record: Record) -> None:
+    """procedures.counterattack.melee: a weak attacker's melee reads below 0, and the
+    defender is offered its counterattack."""
+    from test_fight_hex_facing import at_step, duel
+
+    sc = record(duel({"strength": 2, "cohesion": 5}, {"strength": 8, "cohesion": 8}))
+    g = at_step(sc, "combat")
+    g.apply({"type": "melee", "target": "0403", "attackers": ["a1"]})
+    g.apply({"type": "roll", "value": 0})  # below 0: counterattack
+    while g.state["chance"]:
+        g.apply({"type": "roll", "value": 0})
+    g.legal_actions()
+
+
 # -- hex_hexside ---------------------------------------------------------------------------
 
 

@@ -52,17 +52,36 @@ def check_sequence_overrides(folder: str, sequence: Any, place: str = "overrides
     """
     refuse_notes(sequence, place)
     _like(sequence_data(folder), sequence, place)
-    for path, allowed in closed_sets(folder).items():
+    check_closed(sequence_data(folder), closed_sets(folder), sequence, place)
+
+
+def check_closed(
+    defaults: Mapping[str, Any], closed: Mapping[str, list[Any]], value: Any, place: str
+) -> None:
+    """Check that each setting of ``value`` (an override of ``defaults``, a data file) named in
+    ``closed`` (dotted path -> the values allowed, a file's ``"closed"`` object) takes its
+    values from its set: one of them; or, for a list (or a field over rows), some of them,
+    each once, and at least one where the default holds every value of the set.
+
+    >>> check_closed({"a": {"b": "x"}}, {"a.b": ["x", "y"]}, {"a": {"b": "z"}}, "o")
+    Traceback (most recent call last):
+    ...
+    muster.errors.ScenarioError: o.a.b: expected one of x, y
+
+    Raises:
+        ScenarioError: naming the place of the first problem.
+    """
+    for path, allowed in closed.items():
         parts = path.split(".")
-        values, many = _at(sequence, parts, place)
+        values, many = _at(value, parts, place)
         if not values and not many:
             continue  # not overridden
         if not many:
-            at, value = values[0]
-            _expect(_one_of(value, allowed), at, f"expected one of {_listed(allowed)}")
+            at, one = values[0]
+            _expect(_one_of(one, allowed), at, f"expected one of {_listed(allowed)}")
             continue
         items = _items(values)
-        whole = all(_one_of(a, _items(_at(sequence_data(folder), parts, "")[0])) for a in allowed)
+        whole = all(_one_of(a, _items(_at(defaults, parts, "")[0])) for a in allowed)
         ok = all(_one_of(v, allowed) for v in items) and not (whole and items == [])
         ok = ok and all(not _one_of(v, items[:i]) for i, v in enumerate(items))
         at = values[0][0] if _listed_whole(values) else f"{place}.{parts[0]}"

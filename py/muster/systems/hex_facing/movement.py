@@ -1,7 +1,8 @@
 """hex-facing movement: the terrain table's costs per unit type and its notes (c), (d), (i).
 
 A step into an adjacent hex costs (terrain table; ``movement.json`` holds the defaults):
-  hex terrain (the costliest of the hex's terrains; a road or trail followed replaces it, c)
+  hex terrain (the costliest of the hex's terrains, or their sum: hex_terrain_combination;
+    a road or trail followed replaces it, c)
   + each hexside feature crossed (stream, redoubt/wall, fortification: cancelled by road, c;
     a stream by a bridge; slope and steep slope never cancelled, prohibited ones passable
     along a road at +2, c; steep slope between hexes 3 levels apart impassable, i)
@@ -61,28 +62,61 @@ def _road_part(board: Board, road: str, col: str) -> Part:
     return Part(board.cell(road, col).value or 0, "move.road", rule, (("kind", road),))
 
 
-def _terrain_part(board: Board, terrain: tuple[str, ...], col: str) -> Part:
-    """The cost of a hex's terrains for a column (the costliest), or the prohibition."""
+def _terrain_parts(board: Board, terrain: tuple[str, ...], col: str) -> tuple[Part, ...]:
+    """The cost of a hex's terrains for a column as ``hex_terrain_combination.rule`` combines
+    them (movement.json): the costliest alone (``highest``), or each of them, their costs
+    added up (``sum``); or, first and alone, the prohibition of one of them."""
     cell = board.cell
     for t in terrain:
         if cell(t, col).prohibited:
             rule = board.rule(t, col, TABLE)
-            return Part(0, "move.prohibited.terrain", rule, (("terrain", t),))
-    worst = max(terrain, key=lambda t: cell(t, col).value or 0)
-    rule = board.rule(worst, col, TABLE)
-    return Part(cell(worst, col).value or 0, "move.terrain", rule, (("terrain", worst),))
+            return (Part(0, "move.prohibited.terrain", rule, (("terrain", t),)),)
+    combine = COMBINATIONS[board.data["hex_terrain_combination"]["rule"]]
+    return tuple(
+        Part(cell(t, col).value or 0, "move.terrain", board.rule(t, col, TABLE), (("terrain", t),))
+        for t in combine(board, terrain, col)
+    )
+
+
+def _highest(board: Board, terrain: tuple[str, ...], col: str) -> tuple[str, ...]:
+    """The costliest of the terrains (the first of them on a tie)."""
+    return (max(terrain, key=lambda t: board.cell(t, col).value or 0),)
+
+
+def _every(board: Board, terrain: tuple[str, ...], col: str) -> tuple[str, ...]:
+    """Every terrain of the hex, each once."""
+    return tuple(dict.fromkeys(terrain))
+
+
+# hex_terrain_combination.rule (its closed set in movement.json): which terrains of a hex
+# count, each adding its cost.
+COMBINATIONS: dict[str, Callable[[Board, tuple[str, ...], str], tuple[str, ...]]] = {
+    "highest": _highest,
+    "sum": _every,
+}
+
+
+def zone_directions(board: Board, unit: Unit) -> tuple[int, ...]:
+    """The directions a unit's zone of control covers, as ``zoc.extent`` says (movement.json):
+    its front hexes (``front_hexes``) or the six around it (``adjacent``)."""
+    extent = board.data["zoc"]["extent"]
+    return front_directions(board, unit) if extent == "front_hexes" else tuple(range(6))
+
+
+EXTENTS = ("front_hexes", "adjacent")  # zoc.extent: the values zone_directions plays
 
 
 class HexFacingMovement(SteppedRules):
     """Step costs and zones of control of the hex-facing system."""
 
     def zoc(self, board: Board, side: str) -> dict[Hex, tuple[str, ...]]:
-        """Front hexes of the side's non-routed combat units, not across what they cannot cross."""
+        """The zones of the side's non-routed combat units (their front hexes, or the six
+        around them: ``zoc.extent``), not across what they cannot cross."""
         through = board.data["zoc"]["through_prohibited_hexsides"]
         hexes = board.scenario.hexes
 
         def zone(unit: Unit) -> list[Hex]:
-            near = [hex_neighbor(unit.hex, d) for d in front_directions(board, unit)]
+            near = [hex_neighbor(unit.hex, d) for d in zone_directions(board, unit)]
             return [
                 n for n in near if n in hexes and (through or not self._blocked(board, unit, n))
             ]
@@ -158,15 +192,15 @@ class HexFacingMovement(SteppedRules):
                 terrain = hexes[to].terrain
                 if kinds and set(BRIDGES) & set(terrain):
                     terrain = tuple(t for t in terrain if t not in WATER + BRIDGES) or ("clear",)
-                    part = _terrain_part(board, terrain, col)
+                    found = _terrain_parts(board, terrain, col)
                 else:
                     memo = terrain_memo.get(to)
                     if memo is None:
-                        memo = terrain_memo[to] = _terrain_part(board, terrain, col)
-                    part = memo
-                if part.key != "move.terrain":
-                    return Step(frm, to, 0, tuple(parts), part)
-                parts.append(part)
+                        memo = terrain_memo[to] = _terrain_parts(board, terrain, col)
+                    found = memo
+                if found[0].key != "move.terrain":
+                    return Step(frm, to, 0, tuple(parts), found[0])
+                parts.extend(found)
 
             # Hexside features.
             features = side_features.get((frm, to), ())

@@ -876,7 +876,7 @@ class HexFacingRules(RulesBase[HexFacingState, Action]):
         frm = state["units"][uid]["hex"]
         state["units"][uid]["hex"] = to
         rule = combat.raw_tables()["procedures"]["pursuit"]["rule"]
-        failed = combat.tables_for(scenario).codes[procedure][1]
+        failed = combat.tables_for(scenario).settings["procedures.pursuit.failed"]
         if failed:
             queue = state["queue"]
             at = next((i for i, q in enumerate(queue) if not q.get("pursuit")), len(queue))

@@ -56,11 +56,23 @@ def _value(c: Cell, unit: Unit) -> float:
     return c.for_unit(unit.type) or 0
 
 
+def _adjacent(neighbors: dict[Hex, tuple[Hex, ...]], unit: Unit) -> tuple[Hex, ...]:
+    return neighbors[unit.hex]
+
+
+# zoc.extent (its closed set in movement.json): the hexes a unit's zone covers. The units of
+# hex-hexside have no facing: a zone is the six hexes around the unit.
+EXTENTS: dict[str, Callable[[dict[Hex, tuple[Hex, ...]], Unit], tuple[Hex, ...]]] = {
+    "adjacent": _adjacent,
+}
+
+
 class HexHexsideMovement(SteppedRules):
     """Step costs and zones of control of the hex-hexside system."""
 
     def zoc(self, board: Board, side: str) -> dict[Hex, tuple[str, ...]]:
-        """The six hexes around each non-routed combat unit, not across a prohibited hexside."""
+        """The hexes around each non-routed combat unit (``zoc.extent``: the six adjacent), not
+        across a prohibited hexside."""
         through = board.data["zoc"]["through_prohibited_hexsides"]
         neighbors = board.scenario.neighbors
 
@@ -79,8 +91,10 @@ class HexHexsideMovement(SteppedRules):
                 )
             return not found
 
+        reach = EXTENTS[board.data["zoc"]["extent"]]
+
         def zone(unit: Unit) -> list[Hex]:
-            return [n for n in neighbors[unit.hex] if through or open_side(unit, n)]
+            return [n for n in reach(neighbors, unit) if through or open_side(unit, n)]
 
         return collect_zoc(board, side, zone)
 
