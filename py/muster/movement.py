@@ -20,7 +20,7 @@ from .hexgrid import Hex, hex_neighbors
 from .hexmap import Scenario
 from .parsing import _brief, _expect, _known, _like, _show
 from .systems import data_path
-from .systems.common import NOTE_REFUSED, NOTES, refuse_notes
+from .systems.common import NOTES, refuse_notes
 from .terrain import Cell, TerrainChart, TerrainRow, chart_with_overrides, load_chart
 
 SCENARIO_OVERRIDE = "scenario"
@@ -135,18 +135,18 @@ def check_movement_overrides(system: str, movement: Any, place: str = "overrides
     Raises:
         ScenarioError: naming the place of the first problem.
     """
-    _expect(isinstance(movement, dict), place, "expected a JSON object")
+    _expect(isinstance(movement, dict), place, "problem.object")
     defaults = movement_data(system)
     for key, value in movement.items():
         at = f"{place}.{_brief(key)}"
-        _expect(key not in NOTES, at, NOTE_REFUSED)
-        _expect(key in defaults, at, "no such movement setting")
-        _expect(type(value) is type(defaults[key]), at, "not the type of the setting")
+        _expect(key not in NOTES, at, "problem.note")
+        _expect(key in defaults, at, "problem.no_such_movement_setting")
+        _expect(type(value) is type(defaults[key]), at, "problem.setting_kind")
         if isinstance(value, dict):
             refuse_notes(value, at)
             extra = set(value) - set(defaults[key])
             if extra:
-                raise ScenarioError(at, f"unknown key {_show(sorted(extra)[0])}")
+                raise ScenarioError(at, "problem.unknown_key", got=_show(sorted(extra)[0]))
             for sub, v in value.items():
                 _like(defaults[key][sub], v, f"{at}.{_brief(sub)}")
         else:
@@ -155,7 +155,7 @@ def check_movement_overrides(system: str, movement: Any, place: str = "overrides
     if columns:
         allowed = movement_columns(system)
         for unit_type, column in columns.items():
-            _known(column, allowed, f"{place}.unit_columns.{unit_type}", "movement column")
+            _known(column, allowed, f"{place}.unit_columns.{unit_type}", "problem.unknown_column")
 
 
 class Board:
