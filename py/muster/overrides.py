@@ -68,6 +68,8 @@ def check_overrides(overrides: Any, system: str) -> None:
         except TerrainDataError as exc:
             raise ScenarioError("overrides.terrain" + exc.at, exc.problem, **exc.params) from None
     if "los" in overrides:
+        # null is no override to the line of sight's code; in a file, as every table, an object
+        _expect(isinstance(overrides["los"], dict), "overrides.los", "problem.object")
         try:
             los_config(system, overrides["los"])
         except LosDataError as exc:
