@@ -19,12 +19,13 @@ from typing import Any
 
 import pytest
 
+import muster
 from muster.api import Session
 from muster.errors import ScenarioError
 from muster.problems import PROBLEMS, english
 
 ROOT = Path(__file__).resolve().parents[2]
-CORE = ROOT / "py" / "muster"
+CORE = Path(muster.__file__).resolve().parent  # the sources, or the wheel's under Pyodide
 LANGS = ("en", "pl", "fr", "ja")
 WORDS = {
     lang: json.loads((ROOT / "static" / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
@@ -76,7 +77,7 @@ def calls() -> list[tuple[str, str, int, str, Any, set[str] | None]]:
             kw = {k.arg for k in node.keywords if k.arg and k.arg != "problem"}
             if any(k.arg is None for k in node.keywords):
                 kw = None
-            rel = str(path.relative_to(ROOT))
+            rel = str(path.relative_to(CORE.parent))
             found.append((rel, name, node.lineno, text, key, kw))
     return found
 
