@@ -1,17 +1,17 @@
 """Every field of every file the core reads, missing or of the wrong kind, is refused by name.
 
-The files: a scenario (each demo, with overrides of every table its system ships and, for
-hex-hexside, an owner's combat results table), a save, an owner's combat results table, and an
-editor's draft (``scenario_check``). Each is walked field by field, recursively: every key of an
-object and the first and last item of a list (the others are alike; an object keyed by hex
-number or column is a list of alike entries too). Each field is deleted, then replaced by a
-value of each kind (null, a list, an object, a number, a text, true, a number beyond any limit,
-a deep nesting), and the file given to the API as a player's file is.
+The files: a scenario (each demo, with overrides of every table its system ships), a save,
+an owner's combat results table, and an editor's draft (``scenario_check``). Each is walked
+field by field, recursively: every key of an object and the first and last item of a list
+(the others are alike; so is an object of many entries of one kind, hexes by number). Each
+field is deleted, then replaced by a value of each kind (null, a list, an object, a number, a
+text, true, a number beyond any limit, a deep nesting), and the file given to the API as a
+player's file is.
 
 A refusal has a key with words in every language and names its place (a path into the file, a
 part of a save); the game in progress is as it was. A file that is taken (a field that may be
-left out, a text where any text will do) then plays: a new game and its view, never an
-internal error.
+left out, a text where any text will do) then plays: a hex, a unit's reach, a new game and its
+view, never an internal error.
 """
 
 from __future__ import annotations
@@ -139,12 +139,10 @@ def plays(session: Session, where: str, data: dict[str, Any]) -> None:
 
 
 def with_tables(demo: str) -> dict[str, Any]:
-    """The demo with overrides of every table its system ships (and an owner's CRT)."""
+    """The demo with overrides of every table its system ships (an owner's table, read by the
+    same check as a scenario's own, is walked below)."""
     data = json.loads(json.dumps(DEMOS[demo]))
-    overrides = json.loads(json.dumps(OVERRIDES[data["system"]]))
-    if data["system"] == "hex-hexside":
-        overrides["crt"] = json.loads(json.dumps(RULES_CRT))
-    data["overrides"] = overrides
+    data["overrides"] = json.loads(json.dumps(OVERRIDES[data["system"]]))
     return data
 
 
