@@ -32,6 +32,7 @@ from .parsing import (
     _expect,
     _known,
     _optional_text,
+    _options,
     _show,
 )
 from .parsing import _int as _whole
@@ -117,7 +118,7 @@ class AreaScenario(ScenarioFacts):
         """
         found = self.approaches.get(f"{locale}/{facing}")
         if found is None:
-            raise ScenarioError(f"approach {locale}/{facing}", "no such approach")
+            raise ScenarioError(f"approach {locale}/{facing}", "problem.no_such_approach")
         return found
 
     def passable(self, a: str, b: str) -> bool:
@@ -146,10 +147,10 @@ def parse_area_scenario(data: dict[str, Any]) -> AreaScenario:
         InvalidActionError: a count over its limit (``error.too_large``).
     """
     m: Any = data.get("map")
-    _expect(isinstance(m, dict), "map", "expected a JSON object")
-    _expect(m.get("kind") == "areas", "map.kind", 'expected "areas"')
+    _expect(isinstance(m, dict), "map", "problem.object")
+    _expect(m.get("kind") == "areas", "map.kind", "problem.one_of", options=_options(("areas",)))
     for key in ("width", "height"):
-        _expect(_number(m.get(key)) and m[key] > 0, f"map.{key}", "expected a positive number")
+        _expect(_number(m.get(key)) and m[key] > 0, f"map.{key}", "problem.positive_number")
     locales = _locales(m.get("locales"))
     approaches = _approaches(m.get("approaches"), locales)
     roads = _roads(m.get("roads", []), locales, approaches)
@@ -167,27 +168,27 @@ def _check_sequence(overrides: Any) -> None:
     closed set, a phase twice): the loader has checked their keys and kinds."""
     found = _system_data().problem(overrides)
     if found:
-        raise ScenarioError(f"overrides.sequence.{found[0]}", found[1])
+        raise ScenarioError(f"overrides.sequence.{found[0]}", found[1], **found[2])
 
 
 def _locales(items: Any) -> dict[str, Locale]:
-    _expect(isinstance(items, list) and bool(items), "map.locales", "expected a non-empty list")
+    _expect(isinstance(items, list) and bool(items), "map.locales", "problem.non_empty_list")
     check_count(items, "map.locales", "locales", MAX_LOCALES)
     out: dict[str, Locale] = {}
     for i, spec in enumerate(items):
         place = f"map.locales[{i}]"
-        _expect(isinstance(spec, dict), place, "expected a JSON object")
+        _expect(isinstance(spec, dict), place, "problem.object")
         lid = _text(spec.get("id"), place + " id")
         place = f"locale {_brief(lid)}"
-        _expect(lid not in out and "/" not in lid, place, "id used twice or holding a /")
+        _expect(lid not in out and "/" not in lid, place, "problem.locale_id")
         poly = spec.get("polygon")
         check_count(poly, place + " polygon", "points", MAX_POLYGON_POINTS)
         ok = isinstance(poly, list) and len(poly) >= 3
         ok = ok and all(isinstance(p, list) and len(p) == 2 and all(map(_number, p)) for p in poly)
-        _expect(ok, place + " polygon", "expected three or more [x, y] points")
+        _expect(ok, place + " polygon", "problem.polygon")
         terrain = spec.get("terrain", "open")
         ok = isinstance(terrain, str) and terrain in TERRAINS
-        _expect(ok, place + " terrain", f"expected one of {', '.join(TERRAINS)}")
+        _expect(ok, place + " terrain", "problem.one_of", options=_options(TERRAINS))
         out[lid] = Locale(
             lid,
             _text(spec.get("name"), place + " name"),
@@ -200,36 +201,37 @@ def _locales(items: Any) -> dict[str, Locale]:
 
 
 def _approaches(items: Any, locales: dict[str, Locale]) -> dict[str, Approach]:
-    _expect(isinstance(items, list), "map.approaches", "expected a list")
+    _expect(isinstance(items, list), "map.approaches", "problem.list")
     check_count(items, "map.approaches", "approaches", MAX_APPROACHES)
     out: dict[str, Approach] = {}
     for i, spec in enumerate(items):
         place = f"map.approaches[{i}]"
-        _expect(isinstance(spec, dict), place, "expected a JSON object")
+        _expect(isinstance(spec, dict), place, "problem.object")
         a, b = spec.get("from"), spec.get("facing")
         ok = isinstance(a, str) and isinstance(b, str) and a in locales and b in locales
-        _expect(ok and a != b, place, "from and facing: two locales")
+        _expect(ok and a != b, place, "problem.approach_ends")
         place = f"approach {_brief(a)}/{_brief(b)}"
-        _expect(f"{a}/{b}" not in out, place, "listed twice")
+        _expect(f"{a}/{b}" not in out, place, "problem.listed_twice")
         width = spec.get("width")
         ok = isinstance(width, str) and width in WIDTHS
-        _expect(ok, place + " width", 'expected "narrow" or "wide"')
+        _expect(ok, place + " width", "problem.one_of", options=_options(WIDTHS))
         flags = spec.get("flags", [])
         ok = isinstance(flags, list) and all(isinstance(f, str) for f in flags)
         ok = ok and set(flags) <= APPROACH_FLAGS
-        _expect(ok, place + " flags", f"expected some of {', '.join(sorted(APPROACH_FLAGS))}")
+        options = _options(sorted(APPROACH_FLAGS))
+        _expect(ok, place + " flags", "problem.some_of", options=options)
         effect = _whole(spec.get("effect", 0), place + " effect", 0, 9)
         out[f"{a}/{b}"] = Approach(a, b, spec["width"], effect, frozenset(flags))
     for key, ap in out.items():
         back = f"{ap.facing}/{ap.locale}"
-        _expect(back in out, f"approach {key}", f"the other side, {back}, is missing")
+        _expect(back in out, f"approach {key}", "problem.other_side_missing", other=back)
     return out
 
 
 def _roads(
     items: Any, locales: dict[str, Locale], approaches: dict[str, Approach]
 ) -> list[tuple[str, tuple[str, ...]]]:
-    _expect(isinstance(items, list), "map.roads", "expected a list")
+    _expect(isinstance(items, list), "map.roads", "problem.list")
     check_count(items, "map.roads", "roads", MAX_APPROACHES)
     chains = [s["locales"] for s in items if isinstance(s, dict) and _chain(s, "locales")]
     steps = sum(len(chain) - 1 for chain in chains)
@@ -238,27 +240,27 @@ def _roads(
     out = []
     for i, spec in enumerate(items):
         place = f"map.roads[{i}]"
-        _expect(isinstance(spec, dict), place, "expected a JSON object")
+        _expect(isinstance(spec, dict), place, "problem.object")
         kind = spec.get("kind")
         ok = isinstance(kind, str) and kind in ROAD_KINDS
-        _expect(ok, place + " kind", 'expected "primary" or "secondary"')
+        _expect(ok, place + " kind", "problem.one_of", options=_options(ROAD_KINDS))
         chain = spec.get("locales")
         ok = _chain(spec, "locales") and all(isinstance(c, str) and c in locales for c in chain)
-        _expect(ok, place + " locales", "expected two or more known locales")
+        _expect(ok, place + " locales", "problem.road_locales")
         for a, b in zip(chain, chain[1:], strict=False):
-            _expect(f"{a}/{b}" in approaches, place, f"{a} and {b} are not neighbours")
+            _expect(f"{a}/{b}" in approaches, place, "problem.not_neighbours", id=a, other=b)
         out.append((spec["kind"], tuple(chain)))
     return out
 
 
 def _sides(items: Any) -> set[str]:
-    _expect(isinstance(items, list) and len(items) == 2, "sides", "expected two sides")
+    _expect(isinstance(items, list) and len(items) == 2, "sides", "problem.two_sides")
     ids: set[str] = set()
     for i, spec in enumerate(items):
         place = f"sides[{i}]"
-        _expect(isinstance(spec, dict), place, "expected a JSON object")
+        _expect(isinstance(spec, dict), place, "problem.object")
         sid = _text(spec.get("id"), place + " id")
-        _expect(sid not in ids, place, f"side {_show(sid)} listed twice")
+        _expect(sid not in ids, place, "problem.side_twice", got=_show(sid))
         _text(spec.get("name"), place + " name")
         _optional_text(spec, "color", place)
         _optional_text(spec, "text", place)
@@ -271,33 +273,33 @@ def _sides(items: Any) -> set[str]:
 def _units(
     items: Any, sides: set[str], locales: dict[str, Locale], approaches: dict[str, Approach]
 ) -> dict[str, dict[str, Any]]:
-    _expect(isinstance(items, list), "units", "expected a list")
+    _expect(isinstance(items, list), "units", "problem.list")
     check_count(items, "units", "units", MAX_UNITS)
     out: dict[str, dict[str, Any]] = {}
     held: dict[str, str] = {}
     count: dict[tuple[str, str], int] = {}
     for i, spec in enumerate(items):
         place = f"units[{i}]"
-        _expect(isinstance(spec, dict), place, "expected a JSON object")
+        _expect(isinstance(spec, dict), place, "problem.object")
         uid = _text(spec.get("id"), place + " id")
         place = f"unit {_brief(uid)}"
-        _expect(uid not in out, place, "id used twice")
-        side = _known(spec.get("side"), sides, place, "side")
+        _expect(uid not in out, place, "problem.id_twice")
+        side = _known(spec.get("side"), sides, place, "problem.unknown_side")
         kind = spec.get("type")
         ok = isinstance(kind, str) and kind in PIECE_TYPES
-        _expect(ok, place, f"expected type {', '.join(PIECE_TYPES)}")
+        _expect(ok, place, "problem.piece_type", options=_options(PIECE_TYPES))
         _text(spec.get("name"), place + " name")
         _whole(spec.get("steps"), place + " steps", 1, PIECE_TYPES[kind])
-        where = _known(spec.get("locale"), locales, place, "locale")
+        where = _known(spec.get("locale"), locales, place, "problem.unknown_locale")
         facing = spec.get("approach")
         ok = facing is None or (isinstance(facing, str) and f"{where}/{facing}" in approaches)
         if not ok:
             shown = _brief(facing) if isinstance(facing, str) else _show(facing)
-            raise ScenarioError(place, f"no approach {_brief(where)}/{shown}")
-        _expect(held.setdefault(where, side) == side, place, f"locale {where} holds both sides")
+            raise ScenarioError(place, "problem.no_approach", id=f"{_brief(where)}/{shown}")
+        _expect(held.setdefault(where, side) == side, place, "problem.both_sides", id=where)
         count[(side, where)] = count.get((side, where), 0) + 1
         cap = locales[where].capacity
-        _expect(count[(side, where)] <= cap, place, f"locale {where} is over its capacity {cap}")
+        _expect(count[(side, where)] <= cap, place, "problem.over_capacity", id=where, cap=cap)
         out[uid] = spec
     return out
 

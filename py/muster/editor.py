@@ -522,20 +522,7 @@ def problem(error: RulesError, data: Any) -> dict[str, Any]:
     found = error.to_json()
     where = error.params.get("place")
     found["place"] = place_of(where, data) if isinstance(where, str) else None
-    why = error.params.get("problem")
-    if where in ("overrides.terrain", "overrides.los") and isinstance(why, str):
-        found["place"]["path"] += _table_path(where, why)
     return found
-
-
-def _table_path(where: str, why: str) -> list[str]:
-    """The row and column of a terrain override's refusal (``row 'woods': unknown column
-    'x'``), or the setting of a line-of-sight one (``hex_obstacles.woods: ...``)."""
-    if where == "overrides.terrain":
-        found = re.search(r"(?:row|terrain) '([^']*)'(?:: unknown column '([^']*)')?", why)
-        return [g for g in found.groups() if g] if found else []
-    head = why.split(":")[0].removeprefix("override ")
-    return [t for t in head.split(".") if t] if re.fullmatch(r"[\w.]+", head) else []
 
 
 def place_of(where: str, data: Any) -> dict[str, Any] | None:

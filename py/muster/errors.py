@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .problems import english
 from .shapes import Refusal
 
 
@@ -27,10 +28,27 @@ class RulesError(ValueError):
 
 
 class ScenarioError(RulesError):
-    """A scenario file that cannot be loaded; the message names the place."""
+    """A scenario file that cannot be loaded: ``place`` says where (a path into the file, as
+    ``units[3] hex``), ``problem`` is the key of what is wrong (``problem.*``, in the words of
+    every language; its English in ``muster.problems`` for ``str()`` and logs) with ``params``.
 
-    def __init__(self, place: str, problem: str) -> None:
-        super().__init__("error.scenario", "{place}: {problem}", place=place, problem=problem)
+    The screen words ``error.scenario`` with its ``problem`` parameter as a label.
+
+    >>> e = ScenarioError("map.rows", "problem.whole_number", lo=1, hi=99, got='"x"')
+    >>> str(e)
+    'map.rows: expected a whole number from 1 to 99, got "x"'
+    >>> e.key, e.params["place"], e.params["problem"]["key"], e.problem_params["hi"]
+    ('error.scenario', 'map.rows', 'problem.whole_number', 99)
+    """
+
+    def __init__(self, place: str, problem: str, **params: Any) -> None:
+        self.key = "error.scenario"
+        self.template = "{place}: {problem}"
+        self.place = place
+        self.problem = problem
+        self.problem_params = params
+        self.params = {"place": place, "problem": {"key": problem, "params": params}}
+        ValueError.__init__(self, f"{place}: {english(problem, params)}")
 
 
 class InvalidActionError(RulesError):

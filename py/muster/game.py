@@ -474,6 +474,8 @@ def _check_save(data: Any) -> None:
             )
     if data.get("system") not in SYSTEMS:
         raise _bad_save("system")
+    if "scenario" not in data:  # its kind and fields are the scenario loader's to check
+        raise _bad_save("scenario")
     seed = data.get("seed")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= limits.MAX_INT:
         raise _bad_save("seed")
@@ -492,8 +494,8 @@ def _check_save(data: Any) -> None:
 
 
 def _bad_save(part: str) -> RulesError:
-    """A save refused for one of its parts (format, system, seed, actions, options, hash, or a
-    roll the seed does not give): the UI words the part."""
+    """A save refused for one of its parts (format, system, scenario, seed, actions, options,
+    hash, or a roll the seed does not give): the UI words the part."""
     return RulesError("error.bad_save", "not a save file ({part})", part=part)
 
 

@@ -173,13 +173,14 @@ class _Grid:
 
 def _on_map_hex(numbering: Numbering, hexes: dict[Hex, HexData], label: Any, place: str) -> Hex:
     if not isinstance(label, str):
-        raise ScenarioError(place, f"expected a hex number, got {_show(label)}")
+        raise ScenarioError(place, "problem.hex_number", got=_show(label))
     try:
         h = numbering.to_hex(label)
-    except ValueError as exc:
-        raise ScenarioError(place, str(exc)) from None
+    except ValueError:
+        digits = numbering.column_digits + numbering.row_digits
+        raise ScenarioError(place, "problem.hex_digits", n=digits, got=_show(label)) from None
     if h not in hexes:
-        raise ScenarioError(place, f"hex {label} is not on the map")
+        raise ScenarioError(place, "problem.off_map", id=_brief(label))
     return h
 
 
@@ -217,9 +218,14 @@ def _parse_grid(m: dict[str, Any], system: str) -> _Grid:
         raise too_large("map", "hexes", cols * rows, MAX_HEXES)
     numbering = Numbering(orientation, stagger, cd, rd)
     terrains = hex_terrains(system)
-    default = _known(m.get("default_terrain", "clear"), terrains, "map.default_terrain", "terrain")
+    default = _known(
+        m.get("default_terrain", "clear"),
+        terrains,
+        "map.default_terrain",
+        "problem.unknown_terrain",
+    )
     listed = m.get("hexes", {})
-    _expect(isinstance(listed, dict), "map.hexes", "expected a JSON object keyed by hex number")
+    _expect(isinstance(listed, dict), "map.hexes", "problem.hexes_object")
     check_count(listed, "map.hexes", "hexes", MAX_HEXES)
     plain = HexData((default,), 0)
     at = {
@@ -232,17 +238,17 @@ def _parse_grid(m: dict[str, Any], system: str) -> _Grid:
     for label, spec in listed.items():
         place = f"hex {_brief(label)}"
         h = grid.hex(label, place)
-        _expect(isinstance(spec, dict), place, "expected a JSON object")
+        _expect(isinstance(spec, dict), place, "problem.object")
         unknown = set(spec) - {"terrain", "level"}
         if unknown:
-            raise ScenarioError(place, f"unknown key {_show(sorted(unknown)[0])}")
+            raise ScenarioError(place, "problem.unknown_key", got=_show(sorted(unknown)[0]))
         terrain = spec.get("terrain", [default])
         if isinstance(terrain, str):
             terrain = [terrain]
-        _expect(isinstance(terrain, list) and terrain != [], place, "terrain must be a list")
+        _expect(isinstance(terrain, list) and terrain != [], place, "problem.terrain_list")
         for t in terrain:
-            _known(t, terrains, place, "terrain")
-        _expect(len(set(terrain)) == len(terrain), place, "terrain listed twice")
+            _known(t, terrains, place, "problem.unknown_terrain")
+        _expect(len(set(terrain)) == len(terrain), place, "problem.terrain_twice")
         level = _int(spec.get("level", 0), place + " level", -9, 99)
         hexes[h] = HexData(tuple(terrain), level)
     return grid
@@ -250,16 +256,16 @@ def _parse_grid(m: dict[str, Any], system: str) -> _Grid:
 
 def _pair(grid: _Grid, value: Any, place: str) -> tuple[Hex, Hex]:
     ok = isinstance(value, list) and len(value) == 2
-    _expect(ok, place, 'expected "between": two hex numbers')
+    _expect(ok, place, "problem.between")
     h1 = grid.hex(value[0], place)
     h2 = grid.hex(value[1], place)
     if hex_distance(h1, h2) != 1:
-        raise ScenarioError(place, f"hexes {value[0]} and {value[1]} are not adjacent")
+        raise ScenarioError(place, "problem.not_adjacent", id=value[0], other=value[1])
     return h1, h2
 
 
 def _parse_hexsides(items: Any, system: str, grid: _Grid) -> dict[Hexside, HexsideData]:
-    _expect(isinstance(items, list), "map.hexsides", "expected a list")
+    _expect(isinstance(items, list), "map.hexsides", "problem.list")
     check_count(items, "map.hexsides", "hexsides", MAX_HEXSIDE_ENTRIES)
     known = hexside_features(system)
     out: dict[Hexside, HexsideData] = {}
@@ -274,7 +280,7 @@ def _parse_hexsides(items: Any, system: str, grid: _Grid) -> dict[Hexside, Hexsi
             h1, h2 = at(pair[0]), at(pair[1])
         if h1 is None or h2 is None or (h2[0] - h1[0], h2[1] - h1[1]) not in _STEPS:
             if not isinstance(spec, dict):
-                raise ScenarioError(f"map.hexsides[{i}]", "expected a JSON object")
+                raise ScenarioError(f"map.hexsides[{i}]", "problem.object")
             h1, h2 = _pair(grid, spec.get("between"), f"map.hexsides[{i}]")
         key = (h1, h2) if h1 < h2 else (h2, h1)
         features = spec.get("features")
@@ -282,16 +288,16 @@ def _parse_hexsides(items: Any, system: str, grid: _Grid) -> dict[Hexside, Hexsi
         ok = ok and all(isinstance(f, str) and f in known for f in features)
         if not ok:  # the place and the problem, worked out only when there is one
             place = f"hexside {label(h1)}/{label(h2)}"
-            _expect(key not in seen, place, "listed twice")
-            _expect(isinstance(features, list) and features != [], place, "expected a feature list")
+            _expect(key not in seen, place, "problem.listed_twice")
+            _expect(isinstance(features, list) and features != [], place, "problem.feature_list")
             for f in features:
-                _known(f, known, place, "hexside feature")
+                _known(f, known, place, "problem.unknown_feature")
         up = None
         if DIRECTIONAL_FEATURES.intersection(features):
             place = f"hexside {label(h1)}/{label(h2)}"
-            _expect("up" in spec, place, 'a slope or crest needs "up": the higher hex')
+            _expect("up" in spec, place, "problem.up_needed")
             up = grid.hex(spec["up"], place)
-            _expect(up in (h1, h2), place, f"up hex {spec['up']} is not one of the two hexes")
+            _expect(up in (h1, h2), place, "problem.up_not_here", id=spec["up"])
         name = spec.get("name")
         if name is not None:
             _str(name, f"hexside {label(h1)}/{label(h2)} name")
@@ -301,7 +307,7 @@ def _parse_hexsides(items: Any, system: str, grid: _Grid) -> dict[Hexside, Hexsi
 
 
 def _parse_roads(items: Any, system: str, grid: _Grid) -> dict[Hexside, tuple[str, ...]]:
-    _expect(isinstance(items, list), "map.roads", "expected a list")
+    _expect(isinstance(items, list), "map.roads", "problem.list")
     check_count(items, "map.roads", "roads", MAX_HEXSIDE_ENTRIES)
     chains = [s["hexes"] for s in items if isinstance(s, dict) and _chain(s, "hexes")]
     steps = sum(len(chain) - 1 for chain in chains)
@@ -311,14 +317,14 @@ def _parse_roads(items: Any, system: str, grid: _Grid) -> dict[Hexside, tuple[st
     out: dict[Hexside, tuple[str, ...]] = {}
     for i, spec in enumerate(items):
         place = f"map.roads[{i}]"
-        _expect(isinstance(spec, dict), place, "expected a JSON object")
-        kind = _known(spec.get("kind", "road"), kinds, place, "road kind")
+        _expect(isinstance(spec, dict), place, "problem.object")
+        kind = _known(spec.get("kind", "road"), kinds, place, "problem.unknown_road_kind")
         chain = spec.get("hexes")
-        _expect(_chain(spec, "hexes"), place, "expected 2 or more hexes")
+        _expect(_chain(spec, "hexes"), place, "problem.road_hexes")
         cells = [grid.hex(x, place) for x in chain]
         for a, b, la, lb in zip(cells, cells[1:], chain, chain[1:], strict=False):
             if hex_distance(a, b) != 1:
-                raise ScenarioError(place, f"hexes {la} and {lb} are not adjacent")
+                raise ScenarioError(place, "problem.not_adjacent", id=la, other=lb)
             side = Hexside.between(a, b)
             if kind not in out.get(side, ()):
                 out[side] = out.get(side, ()) + (kind,)
@@ -326,32 +332,32 @@ def _parse_roads(items: Any, system: str, grid: _Grid) -> dict[Hexside, tuple[st
 
 
 def _parse_labels(items: Any, grid: _Grid) -> None:
-    _expect(isinstance(items, list), "map.labels", "expected a list")
+    _expect(isinstance(items, list), "map.labels", "problem.list")
     check_count(items, "map.labels", "labels", MAX_HEXSIDE_ENTRIES)
     for i, spec in enumerate(items):
         place = f"map.labels[{i}]"
-        _expect(isinstance(spec, dict), place, "expected a JSON object")
+        _expect(isinstance(spec, dict), place, "problem.object")
         grid.hex(spec.get("hex"), place)
         _str(spec.get("text"), place + " text")
 
 
 def _parse_sides(items: Any) -> set[str]:
-    _expect(isinstance(items, list) and len(items) >= 2, "sides", "expected two or more sides")
+    _expect(isinstance(items, list) and len(items) >= 2, "sides", "problem.two_or_more_sides")
     check_count(items, "sides", "sides", MAX_SIDES)
     ids: set[str] = set()
     for i, spec in enumerate(items):
         place = f"sides[{i}]"
-        _expect(isinstance(spec, dict), place, "expected a JSON object")
+        _expect(isinstance(spec, dict), place, "problem.object")
         sid = _str(spec.get("id"), place + " id")
-        _expect(sid not in ids, place, f"side {_show(sid)} listed twice")
+        _expect(sid not in ids, place, "problem.side_twice", got=_show(sid))
         _str(spec.get("name"), place + " name")
         _optional_text(spec, "color", place)
         _optional_text(spec, "text", place)
         if "army_morale" in spec:
             army, at = spec["army_morale"], f"side {_brief(sid)} army_morale"
-            _expect(isinstance(army, dict), at, "expected a JSON object")
+            _expect(isinstance(army, dict), at, "problem.object")
             levels = [_int(army.get(k), f"{at} {k}", 0, 9999) for k in LEVELS]
-            _expect(levels[0] > levels[1] > levels[2], at, "expected points > demoralized > broken")
+            _expect(levels[0] > levels[1] > levels[2], at, "problem.army_levels")
         ids.add(sid)
     return ids
 
@@ -359,32 +365,32 @@ def _parse_sides(items: Any) -> set[str]:
 def _parse_units(
     items: Any, sides: set[str], grid: _Grid, system: str
 ) -> dict[str, dict[str, Any]]:
-    _expect(isinstance(items, list), "units", "expected a list")
+    _expect(isinstance(items, list), "units", "problem.list")
     check_count(items, "units", "units", MAX_UNITS)
     out: dict[str, dict[str, Any]] = {}
     for i, spec in enumerate(items):
         place = f"units[{i}]"
-        _expect(isinstance(spec, dict), place, "expected a JSON object")
+        _expect(isinstance(spec, dict), place, "problem.object")
         uid = _str(spec.get("id"), place + " id")
         place = f"unit {_brief(uid)}"
-        _expect(uid not in out, place, "id used twice")
-        _known(spec.get("side"), sides, place, "side")
-        _known(spec.get("type"), UNIT_TYPES, place, "unit type")
+        _expect(uid not in out, place, "problem.id_twice")
+        _known(spec.get("side"), sides, place, "problem.unknown_side")
+        _known(spec.get("type"), UNIT_TYPES, place, "problem.unknown_unit_type")
         _str(spec.get("name"), place + " name")
         grid.hex(spec.get("hex"), place)
         ratings = spec.get("ratings", {})
-        _expect(isinstance(ratings, dict), place, "ratings must be a JSON object")
+        _expect(isinstance(ratings, dict), place, "problem.ratings_object")
         for key, value in ratings.items():
             number = isinstance(value, int | float) and not isinstance(value, bool)
             if not number:
-                raise ScenarioError(place, f"rating {_show(key)} must be a number")
+                raise ScenarioError(place, "problem.rating_number", id=_show(key))
         check_ratings(system, spec["type"], ratings, place)
         if "facing" in spec:
             _int(spec["facing"], place + " facing", 0, 11)
         if "steps" in spec:
             _int(spec["steps"], place + " steps", 1, 99)
         if "formation" in spec:
-            _expect(isinstance(spec["formation"], str), place, "formation must be a formation id")
+            _expect(isinstance(spec["formation"], str), place, "problem.formation_id")
         _unit_state(spec.get("state", {}), place + " state")
         out[uid] = spec
     return out
@@ -405,28 +411,27 @@ def check_ratings(system: str, unit_type: str, ratings: dict[str, Any], place: s
     for spec in unit_types(system).get(unit_type, {}).get("ratings", ()):
         name, lo, hi = spec["name"], spec["min"], spec["max"]
         if name not in ratings:
-            _expect(not spec["required"], place, f"rating {_show(name)} is missing")
+            _expect(not spec["required"], place, "problem.rating_missing", id=_show(name))
             continue
         value = ratings[name]
         if isinstance(value, float) and value.is_integer():
             value = int(value)
         if not (isinstance(value, int) and lo <= value <= hi):
+            got = _show(ratings[name])
             raise ScenarioError(
-                place,
-                f"rating {_show(name)} must be a whole number from {lo} to {hi}, "
-                f"got {_show(ratings[name])}",
+                place, "problem.rating_range", id=_show(name), lo=lo, hi=hi, got=got
             )
 
 
 def _unit_state(state: Any, place: str) -> None:
     """Check a unit's starting flags: true/false flags, and a formation."""
-    _expect(isinstance(state, dict), place, "expected a JSON object")
+    _expect(isinstance(state, dict), place, "problem.object")
     for key, value in state.items():
         if key == "formation":
-            _known(value, UNIT_FORMATIONS, f"{place} formation", "formation")
+            _known(value, UNIT_FORMATIONS, f"{place} formation", "problem.unknown_formation")
         else:
-            _known(key, UNIT_FLAGS, place, "flag")
-            _expect(isinstance(value, bool), f"{place} {key}", "expected true or false")
+            _known(key, UNIT_FLAGS, place, "problem.unknown_flag")
+            _expect(isinstance(value, bool), f"{place} {key}", "problem.bool")
 
 
 def _parse_play(
@@ -440,30 +445,30 @@ def _parse_play(
         _int(data["turns"], "turns", 1, 99)
     ids: set[str] = set()
     items = data.get("formations", [])
-    _expect(isinstance(items, list), "formations", "expected a list")
+    _expect(isinstance(items, list), "formations", "problem.list")
     check_count(items, "formations", "formations", MAX_FORMATIONS)
     for i, spec in enumerate(items):
         place = f"formations[{i}]"
-        _expect(isinstance(spec, dict), place, "expected a JSON object")
+        _expect(isinstance(spec, dict), place, "problem.object")
         fid = _str(spec.get("id"), place + " id")
         place = f"formation {_brief(fid)}"
-        _expect(fid not in ids, place, "id used twice")
-        _known(spec.get("side"), sides, place, "side")
+        _expect(fid not in ids, place, "problem.id_twice")
+        _known(spec.get("side"), sides, place, "problem.unknown_side")
         _str(spec.get("name"), place + " name")
-        _expect(isinstance(spec.get("orders", True), bool), place, "orders must be true or false")
+        _expect(isinstance(spec.get("orders", True), bool), place, "problem.orders_bool")
         ids.add(fid)
     side_of = {f["id"]: f["side"] for f in items}
     for uid, unit in units.items():
         if "formation" in unit:
             place = f"unit {_brief(uid)}"
-            fid = _known(unit["formation"], ids, place, "formation")
+            fid = _known(unit["formation"], ids, place, "problem.unknown_formation")
             side = side_of[fid]
-            _expect(side == unit["side"], place, f"formation {fid} is of side {side}")
+            _expect(side == unit["side"], place, "problem.formation_side", id=fid, other=side)
     items = data.get("objectives", [])
-    _expect(isinstance(items, list), "objectives", "expected a list")
+    _expect(isinstance(items, list), "objectives", "problem.list")
     check_count(items, "objectives", "objectives", MAX_OBJECTIVES)
     for i, spec in enumerate(items):
         place = f"objectives[{i}]"
-        _expect(isinstance(spec, dict), place, "expected a JSON object")
+        _expect(isinstance(spec, dict), place, "problem.object")
         grid.hex(spec.get("hex"), place)
         _int(spec.get("points"), place + " points", 0, 999)

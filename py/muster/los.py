@@ -21,6 +21,7 @@ from typing import Any, Literal
 from .errors import ScenarioError
 from .hexgrid import HEX_DIRECTIONS, Hex, Hexside, hex_distance
 from .hexmap import Scenario, hexside_features
+from .parsing import _brief
 from .systems import data_path
 from .terrain import SYSTEMS, load_chart
 
@@ -34,7 +35,16 @@ _AXES = ((0, 1), (1, 1), (2, 1), (0, -1), (1, -1), (2, -1))
 
 
 class LosDataError(ValueError):
-    """A malformed ``los.json`` or override; the message names the place."""
+    """A malformed ``los.json`` or override; the message names the place. For a scenario's
+    override: ``at``, the path below ``overrides.los`` (``.hex_obstacles.woods``), and
+    ``problem``, the key of its words (``muster.problems``) with ``params``; a malformed
+    ``los.json`` of the system is ``problem.los_data``."""
+
+    def __init__(
+        self, message: str, at: str = "", problem: str = "problem.los_data", **params: Any
+    ) -> None:
+        self.at, self.problem, self.params = at, problem, params
+        super().__init__(message)
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,12 +155,18 @@ def _shown(value: Any, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def _options(options: Any) -> str:
+    """The values a setting may take, for a message: each as JSON, with commas."""
+    return ", ".join(_shown(o) for o in options)
+
+
 def _whole(value: Any, place: str, allow_none: bool = False) -> int | None:
     """A whole number (or None where allowed)."""
     if value is None and allow_none:
         return None
     if not isinstance(value, int) or isinstance(value, bool):
-        raise LosDataError(f"{place}: expected a whole number, got {_shown(value)}")
+        message = f"{place}: expected a whole number, got {_shown(value)}"
+        raise LosDataError(message, f".{place}", "problem.whole", got=_shown(value))
     return value
 
 
@@ -158,31 +174,38 @@ def _build(system: str, plain: Mapping[str, Any]) -> LosConfig:
     """Check plain values against the system's chart and build the config."""
     vertex = plain["vertex"]
     if vertex not in VERTEX_RULES:
-        raise LosDataError(f'vertex: expected "both" or "either", got {_shown(vertex)}')
+        message = f'vertex: expected "both" or "either", got {_shown(vertex)}'
+        raise LosDataError(message, ".vertex", "problem.one_of", options=_options(VERTEX_RULES))
     eye = _whole(plain["eye_height"], "eye_height")
     terrains = load_chart(system).names("hex")
     obstacles = {}
     for name, height in plain["hex_obstacles"].items():
-        place = f"hex_obstacles.{name}"
+        place = f"hex_obstacles.{_brief(name)}"
         if name not in terrains:
-            raise LosDataError(f"{place}: unknown terrain {_shown(name)}")
+            message = f"{place}: unknown terrain {_shown(name)}"
+            raise LosDataError(message, f".{place}", "problem.unknown_terrain", got=_shown(name))
         h = _whole(height, place, allow_none=True)
         if h is not None and h < 0:
-            raise LosDataError(f"{place}: a height cannot be below 0")
+            message = f"{place}: a height cannot be below 0"
+            raise LosDataError(message, f".{place}", "problem.at_least", least=0)
         if h:
             obstacles[name] = h
     known = hexside_features(system)
     heights: dict[str, int] = {}
     adjacent = set()
     for name, spec in plain["hexside_features"].items():
-        place = f"hexside_features.{name}"
+        place = f"hexside_features.{_brief(name)}"
         if name not in known:
-            raise LosDataError(f"{place}: unknown hexside feature {_shown(name)}")
+            message = f"{place}: unknown hexside feature {_shown(name)}"
+            raise LosDataError(message, f".{place}", "problem.unknown_feature", got=_shown(name))
         if not isinstance(spec, Mapping) or set(spec) - set(_FEATURE_KEYS):
-            raise LosDataError(f"{place}: expected the keys {', '.join(_FEATURE_KEYS)}")
+            message = f"{place}: expected the keys {', '.join(_FEATURE_KEYS)}"
+            keys = _options(_FEATURE_KEYS)
+            raise LosDataError(message, f".{place}", "problem.keys_of", options=keys)
         blocks = spec.get("blocks_adjacent", False)
         if not isinstance(blocks, bool):
-            raise LosDataError(f"{place}.blocks_adjacent: expected true or false")
+            message = f"{place}.blocks_adjacent: expected true or false"
+            raise LosDataError(message, f".{place}.blocks_adjacent", "problem.bool")
         if blocks:
             adjacent.add(name)
         h = _whole(spec.get("height"), place + ".height", allow_none=True)
@@ -233,16 +256,20 @@ def los_config(system: str, overrides: Mapping[str, Any] | None = None) -> LosCo
     if overrides is None:
         return _default_config(system)
     if not isinstance(overrides, Mapping):
-        raise LosDataError("override: expected a JSON object")
+        raise LosDataError("override: expected a JSON object", "", "problem.object")
     if not overrides:
         return _default_config(system)
     base = los_values(system)
     unknown = set(overrides) - {"vertex", "eye_height", "hex_obstacles", "hexside_features"}
     if unknown:
-        raise LosDataError(f"override: unknown key {sorted(unknown)[0][:40]!r}")
+        first = sorted(unknown)[0]
+        message = f"override: unknown key {first[:40]!r}"
+        raise LosDataError(message, "", "problem.unknown_key", got=_shown(first))
     for key in ("hex_obstacles", "hexside_features"):
         if not isinstance(overrides.get(key, {}), Mapping):
-            raise LosDataError(f"override {key}: expected a JSON object")
+            raise LosDataError(
+                f"override {key}: expected a JSON object", f".{key}", "problem.object"
+            )
     plain = dict(base)
     for key in ("vertex", "eye_height"):
         if key in overrides:
@@ -251,7 +278,9 @@ def los_config(system: str, overrides: Mapping[str, Any] | None = None) -> LosCo
     features = {k: dict(v) for k, v in base["hexside_features"].items()}
     for name, spec in overrides.get("hexside_features", {}).items():
         if not isinstance(spec, Mapping):
-            raise LosDataError(f"override hexside_features.{name}: expected a JSON object")
+            message = f"override hexside_features.{name}: expected a JSON object"
+            at = f".hexside_features.{_brief(name)}"
+            raise LosDataError(message, at, "problem.object")
         features[name] = {**features.get(name, {}), **spec}
     plain["hexside_features"] = features
     return _build(system, plain)
@@ -433,7 +462,7 @@ def _on_map(sc: Scenario, where: str | Hex) -> Hex:
     if isinstance(where, str):
         return sc.hex_at(where)
     if where not in sc.hexes:
-        raise ScenarioError(f"hex {sc.label(where)}", "is not on the map")
+        raise ScenarioError(f"hex {sc.label(where)}", "problem.off_map", id=sc.label(where))
     return where
 
 

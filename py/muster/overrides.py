@@ -24,16 +24,9 @@ from .terrain import TerrainDataError, chart_with_overrides
 # The tables a scenario may override, where its system ships them (systems/<folder>/<name>.json).
 TABLES = ("los", "movement", "terrain", "sequence")
 # A scenario's own combat results table (overrides.crt) is read by hex-hexside alone.
-CRT_ONLY = (
-    "only a hex-hexside scenario may hold its own combat results table (this one is {system})"
-)
 # The defaults of combat.json the aid leaves open (overrides.combat): hex-facing's alone (its
 # check, ``check_overrides`` of hex-facing's ``combat``, says which).
 COMBAT_SYSTEMS = ("hex-facing",)
-COMBAT_ONLY = "only a hex-facing scenario may change its combat defaults (this one is {system})"
-# What the aid prints in a cell of the terrain chart where the rules read another value (a
-# cell's ``printed``): a fact of the aid's chart, never a setting.
-PRINTED = "a fact of the aid's chart, not a setting"
 
 
 def override_tables(system: str) -> tuple[str, ...]:
@@ -56,9 +49,9 @@ def check_overrides(overrides: Any, system: str, sides: Collection[str] | None =
         ScenarioError: naming the place of the first problem.
         InvalidActionError: an owner's combat results table over a limit.
     """
-    _expect(isinstance(overrides, dict), "overrides", "expected a JSON object")
+    _expect(isinstance(overrides, dict), "overrides", "problem.object")
     if "crt" in overrides:  # an owner's combat results table: hex-hexside's alone
-        _expect(system == "hex-hexside", "overrides.crt", CRT_ONLY.format(system=system))
+        _expect(system == "hex-hexside", "overrides.crt", "problem.crt_only")
         # Imported here until hex-hexside's modules take Scenario from hexmap, not scenario
         # (tests/core/test_imports.py names the cycle); then at the top of this module.
         from .systems.hex_hexside.combat import check_scenario_crt
@@ -67,22 +60,24 @@ def check_overrides(overrides: Any, system: str, sides: Collection[str] | None =
         overrides = {k: v for k, v in overrides.items() if k != "crt"}
     if "combat" in overrides:
         ok = system in COMBAT_SYSTEMS
-        _expect(ok, "overrides.combat", COMBAT_ONLY.format(system=system))
+        _expect(ok, "overrides.combat", "problem.combat_only")
     unknown = set(overrides) - set(override_tables(system))
     if unknown:
-        raise ScenarioError("overrides", f"unknown table {_show(sorted(unknown)[0])}")
+        raise ScenarioError("overrides", "problem.unknown_table", got=_show(sorted(unknown)[0]))
     if "terrain" in overrides:
         refuse_notes(overrides["terrain"], "overrides.terrain")
         refuse_printed(overrides["terrain"])
         try:
             chart_with_overrides(system, overrides["terrain"])
         except TerrainDataError as exc:
-            raise ScenarioError("overrides.terrain", str(exc)) from None
+            raise ScenarioError("overrides.terrain" + exc.at, exc.problem, **exc.params) from None
     if "los" in overrides:
+        # null is no override to the line of sight's code; in a file, as every table, an object
+        _expect(isinstance(overrides["los"], dict), "overrides.los", "problem.object")
         try:
             los_config(system, overrides["los"])
         except LosDataError as exc:
-            raise ScenarioError("overrides.los", str(exc)) from None
+            raise ScenarioError("overrides.los" + exc.at, exc.problem, **exc.params) from None
     if "movement" in overrides:
         check_movement_overrides(system, overrides["movement"], sides=sides)
     if "sequence" in overrides:
@@ -96,12 +91,10 @@ def refuse_printed(terrain: Any) -> None:
     cell's value, and the aid's print is its fact.
 
     Raises:
-        ScenarioError: ``overrides.terrain.<row>.<column>.printed``, worded (``error.combat_fact``).
+        ScenarioError: ``overrides.terrain.<row>.<column>.printed`` (``problem.combat_fact``).
     """
     for row, cells in terrain.items() if isinstance(terrain, dict) else ():
         for column, cell in cells.items() if isinstance(cells, dict) else ():
             if isinstance(cell, dict) and "printed" in cell:
                 place = f"overrides.terrain.{_brief(row)}.{_brief(column)}.printed"
-                error = ScenarioError(place, PRINTED)
-                error.params["problem"] = {"key": "error.combat_fact", "params": {}}
-                raise error
+                raise ScenarioError(place, "problem.combat_fact")

@@ -33,9 +33,10 @@ class ScenarioFacts:
         return str(self.data["system"])
 
 
-def _expect(cond: bool, place: str, problem: str) -> None:
+def _expect(cond: bool, place: str, problem: str, **params: Any) -> None:
+    """A refusal at ``place`` unless ``cond``: ``problem`` is its key (``muster.problems``)."""
     if not cond:
-        raise ScenarioError(place, problem)
+        raise ScenarioError(place, problem, **params)
 
 
 def _show(value: Any, limit: int = 60) -> str:
@@ -50,6 +51,15 @@ def _show(value: Any, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def _options(options: Any) -> str:
+    """The values a setting may take, for a message: each as JSON, with commas.
+
+    >>> _options(("flat", "pointy"))
+    '"flat", "pointy"'
+    """
+    return ", ".join(_show(o) for o in options)
+
+
 def _brief(name: str, limit: int = 40) -> str:
     """A name (an id, a hex number) for a place in a message, cut short."""
     return name if len(name) <= limit else name[:limit] + "…"
@@ -58,29 +68,30 @@ def _brief(name: str, limit: int = 40) -> str:
 def _int(value: Any, place: str, lo: int, hi: int) -> int:
     ok = isinstance(value, int) and not isinstance(value, bool) and lo <= value <= hi
     if not ok:
-        raise ScenarioError(place, f"expected a whole number from {lo} to {hi}, got {_show(value)}")
+        raise ScenarioError(place, "problem.whole_number", lo=lo, hi=hi, got=_show(value))
     return int(value)
 
 
 def _str(value: Any, place: str) -> str:
-    _expect(isinstance(value, str) and value != "", place, "expected a non-empty text")
+    _expect(isinstance(value, str) and value != "", place, "problem.non_empty_text")
     return str(value)
 
 
-def _known(value: Any, names: Any, place: str, what: str) -> str:
-    """``value`` if it is one of ``names`` (texts), else a refusal: unknown ``what``.
+def _known(value: Any, names: Any, place: str, problem: str) -> str:
+    """``value`` if it is one of ``names`` (texts), else a refusal: ``problem``, the key of
+    the unknown thing's words (``problem.unknown_terrain``), with the value as ``got``.
 
     Never hashes a value that is not text, so a list or object is refused, not crashed on.
     """
     if not (isinstance(value, str) and value in names):
-        raise ScenarioError(place, f"unknown {what} {_show(value)}")
+        raise ScenarioError(place, problem, got=_show(value))
     return value
 
 
 def _object(value: Any, place: str) -> dict[str, Any]:
     """``value`` if it is a JSON object, else a refusal naming ``place``."""
     if not isinstance(value, dict):
-        raise ScenarioError(place, "expected a JSON object")
+        raise ScenarioError(place, "problem.object")
     return value
 
 
@@ -92,18 +103,18 @@ def _one_of(value: Any, options: tuple[T, ...], place: str) -> T:
     >>> _one_of(1, ("flat", "pointy"), "map.orientation")
     Traceback (most recent call last):
     ...
-    muster.errors.ScenarioError: map.orientation: expected "flat" or "pointy"
+    muster.errors.ScenarioError: map.orientation: expected one of "flat", "pointy"
     """
     for option in options:
         if isinstance(value, str) and value == option:
             return option
-    raise ScenarioError(place, "expected " + " or ".join(f'"{o}"' for o in options))
+    raise ScenarioError(place, "problem.one_of", options=_options(options))
 
 
 def _optional_text(spec: dict[str, Any], key: str, place: str) -> None:
     """Refuse ``spec[key]`` when it is given and is not text (drawing-only fields)."""
     if key in spec:
-        _expect(isinstance(spec[key], str), f"{place} {key}", "expected a text")
+        _expect(isinstance(spec[key], str), f"{place} {key}", "problem.text")
 
 
 def _chain(spec: dict[str, Any], key: str) -> bool:
@@ -123,14 +134,14 @@ def _like(default: Any, value: Any, place: str) -> None:
     muster.errors.ScenarioError: x.a[1]: not the type of the setting
     """
     if isinstance(default, dict):
-        _expect(isinstance(value, dict), place, "expected a JSON object")
+        _expect(isinstance(value, dict), place, "problem.object")
         for key, v in value.items():
             at = f"{place}.{_brief(key)}"
-            _expect(key in default, at, "no such setting")
+            _expect(key in default, at, "problem.no_such_setting")
             _like(default[key], v, at)
         return
     if isinstance(default, list):
-        _expect(isinstance(value, list), place, "not the type of the setting")
+        _expect(isinstance(value, list), place, "problem.setting_kind")
         if default:
             model = default[0]
             if all(isinstance(d, dict) for d in default):  # rows of a sequence: any row's keys
@@ -146,4 +157,4 @@ def _like(default: Any, value: Any, place: str) -> None:
             or (isinstance(default, float) and isinstance(value, number))
         )
     ) or default is None
-    _expect(same, place, "not the type of the setting")
+    _expect(same, place, "problem.setting_kind")

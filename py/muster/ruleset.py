@@ -91,6 +91,18 @@ COMMON_WORDS: dict[str, str] = {
     "detail": "text",
     "place": "text",
     "problem": "text",
+    # The parameters of a refused file's problem (muster.problems): its values, ids and the
+    # values a field takes, shown as they are; counts and bounds.
+    "got": "text",
+    "id": "text",
+    "other": "text",
+    "options": "text",
+    "expected": "text",
+    "faces": "text",
+    "lo": "number",
+    "hi": "number",
+    "least": "number",
+    "cap": "number",
     # A refusal (``Ruleset.refusal``): the action in words, its type, who and where, and what
     # is asked now (the prompt).
     "act": "word:act.",

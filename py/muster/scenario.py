@@ -32,7 +32,7 @@ from .hexmap import (
 )
 from .limits import MAX_SCENARIO_CHARS, check_plain, check_size
 from .overrides import check_overrides, override_tables
-from .parsing import ScenarioFacts, _expect, _known, _optional_text, _str
+from .parsing import ScenarioFacts, _expect, _known, _optional_text, _show, _str
 
 __all__ = [
     "ARMY_MORALE",
@@ -96,13 +96,13 @@ def parse_scenario(data: Any) -> AnyScenario:
 
 def _parse_scenario(data: Any) -> AnyScenario:
     check_plain(data, "scenario")
-    _expect(isinstance(data, dict), "scenario", "expected a JSON object")
+    _expect(isinstance(data, dict), "scenario", "problem.object")
     check_size(data, "scenario", MAX_SCENARIO_CHARS)
-    _expect(data.get("format") == FORMAT, "format", f'expected "{FORMAT}"')
+    _expect(data.get("format") == FORMAT, "format", "problem.format", expected=_show(FORMAT))
     _str(data.get("id"), "id")
     _str(data.get("title"), "title")
     _optional_text(data, "description", "scenario")
-    system = _known(data.get("system"), SYSTEMS, "system", "system")
+    system = _known(data.get("system"), SYSTEMS, "system", "problem.unknown_system")
     if MAP_KINDS[system] == "areas":
         return parse_area_scenario(data)  # its overrides checked with its map
     scenario = parse_hex_scenario(data, system)
@@ -133,4 +133,4 @@ def load_builtin(scenario_id: str) -> AnyScenario:
         if entry["id"] == scenario_id:
             text = (SCENARIO_DIR / entry["file"]).read_text(encoding="utf-8")
             return parse_scenario(json.loads(text))
-    raise ScenarioError("scenario", f"no scenario {json.dumps(scenario_id)}")
+    raise ScenarioError("scenario", "problem.no_scenario", got=_show(scenario_id))

@@ -16,6 +16,7 @@ from functools import cache
 from types import MappingProxyType
 from typing import Any
 
+from .parsing import _brief, _show
 from .systems import data_path
 
 SYSTEMS = ("hex-facing", "hex-hexside")
@@ -30,7 +31,16 @@ _CELL_KEYS = {"value", "into", "from", "flags", "applies", "by_unit", "printed",
 
 
 class TerrainDataError(ValueError):
-    """A terrain chart whose data is malformed; the message names the row and column."""
+    """A terrain chart whose data is malformed; the message names the row and column. For a
+    scenario's override: ``at``, the path below ``overrides.terrain`` (``.woods.cav``), and
+    ``problem``, the key of its words (``muster.problems``) with ``params``; a malformed chart
+    of the system is ``problem.terrain_chart``."""
+
+    def __init__(
+        self, message: str, at: str = "", problem: str = "problem.terrain_chart", **params: Any
+    ) -> None:
+        self.at, self.problem, self.params = at, problem, params
+        super().__init__(message)
 
 
 class UnknownTerrainError(KeyError):
@@ -160,18 +170,25 @@ def chart_with_overrides(system: str, overrides: Any) -> TerrainChart:
         TerrainDataError: an unknown row or column, or a malformed cell.
     """
     if not isinstance(overrides, Mapping):
-        raise TerrainDataError(f"{system}: terrain overrides must be an object")
+        raise TerrainDataError(
+            f"{system}: terrain overrides must be an object", "", "problem.object"
+        )
     data = json.loads(_raw_chart(system))
     rows = {name: row for row in data["rows"] for name in row["names"]}
     columns = {c["key"] for c in data["columns"]}
     for name, cells in overrides.items():
+        at = f".{_brief(name)}"
         if name not in rows:
-            raise TerrainDataError(f"{system}: unknown terrain {name!r}")
+            message = f"{system}: unknown terrain {name!r}"
+            raise TerrainDataError(message, at, "problem.unknown_terrain", got=_show(name))
         if not isinstance(cells, Mapping) or not cells:
-            raise TerrainDataError(f"{system}: row {name!r}: expected {{column: value}}")
+            message = f"{system}: row {name!r}: expected {{column: value}}"
+            raise TerrainDataError(message, at, "problem.cells_object")
         for column, value in cells.items():
             if column not in columns:
-                raise TerrainDataError(f"{system}: row {name!r}: unknown column {column!r}")
+                message = f"{system}: row {name!r}: unknown column {column!r}"
+                where = f"{at}.{_brief(column)}"
+                raise TerrainDataError(message, where, "problem.unknown_column", got=_show(column))
             rows[name]["cells"][column] = value
     return parse_chart(system, data)
 
@@ -308,7 +325,13 @@ def parse_chart(system: str, data: Any) -> TerrainChart:
             need(k in cells, f"{place} column {k!r}", "missing cell")
         for k in cells:
             need(k in keys, f"{place} column {k!r}", "unknown column")
-        parsed = {c.key: cell(cells[c.key], c, f"{place} column {c.key!r}") for c in columns}
+        parsed = {}
+        for c in columns:
+            try:
+                parsed[c.key] = cell(cells[c.key], c, f"{place} column {c.key!r}")
+            except TerrainDataError as exc:  # a cell a scenario's override may have written
+                at, got = f".{r['id']}.{c.key}", _show(cells[c.key])
+                raise TerrainDataError(str(exc), at, "problem.terrain_cell", got=got) from None
         rflags = flag_set(r.get("flags", []), place + " flags")
         cells_by_key = MappingProxyType(parsed)
         rows.append(TerrainRow(r["id"], tuple(names), r["kind"], r["seed"], rflags, cells_by_key))

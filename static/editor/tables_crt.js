@@ -513,7 +513,7 @@ export class CrtSection {
         (error) => {
           if (seq !== this.checkSeq || !input.isConnected) return;
           // The cell is marked when the refusal names it; another place is the core's to mark.
-          const detail = String((error && error.params && error.params.detail) || "");
+          const detail = String((error && error.params && error.params.place) || "");
           this.markCell(input, this.errorText(error), detail.indexOf(place) < 0);
         },
       );

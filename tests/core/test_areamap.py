@@ -42,41 +42,82 @@ def test_the_demo_loads():
 
 UNIT = {"id": "u", "side": "x", "type": "infantry", "name": "U", "steps": 2, "locale": "a"}
 
+# Each bad change: the place refused, the problem's key and parameters (muster.problems).
 BAD = [
-    ({"map__kind": "hexes"}, 'map.kind: expected "areas"'),
-    ({"map__width": 0}, "map.width: expected a positive number"),
-    ({"map__locales": []}, "map.locales: expected a non-empty list"),
-    ({"map__locales__1__id": "a"}, "locale a: id used twice"),
-    ({"map__locales__0__polygon": [[0, 0], [1, 1]]}, "locale a polygon: expected three"),
-    ({"map__locales__0__capacity": 0}, "locale a capacity: expected a whole number from 1"),
-    ({"map__locales__0__terrain": "swamp"}, "locale a terrain: expected one of open"),
-    ({"map__approaches__0__facing": "z"}, "map.approaches[0]: from and facing: two locales"),
-    ({"map__approaches__0__width": "broad"}, 'approach a/b width: expected "narrow" or "wide"'),
-    ({"map__approaches__0__flags": ["muddy"]}, "approach a/b flags: expected some of"),
-    ({"map__approaches__0__effect": 12}, "approach a/b effect: expected a whole number from 0"),
-    ({"map__approaches": [EXAMPLE["map"]["approaches"][0]]}, "the other side, b/a, is missing"),
-    ({"map__roads__0__kind": "track"}, 'map.roads[0] kind: expected "primary" or "secondary"'),
-    ({"map__roads__0__locales": ["a", "q"]}, "map.roads[0] locales: expected two or more"),
-    ({"sides": [{"id": "x", "name": "X"}]}, "sides: expected two sides"),
-    ({"sides__1__army_morale": -1}, "side y army_morale: expected a whole number"),
-    ({"units": [{**UNIT, "type": "leader"}]}, "unit u: expected type infantry"),
-    ({"units": [{**UNIT, "steps": 4}]}, "unit u steps: expected a whole number from 1 to 3"),
-    ({"units": [{**UNIT, "locale": "z"}]}, 'unit u: unknown locale "z"'),
-    ({"units": [{**UNIT, "approach": "c"}]}, "unit u: no approach a/c"),
-    ({"units": [UNIT, {**UNIT, "id": "v", "side": "y"}]}, "unit v: locale a holds both sides"),
+    ({"map__kind": "hexes"}, "map.kind", "problem.one_of", {"options": '"areas"'}),
+    ({"map__width": 0}, "map.width", "problem.positive_number", {}),
+    ({"map__locales": []}, "map.locales", "problem.non_empty_list", {}),
+    ({"map__locales__1__id": "a"}, "locale a", "problem.locale_id", {}),
+    ({"map__locales__0__polygon": [[0, 0], [1, 1]]}, "locale a polygon", "problem.polygon", {}),
+    (
+        {"map__locales__0__capacity": 0},
+        "locale a capacity",
+        "problem.whole_number",
+        {"lo": 1, "hi": 99, "got": "0"},
+    ),
+    (
+        {"map__locales__0__terrain": "swamp"},
+        "locale a terrain",
+        "problem.one_of",
+        {"options": '"open", "town", "woods", "farm", "river_bank", "hills"'},
+    ),
+    ({"map__approaches__0__facing": "z"}, "map.approaches[0]", "problem.approach_ends", {}),
+    (
+        {"map__approaches__0__width": "broad"},
+        "approach a/b width",
+        "problem.one_of",
+        {"options": '"narrow", "wide"'},
+    ),
+    ({"map__approaches__0__flags": ["muddy"]}, "approach a/b flags", "problem.some_of", None),
+    ({"map__approaches__0__effect": 12}, "approach a/b effect", "problem.whole_number", None),
+    (
+        {"map__approaches": [EXAMPLE["map"]["approaches"][0]]},
+        "approach a/b",
+        "problem.other_side_missing",
+        {"other": "b/a"},
+    ),
+    (
+        {"map__roads__0__kind": "track"},
+        "map.roads[0] kind",
+        "problem.one_of",
+        {"options": '"primary", "secondary"'},
+    ),
+    ({"map__roads__0__locales": ["a", "q"]}, "map.roads[0] locales", "problem.road_locales", {}),
+    ({"sides": [{"id": "x", "name": "X"}]}, "sides", "problem.two_sides", {}),
+    ({"sides__1__army_morale": -1}, "side y army_morale", "problem.whole_number", None),
+    ({"units": [{**UNIT, "type": "leader"}]}, "unit u", "problem.piece_type", None),
+    (
+        {"units": [{**UNIT, "steps": 4}]},
+        "unit u steps",
+        "problem.whole_number",
+        {"lo": 1, "hi": 3, "got": "4"},
+    ),
+    ({"units": [{**UNIT, "locale": "z"}]}, "unit u", "problem.unknown_locale", {"got": '"z"'}),
+    ({"units": [{**UNIT, "approach": "c"}]}, "unit u", "problem.no_approach", {"id": "a/c"}),
+    (
+        {"units": [UNIT, {**UNIT, "id": "v", "side": "y"}]},
+        "unit v",
+        "problem.both_sides",
+        {"id": "a"},
+    ),
     (
         {"units": [UNIT, {**UNIT, "id": "v"}, {**UNIT, "id": "w"}, {**UNIT, "id": "t"}]},
-        "unit t: locale a is over its capacity 3",
+        "unit t",
+        "problem.over_capacity",
+        {"id": "a", "cap": 3},
     ),
-    ({"turns": 0}, "turns: expected a whole number from 1 to 99"),
+    ({"turns": 0}, "turns", "problem.whole_number", {"lo": 1, "hi": 99, "got": "0"}),
 ]
 
 
-@pytest.mark.parametrize("changes,message", BAD)
-def test_bad_area_scenarios_are_refused_with_the_place(changes, message):
+@pytest.mark.parametrize("changes,place,problem,params", BAD)
+def test_bad_area_scenarios_are_refused_with_the_place(changes, place, problem, params):
     with pytest.raises(ScenarioError) as info:
         parse_area_scenario(changed(**changes))
-    assert message in str(info.value)
+    assert info.value.params["place"] == place
+    assert info.value.problem == problem
+    if params is not None:
+        assert info.value.problem_params == params
 
 
 def test_the_api_keeps_hex_queries_off_area_maps_and_checks_the_viewer():

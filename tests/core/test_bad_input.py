@@ -147,8 +147,8 @@ def refused_by_name(answer: dict[str, Any]) -> bool:
     error = answer["error"]
     assert error["key"] != "error.internal", error
     params = error["params"]
-    if error["key"] == "error.bad_crt":
-        return "crt" in params["detail"]
+    if error["key"] == "error.crt_refused":
+        return params["place"].startswith("crt")
     return bool(params.get("place"))
 
 
@@ -207,10 +207,10 @@ def refusal(data: Any) -> dict[str, Any]:
     ("name", "path", "value", "message"),
     [
         ("demo-hohenbrueck", ("units", 0, "side"), ["prussia"], 'unit pr-ir13: unknown side ["p'),
-        ("demo-valmont", ("units", 0, "formation"), {"id": 1}, "unit fr-1-1: formation must"),
+        ("demo-valmont", ("units", 0, "formation"), {"id": 1}, "unit fr-1-1: expected the id"),
         ("demo-valmont", ("sides", 0, "id"), ["france"], "sides[0] id: expected a non-empty"),
         ("demo-valmont", ("formations", 0, "side"), ["france"], "formation fr-bde1: unknown side"),
-        ("demo-valmont", ("map", "roads", 0, "kind"), ["road"], "map.roads[0]: unknown road kind"),
+        ("demo-valmont", ("map", "roads", 0, "kind"), ["road"], "map.roads[0]: unknown kind of"),
         ("demo-valmont", ("map", "default_terrain"), {}, "map.default_terrain: unknown terrain"),
         ("demo-valmont", ("map", "hexes", "0203", "terrain"), [{}], "hex 0203: unknown terrain {}"),
         ("demo-valmont", ("map", "hexes", "0203"), {"terrain": [["woods"]]}, "hex 0203: unknown"),
@@ -226,7 +226,7 @@ def refusal(data: Any) -> dict[str, Any]:
         ("demo-fontanella", ("units", 0, "side"), {"id": "austria"}, "unit a01: unknown side {"),
         ("demo-fontanella", ("units", 0, "locale"), ["bosco"], 'unit a01: unknown locale ["'),
         ("demo-fontanella", ("units", 0, "approach"), ["x"], 'unit a01: no approach bosco/["x"]'),
-        ("demo-fontanella", ("units", 0, "type"), ["infantry"], "unit a01: expected type"),
+        ("demo-fontanella", ("units", 0, "type"), ["infantry"], "unit a01: expected a type of"),
         ("demo-fontanella", ("overrides",), [], "overrides: expected a JSON object"),
     ],
 )
@@ -239,19 +239,25 @@ def test_a_list_or_object_where_a_name_belongs_is_refused_by_place(name, path, v
 @pytest.mark.parametrize(
     ("overrides", "message"),
     [
-        ({"los": [1]}, "overrides.los: override: expected a JSON object"),
-        ({"los": 0}, "overrides.los: override: expected a JSON object"),
-        ({"los": {"hex_obstacles": [["woods"]]}}, "override hex_obstacles: expected a JSON"),
-        ({"los": {"hexside_features": 5}}, "override hexside_features: expected a JSON"),
-        ({"terrain": {"woods": {"inf": {"value": 1, "applies": ["into"]}}}}, "applies must be"),
-        ({"terrain": {"woods": {"mp_cav": [2]}}}, "expected a number, got [2]"),
-        ({"terrain": [1]}, "terrain overrides must be an object"),
+        ({"los": [1]}, "overrides.los: expected a JSON object"),
+        ({"los": 0}, "overrides.los: expected a JSON object"),
+        ({"los": {"hex_obstacles": [["woods"]]}}, "overrides.los.hex_obstacles: expected a JSON"),
+        ({"los": {"hexside_features": 5}}, "overrides.los.hexside_features: expected a JSON"),
+        (
+            {"terrain": {"woods": {"inf": {"value": 1, "applies": ["into"]}}}},
+            'overrides.terrain.woods.inf: expected a number, "P"',
+        ),
+        ({"terrain": {"woods": {"mp_cav": [2]}}}, "overrides.terrain.woods.mp_cav: expected"),
+        ({"terrain": [1]}, "overrides.terrain: expected a JSON object"),
         ({"movement": {"stacking": {"max_units": [3]}}}, "stacking.max_units: not the type"),
         ({"movement": {"zoc": {"exerted_by": [["infantry"]]}}}, "exerted_by[0]: not the type"),
         ({"sequence": {"turns": 2.5}}, "overrides.sequence.turns: not the type"),
         ({"sequence": {"leader_loss": {"lost_on": ["6"]}}}, "lost_on[0]: not the type"),
         ({"sequence": [{}]}, "overrides.sequence: expected a JSON object"),
-        ({"movement": {"unit_columns": {"leader": "inf"}}}, 'unknown movement column "inf"'),
+        (
+            {"movement": {"unit_columns": {"leader": "inf"}}},
+            'unit_columns.leader: unknown column "inf"',
+        ),
     ],
 )
 def test_odd_overrides_are_refused_with_the_place(overrides, message):
@@ -450,15 +456,15 @@ def test_odd_cells_of_an_owner_crt_are_refused_with_the_place(change, place):
     table = json.loads(json.dumps(RULES_CRT))
     change(table)
     answer = Session().call("check_crt", {"crt": table})
-    assert answer["error"]["key"] == "error.bad_crt", answer
-    assert place in answer["error"]["params"]["detail"]
+    assert answer["error"]["key"] == "error.crt_refused", answer
+    assert answer["error"]["params"]["place"] == place
 
 
 @pytest.mark.parametrize(
     ("crt", "key"),
     [
-        ([RULES_CRT], "error.bad_crt"),
-        ("table", "error.bad_crt"),
+        ([RULES_CRT], "error.crt_refused"),
+        ("table", "error.crt_refused"),
         ({**RULES_CRT, "why": "x" * 200_000}, "error.too_large"),
         ({**RULES_CRT, "rows": nest(100)}, "error.too_deep"),
         (

@@ -232,7 +232,7 @@ def refusal(tables, system="hex-facing"):
 def test_a_fact_of_the_aids_chart_is_refused_naming_its_place(tables):
     found = refusal(tables)
     assert found["params"]["place"] == "overrides.combat." + leaf(tables)
-    assert found["params"]["problem"] == {"key": "error.combat_fact", "params": {}}
+    assert found["params"]["problem"] == {"key": "problem.combat_fact", "params": {}}
     assert "a fact of the aid's chart, not a setting" in found["message"]
     assert found["place"] == {"kind": "overrides", "path": ["combat", *leaf(tables).split(".")]}
 
@@ -241,7 +241,7 @@ def test_a_fact_of_the_aids_chart_is_refused_naming_its_place(tables):
 def test_a_default_the_rules_hold_fixed_is_refused_naming_its_place(tables):
     found = refusal(tables)
     assert found["params"]["place"] == "overrides.combat." + leaf(tables)
-    assert found["params"]["problem"] == {"key": "error.combat_fixed", "params": {}}
+    assert found["params"]["problem"] == {"key": "problem.combat_fixed", "params": {}}
 
 
 @pytest.mark.parametrize(
@@ -270,7 +270,7 @@ def test_a_default_the_rules_hold_fixed_is_refused_naming_its_place(tables):
 def test_a_bad_value_is_refused_naming_its_place(tables, problem):
     found = refusal(tables)
     assert found["params"]["place"] == "overrides.combat." + leaf(tables)
-    assert problem in found["params"]["problem"]
+    assert problem in found["message"]
 
 
 @pytest.mark.parametrize(
@@ -286,19 +286,20 @@ def test_a_bad_value_is_refused_naming_its_place(tables, problem):
 def test_notes_unknown_settings_and_the_wrong_shape_are_refused(tables, place, problem):
     found = refusal(tables)
     assert found["params"]["place"] == f"overrides.combat.{place}"
-    assert problem in found["params"]["problem"]
+    assert problem in found["message"]
 
 
 def test_only_a_hex_facing_scenario_may_change_its_combat_defaults():
     for system in ("hex-hexside", "area-locale"):
         found = refusal({"cohesion_test": {"pass_if": "below"}}, system)
         assert found["params"]["place"] == "overrides.combat"
-        assert "only a hex-facing scenario" in found["params"]["problem"]
+        assert found["params"]["problem"] == {"key": "problem.combat_only", "params": {}}
+        assert "only a hex-facing scenario" in found["message"]
 
 
 def test_the_refusals_have_words_in_every_language():
     for lang, words in WORDS.items():
-        for key in ("error.combat_fact", "error.combat_fixed"):
+        for key in ("problem.combat_fact", "problem.combat_fixed"):
             assert words.get(key), (lang, key)
 
 

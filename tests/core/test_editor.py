@@ -476,7 +476,7 @@ def test_a_required_rating_that_is_missing_is_refused(monkeypatch):
     types = copy.deepcopy(hexmap.unit_types("hex-hexside"))
     types["infantry"]["ratings"][0]["required"] = True
     monkeypatch.setattr(hexmap, "unit_types", lambda system: types)
-    with pytest.raises(ScenarioError, match='unit a1: rating "strength" is missing'):
+    with pytest.raises(ScenarioError, match='unit a1: the rating "strength" is missing'):
         parse_scenario(with_unit("hex-hexside", ratings={"morale": 4}))
     assert parse_scenario(with_unit("hex-hexside", ratings={"strength": 4}))
 

@@ -166,7 +166,7 @@ def test_save_replays_to_the_same_state():
         (lambda s: s.update(hash="0" * 16), "does not replay to its saved state"),
         (lambda s: s["actions"].append({"type": "charge"}), "action 6 of the save"),
         (lambda s: s["actions"][1].update(value=0), "action 2 of the save"),
-        (lambda s: s["scenario"].update(system="chess"), "unknown system"),
+        (lambda s: s["scenario"].update(system="chess"), "unknown rule system"),
     ],
 )
 def test_bad_saves_are_refused(tamper, message):

@@ -19,9 +19,9 @@ from test_reference import reference, rows, session
 from muster import editor
 from muster.errors import ScenarioError
 from muster.movement import MOVEMENT_NOTES, movement_closed, movement_data
+from muster.problems import PROBLEMS
 from muster.scenario import load_builtin, parse_scenario
 from muster.systems import movement_rules
-from muster.systems.common import NOTE_REFUSED
 from muster.systems.hex_facing import movement as hf_movement
 from muster.systems.hex_hexside import movement as hh_movement
 from muster.terrain import load_chart
@@ -103,7 +103,7 @@ def test_a_note_of_movement_json_is_refused_as_no_setting(note):
     default = movement_data(HF)[key][sub]
     problem = refused(HF, {key: {sub: default}})
     assert place_of(problem) == f"overrides.movement.{note}"
-    assert NOTE_REFUSED in problem["message"]
+    assert PROBLEMS["problem.note"] in problem["message"]
 
 
 def test_the_sides_a_scenario_names_prussian_are_its_own_or_the_defaults():

@@ -391,10 +391,10 @@ def test_a_replaced_crt_changes_the_result_and_the_game_says_which_table():
 def test_a_malformed_owner_crt_is_refused_with_the_place():
     bad = json.loads(json.dumps(RULES_CRT))
     del bad["rows"][0]
-    with pytest.raises(RulesError, match="rows must have one row per face"):
+    with pytest.raises(RulesError, match="rows: expected one row for each face"):
         start([U("a", "0101")], options={"crt": bad})
     answer = Session().call("check_crt", {"crt": {"columns": []}})
-    assert answer["ok"] is False and answer["error"]["key"] == "error.bad_crt"
+    assert answer["ok"] is False and answer["error"]["key"] == "error.crt_refused"
     ok = Session().call("check_crt", {"crt": {**RULES_CRT, "name": "Mine", "stand_in": False}})
     assert ok["result"]["name"] == "Mine" and ok["result"]["stand_in"] is False
 

@@ -94,7 +94,7 @@ def test_unknown_builtin():
 
 BAD = [
     ({"format": "other/1"}, "format: expected"),
-    ({"system": "chess"}, 'system: unknown system "chess"'),
+    ({"system": "chess"}, 'system: unknown rule system "chess"'),
     ({"id": ""}, "id: expected a non-empty text"),
     ({"map__orientation": "round"}, "map.orientation"),
     ({"map__stagger": "left"}, "map.stagger"),
@@ -102,10 +102,10 @@ BAD = [
     ({"map__rows": "3"}, 'map.rows: expected a whole number from 1 to 99, got "3"'),
     ({"map__hexes": {"0412": {"terrain": ["wods"]}}}, "hex 0412: hex 0412 is not on the map"),
     ({"map__hexes": {"0202": {"terrain": ["wods"]}}}, 'hex 0202: unknown terrain "wods"'),
-    ({"map__hexes": {"0202": {"terrain": []}}}, "hex 0202: terrain must be a list"),
+    ({"map__hexes": {"0202": {"terrain": []}}}, "hex 0202: expected a list of terrains"),
     ({"map__hexes": {"0202": {"level": 1.5}}}, "hex 0202 level: expected a whole number"),
     ({"map__hexes": {"0202": {"colour": "red"}}}, 'hex 0202: unknown key "colour"'),
-    ({"map__hexes": {"22": {}}}, "hex 22: hex number must be 4 digits"),
+    ({"map__hexes": {"22": {}}}, "hex 22: a hex number has 4 digits"),
     ({"map__default_terrain": "lava"}, 'map.default_terrain: unknown terrain "lava"'),
     (
         {"map__hexsides__0": {"between": ["0101", "0301"], "features": ["stream"]}},
@@ -127,7 +127,7 @@ BAD = [
         {"map__hexsides__1": {"between": ["0201", "0101"], "features": ["stream"]}},
         "hexside 0201/0101: listed twice",
     ),
-    ({"map__roads__0": {"kind": "railway", "hexes": ["0101", "0201"]}}, "unknown road kind"),
+    ({"map__roads__0": {"kind": "railway", "hexes": ["0101", "0201"]}}, "unknown kind of road"),
     ({"map__roads__0": {"hexes": ["0101", "0301"]}}, "map.roads[0]: hexes 0101 and 0301"),
     ({"map__labels": [{"hex": "0909", "text": "X"}]}, "map.labels[0]: hex 0909 is not on the map"),
     ({"map__labels": [{"hex": "0101"}]}, "map.labels[0] text: expected a non-empty text"),
@@ -139,7 +139,7 @@ BAD = [
     ({"units__0__side": "c"}, 'unit a1: unknown side "c"'),
     ({"units__0__type": "dragoon"}, 'unit a1: unknown unit type "dragoon"'),
     ({"units__0__hex": "0909"}, "unit a1: hex 0909 is not on the map"),
-    ({"units__0__ratings": {"morale": "high"}}, 'rating "morale" must be a number'),
+    ({"units__0__ratings": {"morale": "high"}}, 'the rating "morale" is not a number'),
     ({"turns": 0}, "turns: expected a whole number from 1 to 99"),
     ({"formations": [{"id": "f", "side": "z", "name": "F"}]}, 'formation f: unknown side "z"'),
     (
@@ -154,13 +154,13 @@ BAD = [
     ({"objectives": [{"hex": "0909", "points": 1}]}, "objectives[0]: hex 0909 is not on the map"),
     ({"objectives": [{"hex": "0101", "points": -1}]}, "objectives[0] points: expected"),
     ({"overrides": {"crt": {}}}, "overrides.crt.codes: missing"),
-    ({"overrides": {"terrain": {"wood": {"cav": 1}}}}, "overrides.terrain: hex-hexside: unknown"),
+    ({"overrides": {"terrain": {"wood": {"cav": 1}}}}, "overrides.terrain.wood: unknown terrain"),
     (
         {"overrides": {"terrain": {"woods": {"speed": 1}}}},
-        "overrides.terrain: hex-hexside: row 'woods': unknown column 'speed'",
+        'overrides.terrain.woods.speed: unknown column "speed"',
     ),
-    ({"overrides": {"terrain": {"woods": {"mp_cav": "fast"}}}}, "overrides.terrain:"),
-    ({"overrides": {"los": {"vertex": "sometimes"}}}, "overrides.los:"),
+    ({"overrides": {"terrain": {"woods": {"mp_cav": "fast"}}}}, "overrides.terrain.woods.mp_cav:"),
+    ({"overrides": {"los": {"vertex": "sometimes"}}}, "overrides.los.vertex: expected one of"),
     ({"overrides": {"movement": {"speed": 2}}}, "overrides.movement.speed: no such movement"),
     (
         {"overrides": {"movement": {"stacking": {"max_unit": 3}}}},
@@ -175,7 +175,7 @@ BAD = [
     ({"overrides": {"sequence": {"turns": "many"}}}, "overrides.sequence.turns: not the type"),
     (
         {"sides__1__army_morale": {"points": 5, "demoralized": 5, "broken": 1}},
-        "side b army_morale: expected points > demoralized > broken",
+        "side b army_morale: expected whole numbers points > demoralized > broken",
     ),
     ({"sides__1__army_morale": {"points": 5}}, "side b army_morale demoralized: expected"),
 ]

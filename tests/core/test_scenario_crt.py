@@ -230,7 +230,7 @@ def test_a_cell_with_an_unknown_code_points_at_the_cell():
 
 @pytest.mark.parametrize("value", ["a table", [1], None, 3])
 def test_a_scenario_table_that_is_no_object_is_refused(value):
-    with pytest.raises(ScenarioError, match="overrides.crt: must be a JSON object"):
+    with pytest.raises(ScenarioError, match="overrides.crt: expected a JSON object"):
         parse_scenario(duel_data(value))
 
 
@@ -304,7 +304,7 @@ def test_the_table_in_play_is_the_games_not_a_modules():
     other = parse_scenario(duel_data())
     with pytest.raises(RulesError) as found:
         combat.tables_of(other, g.state)
-    assert found.value.key == "error.bad_crt" and key in str(found.value)
+    assert found.value.key == "error.crt_refused" and key in str(found.value)
     # A new game on it with the same options brings the table along.
     again = Game.start(other, RULES, 7, {"crt": mine})
     assert again.state["crt"]["key"] == key

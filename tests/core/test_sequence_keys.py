@@ -40,9 +40,9 @@ from muster.game import Game
 from muster.los import los_config, los_values
 from muster.movement import MOVEMENT_NOTES, movement_closed, movement_data, movement_settings
 from muster.overrides import override_tables
+from muster.problems import PROBLEMS
 from muster.scenario import load_builtin, parse_scenario
 from muster.systems import FOLDERS, common, data_path, game_rules
-from muster.systems.common import NOTE_REFUSED
 from muster.systems.hex_facing import combat as hf_combat
 
 NOTES = frozenset({"why", "source", "system", "default", "aid", "closed"})
@@ -288,10 +288,9 @@ def test_a_probe_is_found_and_its_reads_count(monkeypatch):
 
 HEX_FOLDERS = ("hex_facing", "hex_hexside")
 SYSTEM_OF = {folder: system for system, folder in FOLDERS.items()}
-# The words of a refusal of an override that is no setting (its problem: English words, or
-# their key).
-NOT_A_SETTING = (NOTE_REFUSED, hf_combat.FACT, hf_combat.HELD)
-NOT_A_SETTING_KEYS = ("error.combat_fact", "error.combat_fixed")
+# The keys of a refusal of an override that is no setting, and their English words.
+NOT_A_SETTING_KEYS = ("problem.note", "problem.combat_fact", "problem.combat_fixed")
+NOT_A_SETTING = tuple(PROBLEMS[key] for key in NOT_A_SETTING_KEYS)
 
 
 def no_setting(problem: Any) -> bool:
@@ -420,7 +419,10 @@ def test_a_terrain_cell_is_a_setting_but_its_print_and_its_mark(system):
             if not isinstance(cell, dict):
                 continue
             plain = {k: v for k, v in cell.items() if k not in ("printed", "default")}
-            for mark, problem in (("printed", hf_combat.FACT), ("default", NOTE_REFUSED)):
+            for mark, problem in (
+                ("printed", PROBLEMS["problem.combat_fact"]),
+                ("default", PROBLEMS["problem.note"]),
+            ):
                 if mark not in cell:
                     continue
                 marked = {**plain, mark: cell[mark]}

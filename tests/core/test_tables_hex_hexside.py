@@ -260,7 +260,7 @@ MALFORMED = [
     (("odds", "strength"), "best_unit", "odds.strength"),
     (("crt", "columns", 1, "defender"), 4, "crt.columns[1]"),
     (("crt", "columns", 0, "label"), KeyError, "crt.columns[0].label"),
-    (("crt", "rows", 5), KeyError, "one row per face"),
+    (("crt", "rows", 5), KeyError, "one row for each face"),
     (("crt", "rows", 2, "roll"), 7, "crt.rows[2].roll"),
     (("crt", "rows", 4, "cells", "2:1"), ["D9"], "crt.rows[4].cells.2:1"),
     (("crt", "rows", 4, "cells", "9:1"), [], "crt.rows[4].cells"),

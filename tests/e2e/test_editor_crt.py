@@ -89,7 +89,7 @@ def test_an_owner_crt_entered_in_the_editor_is_the_scenarios_table_in_play(brows
         "() => document.querySelector(\".crt-cell[data-roll='6'][data-column='1:1']\")"
         ".getAttribute('aria-invalid') === 'true'"
     )
-    assert "unknown code" in section.locator(".crt-problem").inner_text()
+    assert "a result code the table does not list" in section.locator(".crt-problem").inner_text()
     # ... and, once entered, by the core's check of the draft, which marks the cell.
     bad.press("Enter")
     wait_checked(page)

@@ -18,7 +18,6 @@ HERE = Path(__file__).parent
 # Keys of the data files that document a setting (why it is so, where it comes from, which
 # entries are the aid's own, the closed sets), never a setting a scenario changes.
 NOTES = frozenset({"why", "source", "system", "default", "aid", "closed"})
-NOTE_REFUSED = "a note of the rules, not a setting"
 # A game's state: a system's own (muster.shapes.State extended), or a plain JSON object.
 AnyState = State | dict[str, Any]
 
@@ -78,14 +77,14 @@ def check_closed(
             continue  # not overridden
         if not many:
             at, one = values[0]
-            _expect(_one_of(one, allowed), at, f"expected one of {_listed(allowed)}")
+            _expect(_one_of(one, allowed), at, "problem.one_of", options=_listed(allowed))
             continue
         items = _items(values)
         whole = all(_one_of(a, _items(_at(defaults, parts, "")[0])) for a in allowed)
         ok = all(_one_of(v, allowed) for v in items) and not (whole and items == [])
         ok = ok and all(not _one_of(v, items[:i]) for i, v in enumerate(items))
         at = values[0][0] if _listed_whole(values) else f"{place}.{parts[0]}"
-        _expect(ok, at, f"expected some of {_listed(allowed)}, each once")
+        _expect(ok, at, "problem.some_of_once", options=_listed(allowed))
 
 
 def refuse_notes(value: Any, place: str) -> None:
@@ -98,7 +97,7 @@ def refuse_notes(value: Any, place: str) -> None:
         for key, inner in value.items():
             at = f"{place}.{key}" if len(str(key)) <= 40 else f"{place}.{str(key)[:40]}…"
             if key in NOTES:
-                raise ScenarioError(at, NOTE_REFUSED)
+                raise ScenarioError(at, "problem.note")
             refuse_notes(inner, at)
     elif isinstance(value, list):
         for i, inner in enumerate(value):

@@ -4,15 +4,15 @@ player turn; a scenario overrides them under ``overrides.sequence``) and the pie
 their steps of ``units.json``. Each file is loaded once and checked; the rules read the
 settings in force through ``pieces.settings(scenario)``.
 
-This module imports nothing of the core but ``systems.common``: ``areamap`` reads it to check
-a scenario's pieces and overrides.
+This module imports nothing of the core but ``systems.common`` and ``problems``: ``areamap``
+reads it to check a scenario's pieces and overrides.
 
 >>> piece_steps()
 {'infantry': 3, 'cavalry': 2, 'artillery': 1}
 >>> problem({"leading": {"narrow": -1}})
-('leading.narrow', 'expected a whole number of 0 or more')
+('leading.narrow', 'problem.at_least', {'least': 0})
 >>> problem({"player_turn": [{"phase": "movement"}, {"phase": "movement"}]})
-('player_turn', 'expected each phase once')
+('player_turn', 'problem.phase_twice', {})
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from ...problems import english
 from .. import common
 
 FOLDER = "area_locale"
@@ -31,6 +32,7 @@ NOTES = frozenset({"why", "source", "system", "default", "aid", "closed"})
 # Whole-number settings that may be below 0: the result the attacker wins at, the army morale
 # at which an army is demoralized. Every other whole number is a count or a cost (0 or more).
 SIGNED = frozenset({"assault.wins_at", "army_morale.demoralized_at"})
+PHASES = "player_turn.phase"  # the closed set of the phases of a player turn
 
 
 @cache
@@ -58,7 +60,7 @@ def defaults() -> dict[str, Any]:
     data = common.sequence_data(FOLDER)
     found = _problem(data, data)
     if found:
-        raise ValueError(f"sequence.json {found[0]}: {found[1]}")
+        raise ValueError(f"sequence.json {found[0]}: {english(found[1], found[2])}")
     return data
 
 
@@ -72,16 +74,20 @@ def merged(overrides: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
-def problem(overrides: Any) -> tuple[str, str] | None:
+Problem = tuple[str, str, dict[str, Any]]  # (dotted path, problem key, its params)
+
+
+def problem(overrides: Any) -> Problem | None:
     """The first setting of ``overrides`` (a scenario's ``overrides.sequence``) the rules
     cannot play: a count below 0, a value outside its closed set, a phase twice; as
-    (dotted path, message), or None. Keys and kinds are checked by the scenario loader."""
+    (dotted path, problem key, its params: ``muster.problems``), or None. Keys and kinds are
+    checked by the scenario loader."""
     if not isinstance(overrides, dict):
         return None
     return _problem(merged(overrides), defaults())
 
 
-def _problem(data: dict[str, Any], base: dict[str, Any]) -> tuple[str, str] | None:
+def _problem(data: dict[str, Any], base: dict[str, Any]) -> Problem | None:
     closed: dict[str, list[Any]] = base["closed"]
     for key, value in data.items():
         if key in NOTES:
@@ -89,9 +95,9 @@ def _problem(data: dict[str, Any], base: dict[str, Any]) -> tuple[str, str] | No
         if key == "player_turn":
             phases = [row.get("phase") for row in value if isinstance(row, dict)]
             if not phases or len(set(phases)) != len(phases):
-                return "player_turn", "expected each phase once"
+                return "player_turn", "problem.phase_twice", {}
             if not set(phases) <= set(closed["player_turn.phase"]):
-                return "player_turn", f"expected phases of {', '.join(closed['player_turn.phase'])}"
+                return "player_turn", "problem.phases_of", {"options": _options(closed[PHASES])}
             continue
         leaves = value.items() if isinstance(value, dict) else [(None, value)]
         for sub, leaf in leaves:
@@ -100,18 +106,24 @@ def _problem(data: dict[str, Any], base: dict[str, Any]) -> tuple[str, str] | No
             path = key if sub is None else f"{key}.{sub}"
             found = _leaf(path, leaf, closed.get(path))
             if found:
-                return path, found
+                return path, *found
     return None
 
 
-def _leaf(path: str, leaf: Any, allowed: list[Any] | None) -> str | None:
+def _leaf(path: str, leaf: Any, allowed: list[Any] | None) -> tuple[str, dict[str, Any]] | None:
     if allowed is not None:
         items = leaf if isinstance(leaf, list) else [leaf]
         if not all(item in allowed for item in items):
-            return f"expected {'some' if isinstance(leaf, list) else 'one'} of {', '.join(allowed)}"
+            key = "problem.some_of" if isinstance(leaf, list) else "problem.one_of"
+            return key, {"options": _options(allowed)}
         if isinstance(leaf, list) and len(set(leaf)) != len(leaf):
-            return "expected each item once"
+            return "problem.item_twice", {}
     isint = isinstance(leaf, int) and not isinstance(leaf, bool)
     if isint and path not in SIGNED and leaf < 0:
-        return "expected a whole number of 0 or more"
+        return "problem.at_least", {"least": 0}
     return None
+
+
+def _options(options: list[Any]) -> str:
+    """The values a setting may take, for a message (as ``muster.parsing`` lists them)."""
+    return ", ".join(json.dumps(o, ensure_ascii=False) for o in options)

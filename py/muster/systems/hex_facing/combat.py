@@ -26,7 +26,7 @@ from ...errors import RulesError, ScenarioError
 from ...movement import Part
 from ...parsing import _brief, _expect, _show
 from ...terrain import TerrainChart, chart_with_overrides, load_chart
-from ..common import NOTE_REFUSED, NOTES
+from ..common import NOTES
 
 SYSTEM = "hex-facing"
 TABLE = "terrain table"
@@ -90,8 +90,6 @@ WHEN = ("countercharge_and_attacker_retreats",)
 FIXED = ("combat_types", "fire_modifiers.firer_types")
 FACT_KEYS = frozenset({"seed", "rule", "rules"})
 NOT_EMPTY = ("procedures.pursuit.failed",)  # a test needs its failure
-FACT = "a fact of the aid's chart, not a setting"
-HELD = "a default the rules hold fixed, not a setting"
 Effects = tuple[str, ...]
 Code = tuple[Effects, Effects]  # a result code: its effects, and more if its cohesion test fails
 Outcomes = list[tuple[dict[str, list[str]], Fraction]]
@@ -100,7 +98,11 @@ Dist = dict[Effects, Fraction]
 
 
 class CombatDataError(ValueError):
-    """combat.json is malformed; the message names the place."""
+    """combat.json is malformed; the message names the place (``at``, a dotted path)."""
+
+    def __init__(self, message: str, at: str = "") -> None:
+        self.at = at
+        super().__init__(message)
 
 
 class IllegalCombatError(RulesError):
@@ -348,13 +350,13 @@ def check_overrides(own: Any, place: str = "overrides.combat") -> None:
         if not below and not (isinstance(value, dict) and isinstance(node, dict)):
             # Named where it is written: a fact of the aid, or a default held fixed.
             if marked and not FACT_KEYS & set(path):
-                raise _refused(at, "error.combat_fixed", HELD)
-            raise _refused(at, "error.combat_fact", FACT)
-        _expect(isinstance(value, dict), at, "expected a JSON object")
+                raise ScenarioError(at, "problem.combat_fixed")
+            raise ScenarioError(at, "problem.combat_fact")
+        _expect(isinstance(value, dict), at, "problem.object")
         for key, inner in value.items():
             here, spot = (*path, key), f"{at}.{_brief(key)}"
-            _expect(key not in NOTES, spot, NOTE_REFUSED)
-            _expect(isinstance(node, dict) and key in node, spot, "no such combat setting")
+            _expect(key not in NOTES, spot, "problem.note")
+            _expect(isinstance(node, dict) and key in node, spot, "problem.no_such_combat_setting")
             deeper = marked or (isinstance(node[key], dict) and node[key].get("default") is True)
             if here in opened:
                 _check_setting(opened[here], inner, spot)
@@ -364,8 +366,10 @@ def check_overrides(own: Any, place: str = "overrides.combat") -> None:
     walk(own, raw_tables(), (), False)
     try:
         parse_tables(with_overrides(raw_tables(), own))
-    except CombatDataError as exc:
-        raise ScenarioError(place, str(exc)) from None
+    except CombatDataError as exc:  # settings each right that do not fit together
+        raise ScenarioError(
+            f"{place}.{exc.at}" if exc.at else place, "problem.combat_table"
+        ) from None
 
 
 def _check_setting(setting: str, value: Any, at: str) -> None:
@@ -378,25 +382,17 @@ def _check_setting(setting: str, value: Any, at: str) -> None:
     if setting in CHOICES:
         choices = CHOICES[setting]
         ok = any(type(value) is type(c) and value == c for c in choices)
-        _expect(ok, at, f"expected one of {listed(choices)}")
+        _expect(ok, at, "problem.one_of", options=listed(choices))
     elif setting in LISTS:
         items = LISTS[setting]
         ok = isinstance(value, list) and all(isinstance(v, str) and v in items for v in value)
         ok = ok and len(set(value)) == len(value) and (bool(value) or setting not in NOT_EMPTY)
-        how = "at least one of" if setting in NOT_EMPTY else "some of"
-        _expect(ok, at, f"expected {how} {listed(items)}, each once")
+        how = "problem.one_or_more_of_once" if setting in NOT_EMPTY else "problem.some_of_once"
+        _expect(ok, at, how, options=listed(items))
     else:
         least = NUMBERS[setting]
         ok = type(value) is int and value >= least
-        _expect(ok, at, f"expected a whole number of at least {least}")
-
-
-def _refused(place: str, key: str, problem: str) -> ScenarioError:
-    """A refusal of an override at ``place``, its problem in words of every language (``key``)
-    and in English."""
-    error = ScenarioError(place, problem)
-    error.params["problem"] = {"key": key, "params": {}}
-    return error
+        _expect(ok, at, "problem.at_least", least=least)
 
 
 def _number(x: Any) -> Fraction | None:
@@ -413,7 +409,7 @@ def parse_tables(data: Any, chart: TerrainChart | None = None) -> CombatTables:
 
     def need(ok: bool, place: str, problem: str) -> None:
         if not ok:
-            raise CombatDataError(f"{SYSTEM} combat.json: {place}: {problem}")
+            raise CombatDataError(f"{SYSTEM} combat.json: {place}: {problem}", place)
 
     def texts(x: Any, place: str) -> tuple[str, ...]:
         need(isinstance(x, list) and all(isinstance(s, str) for s in x), place, "expected texts")
@@ -527,7 +523,7 @@ def parse_tables(data: Any, chart: TerrainChart | None = None) -> CombatTables:
     try:
         die = Die.from_json({k: get(f"die.{k}") for k in ("sides", "first")})
     except ValueError as e:
-        raise CombatDataError(f"{SYSTEM} combat.json: die: {e}") from None
+        raise CombatDataError(f"{SYSTEM} combat.json: die: {e}", "die") from None
     melee = drm_rows("melee_modifiers", MELEE_IDS)
     fire = drm_rows("fire_modifiers", FIRE_IDS)
     rules = fire["reaction_or_counter_battery"].params["rules"]

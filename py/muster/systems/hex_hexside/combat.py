@@ -23,6 +23,8 @@ from ...hexmap import Scenario
 from ...limits import MAX_CRT_CHARS, MAX_CRT_COLUMNS, check_count, check_plain, check_size
 from ...los import los_config, trace
 from ...movement import Board, Part
+from ...parsing import _show
+from ...problems import english
 from .. import common
 from . import tables as T
 from .movement import crossing
@@ -322,9 +324,7 @@ def crt_info(options: dict[str, Any], scenario: Scenario | None = None) -> dict[
         key = crt_key(own)
         tables = _memo(scenario).get((MEMO, key)) or parse_own_crt(own)
     except T.TableError as exc:
-        raise RulesError(
-            "error.bad_crt", "the combat results table: {detail}", detail=str(exc)
-        ) from None
+        raise bad_crt(exc.at, exc.problem, **exc.params) from None
     _memo(scenario)[(MEMO, key)] = tables
     name = own.get("name") if isinstance(own.get("name"), str) and own.get("name") else None
     if source is None:  # an owner's table from a file: named by its key when it has no name
@@ -351,9 +351,7 @@ def tables_of(scenario: Scenario, state: Mapping[str, Any]) -> T.HexsideTables:
     if found is None:
         own = scenario_crt(scenario)
         if own is None or crt_key(own) != key:
-            raise RulesError(
-                "error.bad_crt", "the combat results table: {detail}", detail=f"unknown {key}"
-            )
+            raise bad_crt("crt", "problem.unknown_crt", got=_show(key))
         found = scenario.memo[(MEMO, key)] = parse_own_crt(own)
     return found
 
@@ -368,7 +366,7 @@ def _check_crt_limits(own: Any, place: str) -> None:
     check_plain(own, place)
     check_size(own, place, MAX_CRT_CHARS)
     if not isinstance(own, dict):
-        raise T.TableError("crt", "must be a JSON object")
+        raise T.TableError("crt", "problem.object")
     check_count(own.get("columns"), f"{place}.columns", "columns", MAX_CRT_COLUMNS)
     check_count(own.get("codes"), f"{place}.codes", "codes", MAX_CRT_COLUMNS)
 
@@ -385,7 +383,20 @@ def check_scenario_crt(own: Any) -> None:
         _check_crt_limits(own, "overrides.crt")
         parse_own_crt(own)
     except T.TableError as exc:
-        raise ScenarioError(f"overrides.{exc.at}", exc.problem) from None
+        raise ScenarioError(f"overrides.{exc.at}", exc.problem, **exc.params) from None
+
+
+def bad_crt(at: str, problem: str, **params: Any) -> RulesError:
+    """The refusal of an owner's combat results table: ``error.crt_refused``, its place (``at``,
+    from ``crt``) and its problem as a label (``muster.problems``), as a scenario's refusal."""
+    error = RulesError(
+        "error.crt_refused",
+        "the combat results table, {place}: {text}",
+        place=at,
+        text=english(problem, params),
+    )
+    error.params = {"place": at, "problem": {"key": problem, "params": params}}
+    return error
 
 
 def result_effects(codes: tuple[str, ...], t: T.HexsideTables) -> dict[str, dict[str, Any]]:

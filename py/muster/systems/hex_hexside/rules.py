@@ -48,7 +48,7 @@ def phases(scenario: Scenario) -> list[str]:
             break
         found.append(entry["phase"])
     if not found:
-        raise ScenarioError("overrides.sequence.player_turn", "expected a phase before the end")
+        raise ScenarioError("overrides.sequence.player_turn", "problem.phase_before_end")
     return found
 
 
@@ -84,10 +84,7 @@ def army_levels(scenario: Scenario) -> dict[str, dict[str, int]]:
             for k in ("points", "demoralized", "broken")
         )
         if not ok or not own["points"] > own["demoralized"] > own["broken"] >= 0:
-            raise ScenarioError(
-                f"side {side['id']} army_morale",
-                "expected whole numbers points > demoralized > broken >= 0",
-            )
+            raise ScenarioError(f"side {side['id']} army_morale", "problem.army_levels")
         out[side["id"]] = own
     scenario.memo["hh army"] = out
     return out

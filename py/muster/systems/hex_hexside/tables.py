@@ -25,6 +25,7 @@ from typing import Any
 
 from ...dice import Die, distribution, map_outcomes
 from ...movement import Part
+from ...problems import english
 
 STEP_IDS: tuple[str, ...] = (
     "designate_attack",
@@ -44,6 +45,14 @@ RALLY_IDS: tuple[str, ...] = ("leader", "far_from_enemy", "infantry_in_cover", "
 RALLY_IDS += ("adjacent_enemy", "army_demoralized", "army_broken")
 ARMY_STATES = ("normal", "demoralized", "broken")
 SIDES = ("attacker", "defender", "both")
+# The problem of a field of a table that is not of its kind (``_get``).
+_KIND_PROBLEMS = {
+    dict: "problem.object",
+    list: "problem.list",
+    str: "problem.text",
+    int: "problem.whole",
+    bool: "problem.bool",
+}
 RESULTS = ("r", "S")  # a CRT code's "result": retreat, surrender (result_effects)
 Codes = tuple[str, ...]
 
@@ -102,17 +111,17 @@ Tables = HexsideTables | None  # None: the system's own tables
 
 
 class TableError(ValueError):
-    """A malformed table: ``at`` names the place (``crt.rows[2].cells.1:1``), ``problem`` says
-    what is wrong; the message reads ``combat.json: <at> <problem>``.
+    """A malformed table: ``at`` names the place (``crt.rows[2].cells.1:1``), ``problem`` is
+    the key of what is wrong (``muster.problems``) with ``params``; the message reads
+    ``combat.json: <at>: <problem in English>``.
 
-    >>> str(TableError("crt.rows", "must have one row per face (1, 2, 3, 4, 5, 6)"))
-    'combat.json: crt.rows must have one row per face (1, 2, 3, 4, 5, 6)'
+    >>> str(TableError("crt.rows", "problem.crt_faces", faces="1, 2, 3, 4, 5, 6"))
+    'combat.json: crt.rows: expected one row for each face of the die (1, 2, 3, 4, 5, 6)'
     """
 
-    def __init__(self, at: str, problem: str, message: str = "") -> None:
-        self.at = at
-        self.problem = problem
-        super().__init__(message or f"combat.json: {at} {problem}")
+    def __init__(self, at: str, problem: str, **params: Any) -> None:
+        self.at, self.problem, self.params = at, problem, params
+        super().__init__(f"combat.json: {at}: {english(problem, params)}")
 
 
 def _get(data: Any, path: str, kind: type, at: str = "") -> Any:
@@ -120,25 +129,31 @@ def _get(data: Any, path: str, kind: type, at: str = "") -> Any:
     here, where = data, f"{at}.{path}" if at else path
     for name in path.split("."):
         if not isinstance(here, Mapping) or name not in here:
-            raise TableError(where, "missing", f"combat.json: missing {where}")
+            raise TableError(where, "problem.missing")
         here = here[name]
     if not isinstance(here, kind) or (isinstance(here, bool) and kind is int):
-        raise TableError(where, f"must be {kind.__name__}, got {_short(here)}")
+        raise TableError(where, _KIND_PROBLEMS.get(kind, "problem.setting_kind"), got=_short(here))
     return here
 
 
 def _int(x: Any, where: str, lo: int | None = None, hi: int | None = None) -> int:
     ok = isinstance(x, int) and not isinstance(x, bool)
     if not ok or (lo is not None and x < lo) or (hi is not None and x > hi):
-        span = "" if lo is None or hi is None else f" from {lo} to {hi}"
-        raise TableError(where, f"must be a whole number{span}, got {_short(x)}")
+        if lo is None or hi is None:
+            raise TableError(where, "problem.whole", got=_short(x))
+        raise TableError(where, "problem.whole_number", lo=lo, hi=hi, got=_short(x))
     return x
 
 
 def _short(value: Any, limit: int = 60) -> str:
-    """``repr(value)`` cut short for a message (an owner's table may hold anything)."""
-    text = repr(value[:limit] if isinstance(value, str) else value)
+    """``value`` as JSON cut short for a message (an owner's table may hold anything)."""
+    text = json.dumps(value[:limit] if isinstance(value, str) else value, ensure_ascii=False)
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _options(options: Iterable[Any]) -> str:
+    """The values a field may take, for a message: each as JSON, with commas."""
+    return ", ".join(_short(o) for o in options)
 
 
 def _name(key: str) -> str:
@@ -156,45 +171,44 @@ def parse_crt(crt: Any, die: Die, where: str = "crt") -> tuple[Any, ...]:
     for code, entry in codes.items():
         at = f"{where}.codes.{_name(code)}"
         if _get(entry, "side", str, at) not in SIDES:
-            raise TableError(f"{at}.side", f"must be one of {SIDES}")
+            raise TableError(f"{at}.side", "problem.one_of", options=_options(SIDES))
         _int(entry.get("steps"), f"{at}.steps", 0, 99)
         if entry.get("result") not in (None, *RESULTS):
-            raise TableError(f"{at}.result", f"must be one of {RESULTS} when given")
+            raise TableError(f"{at}.result", "problem.one_of", options=_options(RESULTS))
         if not isinstance(entry.get("text", ""), str):
-            raise TableError(f"{at}.text", "must be a text")
+            raise TableError(f"{at}.text", "problem.text")
     columns: list[tuple[str, int, int]] = []
     for i, col in enumerate(_get(crt, "columns", list, where)):
         at = f"{where}.columns[{i}]"
         label = _get(col, "label", str, at)
         a, d = (_int(col.get(k), f"{at}.{k}") for k in ("attacker", "defender"))
         if a < 1 or d < 1 or (columns and a * columns[-1][2] <= columns[-1][1] * d):
-            raise TableError(at, "must be a ratio above the column before it")
+            raise TableError(at, "problem.crt_ratio")
         columns.append((label, a, d))
     if not columns or len({c[0] for c in columns}) != len(columns):
-        raise TableError(f"{where}.columns", "must be non-empty with distinct labels")
+        raise TableError(f"{where}.columns", "problem.crt_columns")
     table: dict[int, dict[str, Codes]] = {}
     for i, row in enumerate(_get(crt, "rows", list, where)):
         at = f"{where}.rows[{i}]"
         roll = _int(row.get("roll") if isinstance(row, Mapping) else None, f"{at}.roll")
         cells = _get(row, "cells", dict, at)
         if roll in table or roll not in die.faces:
-            raise TableError(f"{at}.roll", f"{roll} repeated or not a face of {die}")
+            raise TableError(f"{at}.roll", "problem.crt_roll", got=roll)
         if set(cells) != {c[0] for c in columns}:
-            raise TableError(f"{at}.cells", "must have exactly the columns")
+            raise TableError(f"{at}.cells", "problem.crt_cells")
         for label, cell in cells.items():
             known = isinstance(cell, list) and all(isinstance(c, str) and c in codes for c in cell)
             if not known:
-                raise TableError(
-                    f"{at}.cells.{_name(label)}", f"has an unknown code: {_short(cell)}"
-                )
+                raise TableError(f"{at}.cells.{_name(label)}", "problem.crt_code", got=_short(cell))
         table[roll] = {k: tuple(v) for k, v in cells.items()}
     if set(table) != set(die.faces):
-        raise TableError(f"{where}.rows", f"must have one row per face {die.faces}")
+        faces = ", ".join(str(f) for f in die.faces)
+        raise TableError(f"{where}.rows", "problem.crt_faces", faces=faces)
     stand_in = crt.get("stand_in", False)
     if not isinstance(stand_in, bool) or (stand_in and not isinstance(crt.get("why"), str)):
-        raise TableError(f"{where}.stand_in", "must be a bool, with a why when true")
+        raise TableError(f"{where}.stand_in", "problem.crt_stand_in")
     if _get(crt, "roll_limits.value", str, where) != "clamp":
-        raise TableError(f"{where}.roll_limits.value", "must be 'clamp'")
+        raise TableError(f"{where}.roll_limits.value", "problem.one_of", options='"clamp"')
     return tuple(columns), table, codes, stand_in
 
 
