@@ -7,8 +7,9 @@ driver's path is given to Selenium, so Selenium Manager is never asked for one (
 fail loudly should it be).
 
 Every call into the page is a JavaScript function's source with JSON arguments, and answers
-JSON. Taps are real input (W3C actions of a touch pointer), not ``element.click()`` from a
-script. Console errors: Firefox reports each one (``log.entryAdded``: console.error and
+JSON. Taps and drags are real input, W3C actions of a touch pointer, not ``element.click()`` from
+a script: Firefox gives the page touch events and pointer events of type "touch"; WebKitGTK, a
+desktop port with no touch input, plays them as the mouse (pointer type "mouse"). Console errors: Firefox reports each one (``log.entryAdded``: console.error and
 uncaught errors of the page). WebKitGTK's driver has no log and no BiDi, and its automation
 session is ephemeral, where WebKit writes no console message out; so WebKit's page is served
 with a first script (``probe.js``, loaded before anything else in index.html) that keeps
