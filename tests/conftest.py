@@ -65,7 +65,11 @@ def pytest_collection_modifyitems(config, items) -> None:
     """MUSTER_BROWSERS without chromium leaves out the Playwright tests (all in Chromium)."""
     from browsers import wanted
 
-    if "chromium" in wanted():
+    try:
+        names = wanted()
+    except ValueError as bad:
+        raise pytest.UsageError(str(bad)) from None
+    if "chromium" in names:
         return
     skip = pytest.mark.skip(reason="MUSTER_BROWSERS leaves out chromium")
     for item in items:

@@ -9,13 +9,15 @@ fail loudly should it be).
 Every call into the page is a JavaScript function's source with JSON arguments, and answers
 JSON. Taps and drags are real input, W3C actions of a touch pointer, not ``element.click()`` from
 a script: Firefox gives the page touch events and pointer events of type "touch"; WebKitGTK, a
-desktop port with no touch input, plays them as the mouse (pointer type "mouse"). Console errors: Firefox reports each one (``log.entryAdded``: console.error and
-uncaught errors of the page). WebKitGTK's driver has no log and no BiDi, and its automation
-session is ephemeral, where WebKit writes no console message out; so WebKit's page is served
-with a first script (``probe.js``, loaded before anything else in index.html) that keeps
-console.error calls, uncaught errors and unhandled rejections in sessionStorage, which the driver
-reads and clears (errors inside the worker reach the page as its own errors, as the app reports
-them).
+desktop port with no touch input, plays them as the mouse (pointer type "mouse").
+
+Console errors: Firefox reports each one over BiDi (``log.entryAdded`` at level "error":
+console.error and uncaught errors of the page). WebKitGTK's driver has no log and no BiDi, and
+its automation session is ephemeral, where WebKit writes no console message out; so WebKit is
+shown a copy of the site whose index.html loads ``probe.js`` before anything else: it wraps
+console.error and listens for uncaught errors and unhandled rejections, keeping each in
+sessionStorage (so a reload loses none), which the driver reads and clears. What it cannot see
+in WebKit: messages printed inside the Web Worker or the service worker themselves.
 """
 
 from __future__ import annotations
@@ -268,7 +270,7 @@ class XDisplay:
                 self.process.wait()
 
 
-def _no_selenium_manager() -> None:
+def no_selenium_manager() -> None:
     """Selenium Manager downloads drivers and browsers: never here."""
     from selenium.webdriver.common import selenium_manager
 
@@ -284,17 +286,17 @@ class WebKitDriver(Driver):
     name = "webkit"
 
     def __init__(self, display: str) -> None:
-        for path, package in ((WEBKIT_DRIVER, "webkit2gtk-driver"), (MINIBROWSER, "")):
+        for path in (WEBKIT_DRIVER, MINIBROWSER):
             if not Path(path).is_file():
                 raise BrowserMissing(
-                    f"webkit: {path} is missing (Debian's package {package or 'webkit2gtk-driver'})"
-                    "; install it, or leave webkit out of MUSTER_BROWSERS"
+                    f"webkit: {path} is missing (Debian's package webkit2gtk-driver); install"
+                    " it, or leave webkit out of MUSTER_BROWSERS"
                 )
         from selenium import webdriver
         from selenium.webdriver.webkitgtk.options import Options
         from selenium.webdriver.webkitgtk.service import Service
 
-        _no_selenium_manager()
+        no_selenium_manager()
         options = Options()
         options.binary_location = MINIBROWSER
         options.add_argument("--automation")
