@@ -19,6 +19,15 @@ CACHED = """async () => {
 }"""
 
 
+# The map's view fits its box: the same width to height (the fit that follows a resize).
+FITTED = """() => {
+  const box = document.querySelector('#map').getBoundingClientRect();
+  const view = document.querySelector('#map svg').viewBox.baseVal;
+  const aspect = box.width / box.height;
+  return Math.abs(view.width / view.height - aspect) < 0.01 * aspect;
+}"""
+
+
 def tap_hex_answers(app: App, label: str, terrain: str) -> None:
     """A tap on hex ``label``: the panel names it and its terrain."""
     d = app.d
@@ -48,6 +57,25 @@ def test_rules_ready_the_normal_way(app: App):
     boot = d.value("window.musterTiming.boot")
     assert boot["boot"] == "normal" and "refused" not in boot, boot
     tap_hex_answers(app, "0302", "Woods")
+    d.assert_no_errors()
+
+
+def test_the_map_follows_the_tablet_turned_without_an_error(app: App):
+    """A turn of the tablet refits the map; the new size is applied in the next frame, not
+    inside the ResizeObserver's callback, which WebKit reported as an uncaught error (a
+    "ResizeObserver loop")."""
+    d = app.d
+    app.open()
+    view_box = "() => document.querySelector('#map svg').getAttribute('viewBox')"
+    portrait = d.call(view_box)
+    try:
+        d.set_viewport(TABLET[1], TABLET[0])
+        d.wait_for(f"() => ({view_box})() !== {portrait!r}", what="the map refitted")
+        d.wait_for(FITTED, what="the map fitted to its box")
+    finally:
+        d.set_viewport(*TABLET)
+    d.wait_for(FITTED, what="the map fitted to its box again")
+    tap_hex_answers(app, "0905", "Town")
     d.assert_no_errors()
 
 
