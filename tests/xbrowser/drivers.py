@@ -35,6 +35,9 @@ WEBKIT_DRIVER = "/usr/bin/WebKitWebDriver"
 MINIBROWSER = "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser"
 FIREFOX = "/usr/bin/firefox-esr"
 
+# How long a wait lasts before a test fails (generous: the machines are shared and slow).
+WAIT = 60.0
+
 # The tablet the app is made for, in CSS pixels.
 TABLET = (820, 1180)
 
@@ -136,7 +139,7 @@ class Driver:
         """The JSON value of a JavaScript expression."""
         return self.call(f"() => ({expression})")
 
-    def wait_for(self, script: str, *args: Any, timeout: float = 30.0, what: str = "") -> Any:
+    def wait_for(self, script: str, *args: Any, timeout: float = WAIT, what: str = "") -> Any:
         """Poll the function ``script`` until it returns something truthy; that value."""
         deadline = time.monotonic() + timeout
         while True:
@@ -150,17 +153,17 @@ class Driver:
                 )
             time.sleep(0.1)
 
-    def wait_selector(self, selector: str, timeout: float = 30.0) -> None:
+    def wait_selector(self, selector: str, timeout: float = WAIT) -> None:
         self.wait_for(
             "(s) => !!document.querySelector(s)", selector, timeout=timeout, what=selector
         )
 
-    def wait_gone(self, selector: str, timeout: float = 30.0) -> None:
+    def wait_gone(self, selector: str, timeout: float = WAIT) -> None:
         self.wait_for(
             "(s) => !document.querySelector(s)", selector, timeout=timeout, what="no " + selector
         )
 
-    def wait_text(self, selector: str, text: str, timeout: float = 30.0) -> None:
+    def wait_text(self, selector: str, text: str, timeout: float = WAIT) -> None:
         self.wait_for(
             "(s, t) => (document.querySelector(s) || {textContent: ''}).textContent.includes(t)",
             selector,
@@ -185,7 +188,7 @@ class Driver:
             name,
         )
 
-    def wait_ready(self, timeout: float = 60.0) -> None:
+    def wait_ready(self, timeout: float = 120.0) -> None:
         """Until the page says the rules are ready (html[data-ready='1'])."""
         self.wait_for(
             "() => document.documentElement.dataset.ready === '1'",
@@ -197,7 +200,7 @@ class Driver:
         """Until the play panel takes taps again: nothing changed for a double tap's time."""
         self.wait_for(_SETTLED, QUIET_MS + 50, what="a still page")
 
-    def centre(self, selector: str, hit: bool = True, timeout: float = 30.0) -> tuple[float, float]:
+    def centre(self, selector: str, hit: bool = True, timeout: float = WAIT) -> tuple[float, float]:
         x, y = self.wait_for(_CENTRE, selector, hit, timeout=timeout, what=f"{selector} in sight")
         return x, y
 

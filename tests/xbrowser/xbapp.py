@@ -11,7 +11,8 @@ from drivers import Driver
 import build
 
 PREFIX = "/muster/"
-READY_TIMEOUT = 60.0
+# Rules ready: WebKit's normal boot (no snapshot) takes the longest, some 15 s here.
+READY_TIMEOUT = 120.0
 
 
 class Site:
