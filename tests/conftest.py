@@ -1,4 +1,5 @@
-"""Shared test setup: which Chromium Playwright drives."""
+"""Shared test setup: the built site (for the browser tests of tests/e2e and tests/xbrowser),
+which Chromium Playwright drives, and the browsers MUSTER_BROWSERS leaves out."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ import shutil
 from pathlib import Path
 
 import pytest
+
+import build
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -48,3 +51,27 @@ def chromium_launch_args() -> dict:
 def browser_type_launch_args(browser_type_launch_args):
     """pytest-playwright's launch options, with our Chromium and flags."""
     return {**browser_type_launch_args, **chromium_launch_args()}
+
+
+@pytest.fixture(scope="session")
+def dist(tmp_path_factory) -> Path:
+    """The built site, written once per test session."""
+    out = tmp_path_factory.mktemp("site") / "dist"
+    build.build(out)
+    return out
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    """MUSTER_BROWSERS without chromium leaves out the Playwright tests (all in Chromium)."""
+    from browsers import wanted
+
+    try:
+        names = wanted()
+    except ValueError as bad:
+        raise pytest.UsageError(str(bad)) from None
+    if "chromium" in names:
+        return
+    skip = pytest.mark.skip(reason="MUSTER_BROWSERS leaves out chromium")
+    for item in items:
+        if item.get_closest_marker("e2e"):
+            item.add_marker(skip)

@@ -11,20 +11,26 @@ cd "$(dirname "$0")/.."
 # and firefox; all three by default, as CI runs them): Chromium through Playwright
 # (MUSTER_CHROMIUM, Debian's chromium, or Debian's package installed now), WebKitGTK through
 # its WebKitWebDriver on a virtual screen (webkit2gtk-driver, xvfb) and Firefox ESR through
-# the WebDriver BiDi it speaks itself (firefox-esr). Debian's packages missing are installed
-# now (as root, or through sudo); nothing is downloaded at run time.
+# the WebDriver BiDi it speaks itself (MUSTER_FIREFOX, or Debian's firefox-esr). Debian's
+# packages missing are installed now (as root, or through sudo); nothing is downloaded at run
+# time.
 export MUSTER_BROWSERS="${MUSTER_BROWSERS:-chromium,webkit,firefox}"
 wanted=()
-if [ -z "${MUSTER_CHROMIUM:-}" ] && ! command -v chromium >/dev/null 2>&1; then
-  wanted+=(chromium) # the e2e tests run in Chromium whatever MUSTER_BROWSERS says
-fi
+case ",$MUSTER_BROWSERS," in *,chromium,*)
+  if [ -z "${MUSTER_CHROMIUM:-}" ] && ! command -v chromium >/dev/null 2>&1; then
+    wanted+=(chromium)
+  fi
+  ;;
+esac
 case ",$MUSTER_BROWSERS," in *,webkit,*)
   command -v WebKitWebDriver >/dev/null 2>&1 || wanted+=(webkit2gtk-driver)
   command -v Xvfb >/dev/null 2>&1 || wanted+=(xvfb)
   ;;
 esac
 case ",$MUSTER_BROWSERS," in *,firefox,*)
-  command -v firefox-esr >/dev/null 2>&1 || command -v firefox >/dev/null 2>&1 || wanted+=(firefox-esr)
+  if [ -z "${MUSTER_FIREFOX:-}" ] && ! command -v firefox-esr >/dev/null 2>&1; then
+    wanted+=(firefox-esr)
+  fi
   ;;
 esac
 if [ "${#wanted[@]}" -gt 0 ]; then

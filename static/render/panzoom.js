@@ -101,8 +101,18 @@ export class PanZoomMap {
     // A pointer on the map ends the keyboard's turn: the cursor hides until a key comes back.
     svg.addEventListener("pointerdown", () => this._keyboard(false));
     this._onResizeBound = () => this._onResize();
+    this._resizeFrame = 0;
     if (typeof ResizeObserver !== "undefined") {
-      this._ro = new ResizeObserver(this._onResizeBound);
+      // The new size is applied in the next frame, not inside the observer's callback: a fit
+      // there that moves the layout again is a "ResizeObserver loop", which WebKit (Safari)
+      // reports as an uncaught error.
+      this._ro = new ResizeObserver(() => {
+        if (this._resizeFrame) return;
+        this._resizeFrame = requestAnimationFrame(() => {
+          this._resizeFrame = 0;
+          this._onResize();
+        });
+      });
       this._ro.observe(container);
     } else {
       this._ro = null;
@@ -776,6 +786,8 @@ export class PanZoomMap {
     if (this._live.parentNode) this._live.parentNode.removeChild(this._live);
     if (this._ro) this._ro.disconnect();
     else window.removeEventListener("resize", this._onResizeBound);
+    if (this._resizeFrame) cancelAnimationFrame(this._resizeFrame);
+    this._resizeFrame = 0;
     if (this._raf) cancelAnimationFrame(this._raf);
     this._raf = 0;
     this._pointers.clear();

@@ -1,4 +1,5 @@
-"""End-to-end fixtures: build the site once, serve it on free localhost ports, open pages.
+"""End-to-end fixtures: serve the built site (``dist``, tests/conftest.py) on free localhost
+ports, open pages.
 
 Each cold start of Pyodide costs seconds, so pages are shared per test module.
 """
@@ -18,14 +19,6 @@ import build
 ROOT = Path(__file__).resolve().parents[2]
 
 WHEEL_CACHE = ROOT / ".cache" / "pyodide-wheels"
-
-
-@pytest.fixture(scope="session")
-def dist(tmp_path_factory) -> Path:
-    """The built site, written once per test session."""
-    out = tmp_path_factory.mktemp("site") / "dist"
-    build.build(out)
-    return out
 
 
 @pytest.fixture(scope="session")
