@@ -77,7 +77,7 @@ QUIET_MS = 450
 
 # True once nothing on the page has changed for `quiet` ms and no request is under way; the
 # first call starts watching (from then on).
-_SETTLED = """(quiet) => {
+SETTLED = """(quiet) => {
   if (window.__musterChanged === undefined) {
     window.__musterChanged = performance.now();
     new MutationObserver(() => { window.__musterChanged = performance.now(); }).observe(
@@ -90,7 +90,7 @@ _SETTLED = """(quiet) => {
 
 def settle(page: Any) -> None:
     """Wait until the play panel takes taps again: nothing changed for a double tap's time."""
-    page.wait_for_function(_SETTLED, arg=QUIET_MS + 50)
+    page.wait_for_function(SETTLED, arg=QUIET_MS + 50)
 
 
 def press(page: Any, selector: str) -> None:

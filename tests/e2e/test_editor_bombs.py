@@ -32,23 +32,12 @@ from bombs import (
 )
 from editorpage import open_editor, png
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
+from vassalpages import three_pages
 
 pytestmark = pytest.mark.e2e
 
 # --- the module reader in its harness page ----------------------------------------------------
 
-NO_DECOMPRESSION = "delete window.DecompressionStream;"
-
-# A DecompressionStream that knows gzip and deflate but not deflate-raw (Chrome 80-102).
-NO_DEFLATE_RAW = """(() => {
-  const Native = window.DecompressionStream;
-  window.DecompressionStream = class extends Native {
-    constructor(format) {
-      if (format === "deflate-raw") throw new TypeError("Unsupported compression format");
-      super(format);
-    }
-  };
-})();"""
 
 # The module given to the harness's file input read, and its first board's picture: what each
 # step refused ({key, params}), or the picture's size.
@@ -73,31 +62,11 @@ READ = """async () => {
 }"""
 
 
-def harness_page(browser, site_url, init: str | None) -> AppPage:
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
-    if init:
-        context.add_init_script(init)
-    page = context.new_page()
-    opened = AppPage(context, page)
-    page.on("console", lambda m: opened.errors.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda exc: opened.errors.append(str(exc)))
-    page.goto(f"{site_url}__tests__/e2e/vassal_harness.html")
-    page.wait_for_selector("html[data-ready='1']", state="attached")
-    return opened
-
-
 @pytest.fixture(scope="module")
 def pages(browser, site_url):
     """The harness with the browser's DecompressionStream, without it, and with one that lacks
     deflate-raw."""
-    opened = {
-        "native": harness_page(browser, site_url, None),
-        "none": harness_page(browser, site_url, NO_DECOMPRESSION),
-        "no-raw": harness_page(browser, site_url, NO_DEFLATE_RAW),
-    }
-    yield opened
-    for page in opened.values():
-        page.context.close()
+    yield from three_pages(browser, site_url)
 
 
 def read_everywhere(pages: dict[str, AppPage], data: bytes | Path) -> dict[str, dict]:

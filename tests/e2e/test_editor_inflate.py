@@ -18,6 +18,7 @@ import zlib
 import pytest
 from apppage import AppPage, open_app
 from test_editor_vassal import CASES, READ, check_board
+from vassalpages import three_pages
 from vmod import vmod
 
 pytestmark = pytest.mark.e2e
@@ -330,45 +331,12 @@ def test_speed_on_2_mb(harness):
 
 # --- The VASSAL import without the browser's decompression -------------------------------------
 
-NO_DECOMPRESSION = "delete window.DecompressionStream;"
-
-# A DecompressionStream that knows gzip and deflate but not deflate-raw (Chrome 80-102).
-NO_DEFLATE_RAW = """(() => {
-  const Native = window.DecompressionStream;
-  window.DecompressionStream = class extends Native {
-    constructor(format) {
-      if (format === "deflate-raw") throw new TypeError("Unsupported compression format");
-      super(format);
-    }
-  };
-})();"""
-
-
-def vassal_page(browser, site_url, init: str | None) -> AppPage:
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
-    if init:
-        context.add_init_script(init)
-    page = context.new_page()
-    opened = AppPage(context, page)
-    page.on("console", lambda m: opened.errors.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda exc: opened.errors.append(str(exc)))
-    page.goto(f"{site_url}__tests__/e2e/vassal_harness.html")
-    page.wait_for_selector("html[data-ready='1']", state="attached")
-    return opened
-
 
 @pytest.fixture(scope="module")
 def pages(browser, site_url):
     """The VASSAL harness with the browser's DecompressionStream, without it, and with one
     that lacks deflate-raw."""
-    opened = {
-        "native": vassal_page(browser, site_url, None),
-        "none": vassal_page(browser, site_url, NO_DECOMPRESSION),
-        "no-raw": vassal_page(browser, site_url, NO_DEFLATE_RAW),
-    }
-    yield opened
-    for page in opened.values():
-        page.context.close()
+    yield from three_pages(browser, site_url)
 
 
 def read(page: AppPage, data: bytes, name: str = "test.vmod") -> dict:

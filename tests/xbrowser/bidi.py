@@ -135,11 +135,16 @@ class Firefox:
                 self.command("session.end", {}, timeout=10)
             self.ws.close()
             self.ws = None
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(20)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        stop(self.process, 20)
         shutil.rmtree(self.profile, ignore_errors=True)
+
+
+def stop(process: subprocess.Popen, seconds: float) -> None:
+    """End ``process`` (a browser, a display): asked first, killed after ``seconds``."""
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(seconds)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()

@@ -31,6 +31,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bidi import stop
+from e2e.apppage import QUIET_MS, SETTLED  # when the play panel takes a tap again
+
 WEBKIT_DRIVER = "/usr/bin/WebKitWebDriver"
 MINIBROWSER = "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser"
 FIREFOX = "/usr/bin/firefox-esr"
@@ -40,20 +43,6 @@ WAIT = 60.0
 
 # The tablet the app is made for, in CSS pixels.
 TABLET = (820, 1180)
-
-# The play panel takes a tap this soon after it changed for the second half of a double tap,
-# and ignores it (static/panel.js, QUIET_MS); a player's next tap comes once it is still.
-QUIET_MS = 450
-
-_SETTLED = """(quiet) => {
-  if (window.__musterChanged === undefined) {
-    window.__musterChanged = performance.now();
-    new MutationObserver(() => { window.__musterChanged = performance.now(); }).observe(
-      document, {subtree: true, childList: true, attributes: true, characterData: true});
-  }
-  return !document.querySelector('#play-panel.busy')
-    && performance.now() - window.__musterChanged >= quiet;
-}"""
 
 # The centre of the first element matching a selector, in viewport CSS pixels, once it is
 # scrolled into view; with ``hit``, only if a tap there lands on it (nothing covers it).
@@ -198,7 +187,7 @@ class Driver:
 
     def settle(self) -> None:
         """Until the play panel takes taps again: nothing changed for a double tap's time."""
-        self.wait_for(_SETTLED, QUIET_MS + 50, what="a still page")
+        self.wait_for(SETTLED, QUIET_MS + 50, what="a still page")
 
     def centre(self, selector: str, hit: bool = True, timeout: float = WAIT) -> tuple[float, float]:
         x, y = self.wait_for(_CENTRE, selector, hit, timeout=timeout, what=f"{selector} in sight")
@@ -264,13 +253,7 @@ class XDisplay:
         self.display = ":" + number.decode().strip()
 
     def close(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        stop(self.process, 10)
 
 
 def no_selenium_manager() -> None:
