@@ -83,20 +83,6 @@ def read_everywhere(pages: dict[str, AppPage], data: bytes | Path) -> dict[str, 
     return results
 
 
-def test_the_pages_unpack_each_their_way(pages):
-    ask = """() => {
-      if (typeof DecompressionStream === "undefined") return "none";
-      try {
-        new DecompressionStream("deflate-raw");
-        return "native";
-      } catch (e) {
-        return "no-raw";
-      }
-    }"""
-    for kind, page in pages.items():
-        assert page.page.evaluate(ask) == kind
-
-
 def test_an_honest_module_of_the_bombs_maker_reads(pages):
     """The bombs below differ from this module only by the entry they spoil."""
     for kind, result in read_everywhere(pages, module()).items():
