@@ -25,9 +25,25 @@ export function fileReader(limits) {
       } catch (error) {
         return Promise.reject({
           key: NOT_JSON[kind],
-          params: { detail: String((error && error.message) || error) },
+          params: { detail: jsonProblem(error, text) },
         });
       }
     });
   };
+}
+
+// What is wrong with `text`, which JSON.parse refused with `error`, in words the UI has (a
+// label, never the browser's own English): where the JSON stops, when the browser says (a line
+// and column, or a position counted from the start), else that it is not JSON.
+export function jsonProblem(error, text) {
+  const message = String((error && error.message) || "");
+  const at = /line (\d+) column (\d+)/.exec(message);
+  if (at) return { key: "problem.json_at", params: { line: Number(at[1]), column: Number(at[2]) } };
+  const position = /position (\d+)/.exec(message);
+  if (position) {
+    const lines = text.slice(0, Number(position[1])).split("\n");
+    const column = lines[lines.length - 1].length + 1;
+    return { key: "problem.json_at", params: { line: lines.length, column: column } };
+  }
+  return { key: "problem.json", params: {} };
 }

@@ -14,6 +14,7 @@ import re
 from typing import Any
 
 from .errors import InvalidActionError
+from .problems import english
 
 MAX_DEPTH = 64  # nesting of lists and objects in any value (a scenario needs about 8)
 MAX_INT = 2**53 - 1  # whole numbers a browser's JSON keeps exactly
@@ -87,7 +88,7 @@ def check_plain(value: Any, place: str, depth: int = MAX_DEPTH) -> None:
             if isinstance(item, dict):
                 for key, sub in item.items():
                     if not isinstance(key, str):
-                        raise _not_json(where, "a key that is not text")
+                        raise _not_json(where, "problem.json_key")
                     stack.append((sub, f"{where}.{_short(key)}", level + 1))
             else:
                 stack.extend((sub, f"{where}[{i}]", level + 1) for i, sub in enumerate(item))
@@ -103,7 +104,7 @@ def check_plain(value: Any, place: str, depth: int = MAX_DEPTH) -> None:
             if len(item) > MAX_TEXT:
                 raise too_large(where, "characters", len(item), MAX_TEXT)
         else:
-            raise _not_json(where, type(item).__name__)
+            raise _not_json(where, "problem.json_value")
 
 
 def _plain(value: Any, depth: int) -> bool:
@@ -156,10 +157,10 @@ def loads(text: Any, place: str = "request") -> Any:
     >>> loads('[-Infinity]')
     Traceback (most recent call last):
     ...
-    muster.errors.InvalidActionError: request: not valid JSON (-Infinity is not a number)
+    muster.errors.InvalidActionError: request: not valid JSON (it holds a value JSON does not have)
     """
     if not isinstance(text, str):
-        raise _bad_json(place, "expected text")
+        raise _bad_json(place, "problem.text")
     if len(text) > MAX_REQUEST_CHARS:
         raise too_large(place, "characters", len(text), MAX_REQUEST_CHARS)
     _check_nesting(text, place)
@@ -167,8 +168,10 @@ def loads(text: Any, place: str = "request") -> Any:
         value = json.loads(text, parse_constant=_no_constant)
     except RecursionError:
         raise _too_deep(place, MAX_DEPTH) from None
-    except ValueError as exc:  # JSONDecodeError, a constant, a number of too many digits
-        raise _bad_json(place, str(exc)) from None
+    except json.JSONDecodeError as exc:
+        raise _bad_json(place, "problem.json_at", line=exc.lineno, column=exc.colno) from None
+    except ValueError:  # a constant (NaN, Infinity), a number of too many digits
+        raise _bad_json(place, "problem.json_value") from None
     check_plain(value, place)
     return value
 
@@ -198,7 +201,7 @@ def _check_nesting(text: str, place: str) -> None:
             return
         peeled = _INNERMOST.sub("", brackets)
         if peeled == brackets:  # brackets that never close: not JSON, and maybe deep
-            raise _bad_json(place, "brackets do not match")
+            raise _bad_json(place, "problem.json_brackets")
         brackets = peeled
     if brackets:
         raise _too_deep(place, MAX_DEPTH)
@@ -233,12 +236,18 @@ def _bad_number(place: str) -> InvalidActionError:
 
 
 def _not_json(place: str, what: str) -> InvalidActionError:
-    return InvalidActionError(
-        "error.not_json", "{place}: not a JSON value ({what})", place=place, what=what
-    )
+    """``place`` holds what is not JSON: ``what``, a problem key (the screen words it)."""
+    text = "{place}: not a JSON value (" + _braces(english(what, {})) + ")"
+    return InvalidActionError("error.not_json", text, place=place, what={"key": what, "params": {}})
 
 
-def _bad_json(place: str, detail: str) -> InvalidActionError:
-    return InvalidActionError(
-        "error.bad_json", "{place}: not valid JSON ({detail})", place=place, detail=detail
-    )
+def _bad_json(place: str, detail: str, **params: Any) -> InvalidActionError:
+    """The text at ``place`` is not valid JSON: ``detail``, a problem key with ``params``."""
+    text = "{place}: not valid JSON (" + _braces(english(detail, params)) + ")"
+    label = {"key": detail, "params": params}
+    return InvalidActionError("error.bad_json", text, place=place, detail=label)
+
+
+def _braces(text: str) -> str:
+    """``text`` kept as it is by a later ``format``."""
+    return text.replace("{", "{{").replace("}", "}}")

@@ -42,6 +42,12 @@ PROBLEMS: dict[str, str] = {
     "problem.item_twice": "an item is listed twice",
     "problem.listed_twice": "listed twice",
     "problem.id_twice": "id used twice",
+    # JSON text.
+    "problem.json": "the text is not JSON",
+    "problem.json_at": "the text stops being JSON at line {line}, column {column}",
+    "problem.json_brackets": "its brackets do not match",
+    "problem.json_value": "it holds a value JSON does not have",
+    "problem.json_key": "it holds a key that is not text",
     # The file.
     "problem.format": "expected the format {expected}",
     "problem.unknown_system": "unknown rule system {got}",

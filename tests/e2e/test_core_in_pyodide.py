@@ -34,11 +34,13 @@ def test_core_unit_tests_pass_inside_pyodide(browser, site_url, pyodide_wheels):
             "path": "/home/pyodide/docs/scenario-format.md",
         }
     ]
-    # The words of the app: the core's tests check every message it emits has them.
+    # The words of the app: the core's tests check every message it emits has them; and the
+    # app's file reader, which words a file that is not JSON with the core's problem keys.
     files += [
         {"url": f"{site_url}static/i18n/{p.name}", "path": f"/home/pyodide/static/i18n/{p.name}"}
         for p in sorted((ROOT / "static" / "i18n").glob("*.json"))
     ]
+    files += [{"url": f"{site_url}static/files.js", "path": "/home/pyodide/static/files.js"}]
     context = browser.new_context()
     page = context.new_page()
     errors: list[str] = []

@@ -68,6 +68,14 @@ def test_a_refused_scenario_is_said_in_the_players_language(browser, site_url, l
         shown = page.locator("#message").inner_text()
         assert shown == filled(words["error.scenario"], place=place, problem=problem)
         assert english_in(shown) == []
+    # A file that is not JSON: where it stops being JSON, in words (not the browser's English).
+    page.evaluate("document.querySelector('#message').textContent = ''")
+    open_file(page, "broken.json", '{\n  "id": "x",\n  "map": {,\n}')
+    page.wait_for_function("document.querySelector('#message').textContent !== ''")
+    shown = page.locator("#message").inner_text()
+    where = filled(words["problem.json_at"], line="3", column="11")
+    assert shown == filled(words["error.bad_file"], detail=where)
+    assert "JSON.parse" not in shown and "Unexpected" not in shown and "Expected" not in shown
     # The game in progress is kept.
     assert page.evaluate("window.muster.state.scenario.id") == good["id"]
     app.assert_no_errors()
