@@ -35,6 +35,11 @@ ALREADY_COMPRESSED = (".gz", ".zip", ".png")
 # as Python holds it, +313,508; the core's files +38,377; the words +14,954). Counted apart as
 # the editor is; anything more fails.
 CORE_OF_ISSUE_15 = 367_000
+# Issue 23 (every refusal worded in four languages, every file's fields and every setting
+# checked, files read within limits): measured between the two builds, 39,125 compressed bytes
+# (the memory snapshot +23,413; the core's files +6,706; the words +8,544; the app's scripts
+# outside the editor +462). Counted apart too; anything more fails.
+CORE_OF_ISSUE_23 = 40_000
 
 
 class CountingHandler(build.Handler):
@@ -127,4 +132,5 @@ def test_a_first_visit_fetches_each_file_once(playwright, browser_type_launch_ar
         f"first visit: {raw:,} bytes, {compressed:,} compressed ({later:,} of them the editor's);"
         f" wasm {duplicate_wasm:,}"
     )
-    assert compressed - later - CORE_OF_ISSUE_15 <= BEFORE_COMPRESSED - duplicate_wasm
+    grown = CORE_OF_ISSUE_15 + CORE_OF_ISSUE_23
+    assert compressed - later - grown <= BEFORE_COMPRESSED - duplicate_wasm

@@ -320,15 +320,28 @@ class WebKitDriver(Driver):
     def set_viewport(self, width: int, height: int) -> None:
         """Size the window so that the viewport is ``width`` × ``height`` CSS pixels."""
         self.driver.set_window_rect(x=0, y=0, width=width, height=height)
-        for _ in range(3):
-            w, h = self.viewport()
+        for _ in range(5):
+            w, h = self._still_viewport()
             if (w, h) == (width, height):
                 return
             rect = self.driver.get_window_rect()
             self.driver.set_window_rect(
                 width=rect["width"] + width - w, height=rect["height"] + height - h
             )
-        assert self.viewport() == (width, height), self.viewport()
+        raise AssertionError(f"the viewport is {self._still_viewport()}, not {(width, height)}")
+
+    def _still_viewport(self) -> tuple[int, int]:
+        """The viewport once the window has stopped changing: a resize lands a little after the
+        driver's answer, later on a busy machine (read while it lands, it is neither size)."""
+        last = self.viewport()
+        deadline = time.monotonic() + WAIT
+        while time.monotonic() < deadline:
+            time.sleep(0.25)
+            now = self.viewport()
+            if now == last:
+                return now
+            last = now
+        return last
 
     def _pointer(self, points: list[tuple[float, float]]) -> None:
         from selenium.webdriver.common.actions import interaction
