@@ -16,7 +16,7 @@ What the screen shows comes from here, for every system alike (``docs/play-view.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any, Generic, Protocol, TypeVar
 
 from .areamap import AreaScenario
@@ -380,13 +380,23 @@ def params_of(action: Mapping[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in action.items() if k != "type"}
 
 
-def held_facts(state: Mapping[str, Any], sides: list[str]) -> list[Label]:
-    """How many objectives each side holds, as facts the panel lists (every side, in order)."""
+def held_facts(
+    state: Mapping[str, Any], sides: list[str], objectives: Iterable[tuple[str, int]]
+) -> list[Label]:
+    """How many of the scenario's ``objectives`` (place, points) each side holds, as facts the
+    panel lists (every side, in order). A place held that is no objective (an area map keeps
+    who holds every locale) is not counted.
+
+    >>> held_facts({"held": {"a": "x", "b": "x", "c": "y"}}, ["x", "y"], [("a", 2), ("c", 1)])
+    [{'key': 'fact.held', 'params': {'side': 'x', 'count': 1}}, \
+{'key': 'fact.held', 'params': {'side': 'y', 'count': 1}}]
+    """
     held = state.get("held") or {}
+    places = [place for place, _ in objectives]
     return [
         {
             "key": "fact.held",
-            "params": {"side": side, "count": sum(1 for s in held.values() if s == side)},
+            "params": {"side": side, "count": sum(1 for p in places if held.get(p) == side)},
         }
         for side in sides
     ]

@@ -170,3 +170,33 @@ def test_the_queue_stops_at_the_end_of_the_game_and_drops_gone_steps():
     assert state["queue"] == [{"do": "loss", "n": 1}]
     common.then(state, {"do": "test", "unit": "v"})
     assert [s["do"] for s in state["queue"]] == ["loss", "test"]
+
+
+@pytest.mark.parametrize("demo", DEMOS)
+def test_the_objectives_each_side_holds_are_counted_as_objectives(demo):
+    """What the panel says each side holds counts the scenario's objectives alone, as the
+    players count them on the map (an area map keeps who holds every locale, objective or
+    not: Fontanella once said a side held 8 objectives when it held 1)."""
+    scenario = load_builtin(demo)
+    rules = game_rules(scenario.system)
+    sides = [s["id"] for s in scenario.data["sides"]]
+    objectives = [place for place, _ in common.objectives(scenario)]
+    for seed in (1, 2):
+        game = Game.start(scenario, rules, seed)
+        rng = random.Random(seed)
+        seen = set()
+        for _ in range(300):
+            if game.state.get("result"):
+                break
+            facts = rules.view_extra(scenario, game.state, None)["facts"]
+            counts = {
+                f["params"]["side"]: f["params"]["count"] for f in facts if f["key"] == "fact.held"
+            }
+            held = game.state.get("held") or {}
+            assert counts == {s: sum(held.get(p) == s for p in objectives) for s in sides}
+            assert sum(counts.values()) <= len(objectives)
+            seen.add(tuple(counts.values()))
+            game.push(rng.choice(game.legal_actions()))
+        if scenario.system == "area-locale":
+            assert len(held) > len(objectives)  # the case the count leaves out is met
+        assert seen, demo

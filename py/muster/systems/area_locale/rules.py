@@ -643,7 +643,9 @@ class AreaLocaleRules(RulesBase[AreaLocaleState, Action]):
                 {"key": "fact.army", "params": {"side": s, "morale": n}}
                 for s, n in state["army"].items()
             ]
-            + held_facts(state, [s["id"] for s in scenario.data["sides"]]),
+            + held_facts(
+                state, [s["id"] for s in scenario.data["sides"]], common.objectives(scenario)
+            ),
         }
 
     def view_for(self, scenario: AreaScenario, state: State, viewer: str | None) -> dict[str, Any]:

@@ -166,7 +166,9 @@ class HexFacingRules(RulesBase[HexFacingState, Action]):
         return {
             "markers": screen.markers(scenario, state),
             "arrows": screen.arrows(scenario, state),
-            "facts": held_facts(state, [s["id"] for s in scenario.data["sides"]]),
+            "facts": held_facts(
+                state, [s["id"] for s in scenario.data["sides"]], common.objectives(scenario)
+            ),
         }
 
     def reference(self, scenario: Scenario, state: State | None) -> dict[str, Any]:

@@ -567,7 +567,7 @@ class HexHexsideRules(RulesBase[HexHexsideState, Action]):
                 }
                 for side, army in state["army"].items()
             ]
-            + held_facts(state, sides(scenario)),
+            + held_facts(state, sides(scenario), common.objectives(scenario)),
         }
 
 
