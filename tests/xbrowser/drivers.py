@@ -22,6 +22,7 @@ in WebKit: messages printed inside the Web Worker or the service worker themselv
 
 from __future__ import annotations
 
+import abc
 import json
 import os
 import shutil
@@ -71,48 +72,54 @@ def png_size(png: bytes) -> tuple[int, int]:
     return struct.unpack(">II", png[16:24])
 
 
-class Driver:
-    """What a test does in a page, the same in every browser."""
+class Driver(abc.ABC):
+    """What a test does in a page, the same in every browser; each browser's driver gives the
+    abstract methods."""
 
     name = ""
     version = ""
 
     # ---- each browser's own ------------------------------------------------------------
 
+    @abc.abstractmethod
     def _call(self, script: str, args_json: str) -> str:
         """Run ``(script)(...JSON.parse(args_json))`` in the page, awaited; its JSON."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def goto(self, url: str) -> None:
-        raise NotImplementedError
+        """Open ``url`` in the page."""
 
+    @abc.abstractmethod
     def reload(self) -> None:
-        raise NotImplementedError
+        """Load the page again."""
 
+    @abc.abstractmethod
     def set_viewport(self, width: int, height: int) -> None:
-        raise NotImplementedError
+        """Size the window so that the viewport is ``width`` × ``height`` CSS pixels."""
 
+    @abc.abstractmethod
     def tap(self, x: float, y: float) -> None:
         """A finger's tap at (x, y), viewport CSS pixels."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def drag(self, points: list[tuple[float, float]]) -> None:
         """One finger down on the first point, along the others, up."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def keys(self, text: str) -> None:
         """Key presses to the focused element (WebDriver key codes for special keys)."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def screenshot(self) -> bytes:
         """A PNG of the viewport."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def _take_errors(self) -> list[str]:
-        raise NotImplementedError
+        """The console errors seen since the last call (and forget them)."""
 
+    @abc.abstractmethod
     def close(self) -> None:
-        raise NotImplementedError
+        """End the session and the browser."""
 
     # ---- the same in every browser -----------------------------------------------------
 
