@@ -36,6 +36,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "py"), str(ROOT / "tests" / "e2e")]
 
+from apppage import open_app, tablet  # noqa: E402
 from bombs import (  # noqa: E402
     DEFLATED,
     MIB,
@@ -48,12 +49,12 @@ from bombs import (  # noqa: E402
 )
 from playwright.sync_api import sync_playwright  # noqa: E402
 from pngfile import encode_png  # noqa: E402
+from vassalpages import NO_DECOMPRESSION  # noqa: E402
 
 import build  # noqa: E402
 from tests.conftest import chromium_launch_args  # noqa: E402
 
 TIMEOUT_MS = 120_000
-NO_DECOMPRESSION = "delete window.DecompressionStream;"
 
 # Before the file is given: the time of the input's change event, the longest gap between
 # frames from then on, and the time the status line last changed.
@@ -190,16 +191,8 @@ def heap(page_cdp: Any) -> tuple[float, float]:
 def one(browser: Any, cdp: Any, base: str, kind: str, data: bytes, end: str, init: str | None):
     """One file given to a fresh editor: its figures."""
     before_pids = renderer_pids(cdp)
-    context = browser.new_context(
-        viewport={"width": 820, "height": 1180}, has_touch=True, is_mobile=True
-    )
-    if init:
-        context.add_init_script(init)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    page.goto(base + "?editor=1")
-    page.wait_for_selector("html[data-ready='1']", state="attached", timeout=TIMEOUT_MS)
+    app = open_app(browser, base + "?editor=1", init_script=init, **tablet())
+    context, page, errors = app.context, app.page, app.errors
     page.wait_for_function("window.musterEditor && window.musterEditor.draft", timeout=TIMEOUT_MS)
     page.evaluate("window.musterEditor.ready")
     page.evaluate("window.musterEditor.checked()")

@@ -201,16 +201,6 @@ def sequence_flags(scenario: Any, data: Mapping[str, Any], *path: str) -> list[s
     return flags
 
 
-def movement_settings(scenario: Any) -> dict[str, Any]:
-    """The movement settings in force: the system's, with the scenario's overrides (as
-    ``movement.Board`` merges them)."""
-    data = dict(movement_data(scenario.system))
-    for key, value in overrides(scenario).get("movement", {}).items():
-        default = data[key]
-        data[key] = {**default, **value} if isinstance(default, dict) else value
-    return data
-
-
 def movement_flags(
     scenario: Any, key: str, sub: str | None = None, marker: str = "default"
 ) -> list[str]:

@@ -184,7 +184,6 @@ def test_the_objectives_each_side_holds_are_counted_as_objectives(demo):
     for seed in (1, 2):
         game = Game.start(scenario, rules, seed)
         rng = random.Random(seed)
-        seen = set()
         for _ in range(300):
             if game.state.get("result"):
                 break
@@ -195,8 +194,6 @@ def test_the_objectives_each_side_holds_are_counted_as_objectives(demo):
             held = game.state.get("held") or {}
             assert counts == {s: sum(held.get(p) == s for p in objectives) for s in sides}
             assert sum(counts.values()) <= len(objectives)
-            seen.add(tuple(counts.values()))
             game.push(rng.choice(game.legal_actions()))
         if scenario.system == "area-locale":
             assert len(held) > len(objectives)  # the case the count leaves out is met
-        assert seen, demo

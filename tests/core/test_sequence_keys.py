@@ -288,16 +288,13 @@ def test_a_probe_is_found_and_its_reads_count(monkeypatch):
 
 HEX_FOLDERS = ("hex_facing", "hex_hexside")
 SYSTEM_OF = {folder: system for system, folder in FOLDERS.items()}
-# The keys of a refusal of an override that is no setting, and their English words.
+# The keys of a refusal of an override that is no setting.
 NOT_A_SETTING_KEYS = ("problem.note", "problem.combat_fact", "problem.combat_fixed")
-NOT_A_SETTING = tuple(PROBLEMS[key] for key in NOT_A_SETTING_KEYS)
 
 
 def no_setting(problem: Any) -> bool:
-    """True if ``problem`` says that what was written is no setting (``NOT_A_SETTING``)."""
-    if isinstance(problem, dict):
-        return problem.get("key") in NOT_A_SETTING_KEYS
-    return problem in NOT_A_SETTING
+    """True if ``problem`` (a label) says that what was written is no setting."""
+    return isinstance(problem, dict) and problem.get("key") in NOT_A_SETTING_KEYS
 
 
 def defaults_of(system: str, table: str) -> dict[str, Any]:

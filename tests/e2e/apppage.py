@@ -33,9 +33,14 @@ class AppPage:
         assert self.errors == [], self.errors
 
 
-def open_app(browser, url: str, wait_ready: bool = True, **context_args) -> AppPage:
-    """Open ``url`` in a fresh context and wait until the rules are ready."""
+def open_app(
+    browser, url: str, wait_ready: bool = True, init_script: str | None = None, **context_args
+) -> AppPage:
+    """Open ``url`` in a fresh context (``init_script`` run before the page's own scripts) and
+    wait until the rules are ready (``html[data-ready='1']``, which harness pages set too)."""
     context = browser.new_context(**context_args)
+    if init_script:
+        context.add_init_script(init_script)
     page = context.new_page()
     app = AppPage(context, page)
     page.on("console", lambda m: app.errors.append(m.text) if m.type == "error" else None)

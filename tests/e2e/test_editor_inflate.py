@@ -312,23 +312,6 @@ def test_damaged_streams_end_in_output_or_an_error(harness):
     harness.assert_no_errors()
 
 
-def test_speed_on_2_mb(harness):
-    """Printed, not asserted: the fallback's time against the browser's own decompression."""
-    data = SAMPLES["mixed-2MB"]
-    for level in (1, 6, 9):
-        packed = deflate(data, level)
-        times = harness.page.evaluate(
-            "([packed, size]) => window.harness.speed(packed, size, 5)", [b64(packed), len(data)]
-        )
-        ours = min(times["ours"])
-        native = min(times["native"]) if times["native"] else float("nan")
-        print(
-            f"\ninflate.js, 2 MB mixed, level {level} ({len(packed)} bytes packed): "
-            f"best {ours:.1f} ms of 5 ({len(data) / ours / 1000:.0f} MB/s), "
-            f"first {times['ours'][0]:.1f} ms; DecompressionStream best {native:.1f} ms"
-        )
-
-
 # --- The VASSAL import without the browser's decompression -------------------------------------
 
 

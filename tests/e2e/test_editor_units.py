@@ -472,7 +472,7 @@ def test_tables_find_and_highlight_hundreds_of_rows(tab):
     page.locator(".tables-filter").fill("")
     assert page.locator(".tables-row:not([hidden])").count() == len(cat["tables"])
     # An edit among hundreds of rows redraws in place: every row is the same element after it
-    # (the time it takes is measured by bench/editor.py, not here).
+    # (no time is asserted: a duration fails at random on a shared machine).
     page.evaluate("window.rowsBefore = [...document.querySelectorAll('.tables-row')]")
     woods = page.locator(
         '.tables-row[data-table=\'terrain\'][data-path=\'["terrain","woods","cav"]\'] input'

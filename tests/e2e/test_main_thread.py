@@ -8,10 +8,8 @@ never asserted here: on these shared machines a duration fails at random.
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
-from apppage import READY_TIMEOUT_MS, tablet
+from apppage import READY_TIMEOUT_MS, open_app, tablet
 
 pytestmark = pytest.mark.e2e
 
@@ -52,22 +50,11 @@ new MutationObserver(function (records) {
 NUMS_PER_FRAME = 80  # static/render/hex.js
 
 
-def open_watched(browser: Any, url: str, script: str) -> tuple[Any, Any, list[str]]:
-    """A tablet context with ``script`` run before the page's own, the page at ``url`` ready."""
-    context = browser.new_context(**tablet())
-    context.add_init_script(script)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto(url)
-    page.wait_for_selector("html[data-ready='1']", state="attached", timeout=READY_TIMEOUT_MS)
-    return context, page, errors
-
-
 @pytest.mark.parametrize("boot", ["snapshot", "normal"])
 def test_the_wasm_is_compiled_off_the_main_thread(browser, site_url, boot):
     url = site_url if boot == "snapshot" else f"{site_url}?boot=normal"
-    context, page, errors = open_watched(browser, url, WATCH)
+    app = open_app(browser, url, init_script=WATCH, **tablet())
+    page = app.page
     try:
         assert page.evaluate("window.musterTiming.boot.boot") == boot
         # The page made the compile worker and the rules worker, and never compiled or
@@ -82,13 +69,14 @@ def test_the_wasm_is_compiled_off_the_main_thread(browser, site_url, boot):
         page.wait_for_selector("html[data-ready='1']", state="attached", timeout=READY_TIMEOUT_MS)
         assert page.evaluate("navigator.serviceWorker.controller !== null")
         assert page.evaluate("window.__wasmCalls") == []
-        assert errors == []
+        app.assert_no_errors()
     finally:
-        context.close()
+        app.context.close()
 
 
 def test_hex_numbers_are_laid_out_a_few_at_a_time(browser, site_url):
-    context, page, errors = open_watched(browser, f"{site_url}?scenario=demo-valmont", NUMBERS)
+    app = open_app(browser, f"{site_url}?scenario=demo-valmont", init_script=NUMBERS, **tablet())
+    page = app.page
     try:
         hexes = page.locator("#map svg [data-hex]").count()
         assert hexes > 2 * NUMS_PER_FRAME  # a map that needs several batches
@@ -102,6 +90,6 @@ def test_hex_numbers_are_laid_out_a_few_at_a_time(browser, site_url):
         assert sum(batches) == page.locator("#map .hm-nums text").count() >= hexes
         assert len(batches) >= hexes // NUMS_PER_FRAME
         assert max(batches) <= NUMS_PER_FRAME, batches
-        assert errors == []
+        app.assert_no_errors()
     finally:
-        context.close()
+        app.context.close()

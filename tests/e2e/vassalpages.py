@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from apppage import AppPage
+from apppage import AppPage, open_app
 
 NO_DECOMPRESSION = "delete window.DecompressionStream;"
 
@@ -24,16 +24,12 @@ NO_DEFLATE_RAW = """(() => {
 
 def vassal_page(browser, site_url, init: str | None) -> AppPage:
     """The harness page, ``init`` run before its scripts, ready."""
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
-    if init:
-        context.add_init_script(init)
-    page = context.new_page()
-    opened = AppPage(context, page)
-    page.on("console", lambda m: opened.errors.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda exc: opened.errors.append(str(exc)))
-    page.goto(f"{site_url}__tests__/e2e/vassal_harness.html")
-    page.wait_for_selector("html[data-ready='1']", state="attached")
-    return opened
+    return open_app(
+        browser,
+        f"{site_url}__tests__/e2e/vassal_harness.html",
+        init_script=init,
+        viewport={"width": 1280, "height": 800},
+    )
 
 
 def three_pages(browser, site_url) -> Iterator[dict[str, AppPage]]:

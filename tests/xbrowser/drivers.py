@@ -34,6 +34,7 @@ from typing import Any
 
 from bidi import stop
 from e2e.apppage import QUIET_MS, SETTLED  # when the play panel takes a tap again
+from e2e.touch import along
 
 WEBKIT_DRIVER = "/usr/bin/WebKitWebDriver"
 MINIBROWSER = "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser"
@@ -77,7 +78,6 @@ class Driver(abc.ABC):
     abstract methods."""
 
     name = ""
-    version = ""
 
     # ---- each browser's own ------------------------------------------------------------
 
@@ -98,12 +98,9 @@ class Driver(abc.ABC):
         """Size the window so that the viewport is ``width`` × ``height`` CSS pixels."""
 
     @abc.abstractmethod
-    def tap(self, x: float, y: float) -> None:
-        """A finger's tap at (x, y), viewport CSS pixels."""
-
-    @abc.abstractmethod
-    def drag(self, points: list[tuple[float, float]]) -> None:
-        """One finger down on the first point, along the others, up."""
+    def _pointer(self, points: list[tuple[float, float]]) -> None:
+        """One finger down on the first of ``points`` (viewport CSS pixels), moved through the
+        others, up."""
 
     @abc.abstractmethod
     def keys(self, text: str) -> None:
@@ -114,8 +111,8 @@ class Driver(abc.ABC):
         """A PNG of the viewport."""
 
     @abc.abstractmethod
-    def _take_errors(self) -> list[str]:
-        """The console errors seen since the last call (and forget them)."""
+    def errors(self) -> list[str]:
+        """The console errors since the last call (then forgotten)."""
 
     @abc.abstractmethod
     def close(self) -> None:
@@ -213,9 +210,13 @@ class Driver(abc.ABC):
         w, h = self.value("[window.innerWidth, window.innerHeight]")
         return w, h
 
-    def errors(self) -> list[str]:
-        """The console errors since the last call (then forgotten)."""
-        return self._take_errors()
+    def tap(self, x: float, y: float) -> None:
+        """A finger's tap at (x, y), viewport CSS pixels."""
+        self._pointer([(x, y)])
+
+    def drag(self, points: list[tuple[float, float]]) -> None:
+        """One finger down on the first point, along the others (6 px apart at most), up."""
+        self._pointer(along(points))
 
     def assert_no_errors(self) -> None:
         errors = self.errors()
@@ -295,7 +296,6 @@ class WebKitDriver(Driver):
         options.add_argument("--automation")
         service = Service(executable_path=WEBKIT_DRIVER, env={**os.environ, "DISPLAY": display})
         self.driver = webdriver.WebKitGTK(options=options, service=service)
-        self.version = self.driver.capabilities.get("browserVersion", "")
         self.driver.set_script_timeout(120)
         self._errors: list[str] = []
 
@@ -364,12 +364,6 @@ class WebKitDriver(Driver):
         actions.pointer_action.pointer_up()
         actions.perform()
 
-    def tap(self, x: float, y: float) -> None:
-        self._pointer([(x, y)])
-
-    def drag(self, points: list[tuple[float, float]]) -> None:
-        self._pointer(along(points))
-
     def keys(self, text: str) -> None:
         from selenium.webdriver.common.action_chains import ActionChains
 
@@ -378,7 +372,7 @@ class WebKitDriver(Driver):
     def screenshot(self) -> bytes:
         return self.driver.get_screenshot_as_png()
 
-    def _take_errors(self) -> list[str]:
+    def errors(self) -> list[str]:
         self._collect()
         errors, self._errors = self._errors, []
         return errors
@@ -409,7 +403,6 @@ class FirefoxDriver(Driver):
         from bidi import Firefox
 
         self.browser = Firefox(binary)
-        self.version = self.browser.capabilities.get("browserVersion", "")
         tree = self.browser.command("browsingContext.getTree", {})
         self.context = tree["contexts"][0]["context"]
         self.browser.command("session.subscribe", {"events": ["log.entryAdded"]})
@@ -465,12 +458,6 @@ class FirefoxDriver(Driver):
             },
         )
 
-    def tap(self, x: float, y: float) -> None:
-        self._pointer([(x, y)])
-
-    def drag(self, points: list[tuple[float, float]]) -> None:
-        self._pointer(along(points))
-
     def keys(self, text: str) -> None:
         steps: list[dict[str, Any]] = []
         for ch in text:
@@ -484,7 +471,7 @@ class FirefoxDriver(Driver):
 
         return base64.b64decode(self._cmd("browsingContext.captureScreenshot", {})["data"])
 
-    def _take_errors(self) -> list[str]:
+    def errors(self) -> list[str]:
         self.browser.command("session.status", {})  # read what arrived meanwhile
         errors = [
             e["params"].get("text") or ""
@@ -496,12 +483,3 @@ class FirefoxDriver(Driver):
 
     def close(self) -> None:
         self.browser.close()
-
-
-def along(points: list[tuple[float, float]], step: float = 6.0) -> list[tuple[float, float]]:
-    """The points along a polyline, no more than ``step`` px apart."""
-    out = [points[0]]
-    for (x0, y0), (x1, y1) in zip(points, points[1:], strict=False):
-        n = max(1, int(((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5 / step))
-        out += [(x0 + (x1 - x0) * i / n, y0 + (y1 - y0) * i / n) for i in range(1, n + 1)]
-    return out

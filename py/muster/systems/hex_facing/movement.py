@@ -96,14 +96,17 @@ COMBINATIONS: dict[str, Callable[[Board, tuple[str, ...], str], tuple[str, ...]]
 }
 
 
+# zoc.extent (movement.json): the directions a unit's zone of control covers, by value: its
+# front hexes, or the six around it.
+EXTENTS: dict[str, Callable[[Board, Unit], tuple[int, ...]]] = {
+    "front_hexes": lambda board, unit: front_directions(board, unit),
+    "adjacent": lambda board, unit: tuple(range(6)),
+}
+
+
 def zone_directions(board: Board, unit: Unit) -> tuple[int, ...]:
-    """The directions a unit's zone of control covers, as ``zoc.extent`` says (movement.json):
-    its front hexes (``front_hexes``) or the six around it (``adjacent``)."""
-    extent = board.data["zoc"]["extent"]
-    return front_directions(board, unit) if extent == "front_hexes" else tuple(range(6))
-
-
-EXTENTS = ("front_hexes", "adjacent")  # zoc.extent: the values zone_directions plays
+    """The directions a unit's zone of control covers, as ``zoc.extent`` says (``EXTENTS``)."""
+    return EXTENTS[board.data["zoc"]["extent"]](board, unit)
 
 
 class HexFacingMovement(SteppedRules):

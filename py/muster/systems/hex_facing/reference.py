@@ -14,6 +14,7 @@ from typing import Any
 
 from ... import reference as R
 from ...hexmap import Scenario
+from ...movement import movement_settings
 from ...reference import anchor, column, label, row, section
 from .. import common
 from . import combat
@@ -328,7 +329,7 @@ def _settings(scenario: Scenario, t: combat.CombatTables, raw: Mapping[str, Any]
 
 def _movement(scenario: Scenario) -> Any:
     """The movement settings (movement.json with the scenario's overrides)."""
-    m = R.movement_settings(scenario)
+    m = movement_settings(scenario)
     f = R.movement_flags
     rows = [
         R.setting_row(

@@ -15,6 +15,7 @@ from typing import Any
 
 from ... import reference as R
 from ...hexmap import Scenario
+from ...movement import movement_settings
 from ...reference import anchor, column, label, row, section
 from ...terrain import UnknownTerrainError, load_chart
 from .. import common
@@ -97,7 +98,7 @@ def reference(scenario: Scenario, state: State | None) -> dict[str, Any]:
 
 def _terrain(scenario: Scenario) -> Any:
     """The terrain effects chart, with its combining rule said first."""
-    m = R.movement_settings(scenario)
+    m = movement_settings(scenario)
     types: dict[str, list[str]] = {}
     for unit_type, col in m["unit_columns"].items():
         types.setdefault(col, []).append(unit_type)
@@ -126,7 +127,7 @@ def _zoc_exit(scenario: Scenario) -> Any:
         if z.condition is not None:
             head = label("ref.with_condition", item=head, condition=label(f"ref.{z.condition}"))
         rows.append(row(anchor("zoc-exit", z.id), {"who": head, "mp": R.number(z.mp)}))
-    m = R.movement_settings(scenario)
+    m = movement_settings(scenario)
     intro = [
         R.note(
             "zoc-exit-unlisted",
@@ -329,7 +330,7 @@ def _combat_settings(scenario: Scenario) -> Any:
 
 def _movement(scenario: Scenario) -> Any:
     """The movement settings (movement.json with the scenario's overrides)."""
-    m = R.movement_settings(scenario)
+    m = movement_settings(scenario)
     f = R.movement_flags
     rows = [
         R.setting_row(
