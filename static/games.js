@@ -57,10 +57,17 @@ function failure(error, fallback) {
   return error || new Error(fallback);
 }
 
-// What a storage error says, in words: a full storage plainly, else the browser's message.
-export function storageDetail(error, i18n) {
-  if (error && error.name === "QuotaExceededError") return i18n.t("ui.storage_full");
+// What a storage error says: a full storage plainly (a label, {key, params}), else the
+// browser's message.
+export function storageProblem(error) {
+  if (error && error.name === "QuotaExceededError") return { key: "ui.storage_full", params: {} };
   return String((error && (error.message || error.name)) || error);
+}
+
+// What a storage error says, in words.
+export function storageDetail(error, i18n) {
+  const problem = storageProblem(error);
+  return typeof problem === "string" ? problem : i18n.t(problem.key, problem.params);
 }
 
 export class Games {

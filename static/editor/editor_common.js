@@ -1,5 +1,6 @@
 // What the editor's shell (static/editor/editor.js) and its modules share: the rule systems, the
-// kind of a scenario's map, a deep copy, a part of the editor loaded on demand, a button.
+// kind of a scenario's map, a deep copy, a part of the editor loaded on demand, a button, an
+// Error worded by an i18n key, a size in MiB.
 import { el } from "../panels.js";
 
 // The rule systems a scenario may have, as the core lists them ({id, map_kind}), in the order
@@ -35,4 +36,19 @@ export function button(text, attrs, onClick) {
   node.textContent = text;
   if (onClick) node.addEventListener("click", onClick);
   return node;
+}
+
+// An Error whose words are an i18n key and its params (.key, .params).
+export function keyedError(key, params) {
+  const error = new Error(key + (params ? " " + JSON.stringify(params) : ""));
+  error.key = key;
+  error.params = params || {};
+  return error;
+}
+
+const MIB = 1024 * 1024;
+
+// A size in MiB, rounded up, for a refusal's words.
+export function mib(bytes) {
+  return Math.ceil(bytes / MIB);
 }

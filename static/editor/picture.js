@@ -2,6 +2,8 @@
 // (IndexedDB store `pictures`), drawn below the map editor's layers with an opacity, and
 // aligned by two points whose places on the map are known. Never part of the scenario.
 import { HexGrid, SIZE } from "../render/hexgrid.js";
+import { storageProblem } from "../games.js";
+import { keyedError, mib } from "./editor_common.js";
 
 // The opacity of a picture just put under the map.
 export const DEFAULT_OPACITY = 0.6;
@@ -65,12 +67,6 @@ export const MAX_PICTURE_BYTES = 64 * 1024 * 1024;
 // large metadata segments).
 const MAX_HEAD_BYTES = 16 * 1024 * 1024;
 
-const MIB = 1024 * 1024;
-
-function keyed(key, params) {
-  return Object.assign(new Error(key + " " + JSON.stringify(params)), { key, params });
-}
-
 // Whether a picture of this size in pixels is within the limits.
 export function withinLimits(width, height) {
   return (
@@ -90,11 +86,6 @@ export function limitParams(width, height) {
     megapixels: MAX_PICTURE_PIXELS / 1e6,
     max_side: MAX_PICTURE_SIDE,
   };
-}
-
-// A size in MiB, rounded up, for a refusal's words.
-export function mib(bytes) {
-  return Math.ceil(bytes / MIB);
 }
 
 // The picture's type and size in pixels from its first bytes (`b`, a Uint8Array), without
@@ -261,21 +252,24 @@ export async function readHeader(blob, read) {
 // or rejects with a refusal naming the limit.
 export async function checkPictureFile(blob, name) {
   if (blob.size > MAX_PICTURE_BYTES) {
-    throw keyed("editor.limit.picture_bytes", {
+    throw keyedError("editor.limit.picture_bytes", {
       name,
       size: mib(blob.size),
       max: mib(MAX_PICTURE_BYTES),
     });
   }
   const size = await readHeader(blob);
-  if (!size) throw keyed("editor.limit.picture_format", { name });
+  if (!size) throw keyedError("editor.limit.picture_format", { name });
   if (size.width || size.height) checkPixels(size.width, size.height, name);
   return size;
 }
 
 function checkPixels(width, height, name) {
   if (!withinLimits(width, height)) {
-    throw keyed("editor.limit.picture_pixels", Object.assign({ name }, limitParams(width, height)));
+    throw keyedError(
+      "editor.limit.picture_pixels",
+      Object.assign({ name }, limitParams(width, height)),
+    );
   }
 }
 
@@ -290,7 +284,7 @@ export function imageSize(blob) {
     };
     image.onerror = function () {
       URL.revokeObjectURL(url);
-      reject(keyed("editor.picture_bad", {}));
+      reject(keyedError("editor.picture_bad", {}));
     };
     image.src = url;
   });
@@ -369,18 +363,15 @@ export class Picture {
     return checkPictureFile(blob, label)
       .then(() => imageSize(blob))
       .then((size) => {
-        if (!(size.width > 0 && size.height > 0)) throw keyed("editor.picture_bad", {});
+        if (!(size.width > 0 && size.height > 0)) throw keyedError("editor.picture_bad", {});
         // The browser's own size (an SVG's, or a header read wrongly) within the limits too.
         checkPixels(size.width, size.height, label);
         record.width = size.width;
         record.height = size.height;
         return this.store.putPicture(record).catch((error) => {
-          const quota = error && error.name === "QuotaExceededError";
-          throw keyed("editor.limit.not_stored", {
+          throw keyedError("editor.limit.not_stored", {
             name: label,
-            detail: quota
-              ? { key: "ui.storage_full", params: {} }
-              : String((error && (error.message || error.name)) || error),
+            detail: storageProblem(error),
           });
         });
       })

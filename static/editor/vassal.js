@@ -5,9 +5,10 @@
 // (vassal-app/.../map/boardPicker/board/HexGrid.java, .../mapgrid/HexGridNumbering.java,
 // RegularGridNumbering.java), with its default values where the build file leaves one out.
 
-import { ZipReader, keyedError } from "./zip.js";
+import { ZipReader } from "./zip.js";
+import { keyedError } from "./editor_common.js";
 import { HexGrid, SIZE, SQRT3 } from "../render/hexgrid.js";
-import { MAX_PICTURE_BYTES, limitParams, mib, readHeader, withinLimits } from "./picture.js";
+import { MAX_PICTURE_BYTES, limitParams, readHeader, withinLimits } from "./picture.js";
 
 // Muster's limits (py/muster/scenario.py, limits.py): digits of each part of a number, hexes.
 const MAX_DIGITS = 3;
@@ -156,15 +157,11 @@ async function imageSize(zip, entry) {
   return size && size.width > 0 && size.height > 0 ? size : null;
 }
 
-// The refusal of a board's picture larger than a picture under the map may be, or null.
-function pictureProblem(board, entry, size) {
-  if (entry.size > MAX_PICTURE_BYTES) {
-    return {
-      key: "editor.limit.entry",
-      params: { entry: entry.name, size: mib(entry.size), max: mib(MAX_PICTURE_BYTES) },
-    };
-  }
-  if (size && !withinLimits(size.width, size.height)) {
+// The refusal of a board's picture of more pixels than a picture under the map may have, or
+// null. (One of more bytes is refused by the zip reader: zip.head() and zip.blob() read it
+// within MAX_PICTURE_BYTES.)
+function pictureProblem(board, size) {
+  if (!withinLimits(size.width, size.height)) {
     return {
       key: "editor.limit.board_pixels",
       params: Object.assign(
@@ -340,7 +337,7 @@ function describe(error) {
   return error.key ? { key: error.key, params: error.params } : { key: "editor.vassal.bad_grid" };
 }
 
-// A File/Blob (.vmod) -> {name, boards: [{map, name, image, width, height, grid, problem}],
+// A File/Blob (.vmod) -> {name, boards: [{map, name, image, width, height, type, grid, problem}],
 // pieces: [names]}. `grid` is the board's hex grid as VASSAL defines it (null without one);
 // `problem` is null when boardPicture can lay the board under a Muster map, else {key, params}.
 export async function readModule(file) {
@@ -413,14 +410,15 @@ export async function readModule(file) {
         };
       } else {
         try {
-          // The declared size, then the pixels from the header, before anything is unpacked.
-          board.problem = pictureProblem(board, entry, null);
-          const size = board.problem ? null : await imageSize(zip, entry);
+          // The declared size (checked by zip.head()), then the pixels from the header, before
+          // anything more is unpacked.
+          const size = await imageSize(zip, entry);
           if (size) {
-            board.problem = pictureProblem(board, entry, size);
+            board.problem = pictureProblem(board, size);
             board.width = size.width;
             board.height = size.height;
-          } else if (!board.problem) {
+            board.type = size.type;
+          } else {
             board.problem = {
               key: "editor.vassal.image_format",
               params: { board: board.name, image: board.image },
@@ -449,23 +447,17 @@ export async function readModule(file) {
 // The picture of one board of a module read by readModule (the board object, or its index)
 // -> {blob, width, height, map: {orientation, stagger, first_column, columns, first_row, rows,
 // column_digits, row_digits}, transform: [a, b, c, d, e, f]} (picture pixels -> map units).
+// readModule has read the picture's size and type from its header and checked them (and its
+// grid): a board it refused is refused again with the same words.
 export async function boardPicture(module, board) {
   if (typeof board === "number") board = module.boards[board];
   const zip = MODULES.get(module);
   if (!zip || !board) throw keyedError("editor.vassal.no_board", {});
-  if (!board.image) throw refuse("editor.vassal.no_image", board);
+  if (board.problem) throw keyedError(board.problem.key, board.problem.params);
   const entry = zip.find("images/" + board.image) || zip.find(board.image);
   if (!entry) throw refuse("editor.vassal.image_missing", board, { image: board.image });
-  // Its declared size and its pixels, read from its header, within the limits before it is
-  // unpacked; unpacking stops past its declared size.
-  let problem = pictureProblem(board, entry, null);
-  if (problem) throw keyedError(problem.key, problem.params);
-  const size = await imageSize(zip, entry);
-  if (!size) throw refuse("editor.vassal.image_format", board, { image: board.image });
-  problem = pictureProblem(board, entry, size);
-  if (problem) throw keyedError(problem.key, problem.params);
-  const sized = Object.assign({}, board, { width: size.width, height: size.height });
-  const { map, transform } = calibrate(sized);
-  const blob = await zip.blob(entry, size.type, MAX_PICTURE_BYTES);
-  return { blob, width: size.width, height: size.height, map, transform };
+  const { map, transform } = calibrate(board);
+  // Unpacking stops past its declared size.
+  const blob = await zip.blob(entry, board.type, MAX_PICTURE_BYTES);
+  return { blob, width: board.width, height: board.height, map, transform };
 }

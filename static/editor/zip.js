@@ -10,6 +10,7 @@
 // Errors carry an i18n key and its params (.key, .params).
 
 import { inflateRaw } from "./inflate.js";
+import { keyedError, mib } from "./editor_common.js";
 
 const EOCD = 0x06054b50;
 const ZIP64_LOCATOR = 0x07064b50;
@@ -27,12 +28,6 @@ const CHUNK = 64 * 1024;
 // piece they are given at once, whatever it unpacks to (a deflated piece unpacks to at most
 // 1032 times its size), before the reader can stop them.
 const PIECE = 16 * 1024;
-const MIB = 1024 * 1024;
-
-function mib(bytes) {
-  return Math.ceil(bytes / MIB);
-}
-
 // The packed stream cut into pieces of at most PIECE bytes.
 function inPieces() {
   return new TransformStream({
@@ -53,14 +48,6 @@ function nativeDeflate() {
   } catch (error) {
     return false;
   }
-}
-
-// An Error whose words are an i18n key and its params.
-export function keyedError(key, params) {
-  const error = new Error(key + (params ? " " + JSON.stringify(params) : ""));
-  error.key = key;
-  error.params = params || {};
-  return error;
 }
 
 // Code page 437, bytes 0x80-0xFF: the names of zip entries without the UTF-8 flag.
@@ -280,11 +267,35 @@ export class ZipReader {
   }
 
   // A ReadableStream of the entry's unpacked bytes, from its data at `start` (the stream
-  // itself is not cut: see bytes() and head()).
+  // itself is not cut: see _read()).
   _stream(entry, start) {
     const raw = this.file.slice(start, start + entry.compressedSize).stream();
     if (entry.method === STORED) return raw;
     return raw.pipeThrough(inPieces()).pipeThrough(new DecompressionStream("deflate-raw"));
+  }
+
+  // The parts of the entry's unpacked bytes through the browser's stream, from its data at
+  // `start`: at least `want` of them when it has that many, else all; unpacking past the
+  // declared size is cut there and refused.
+  async _read(entry, start, want = Infinity) {
+    const reader = this._stream(entry, start).getReader();
+    const parts = [];
+    let have = 0;
+    try {
+      while (have < want) {
+        const step = await reader.read();
+        if (step.done) break;
+        have += step.value.length;
+        if (have > entry.size) throw this._overDeclared(entry);
+        parts.push(step.value);
+      }
+    } catch (error) {
+      if (error.key) throw error;
+      throw this._damaged(entry);
+    } finally {
+      reader.cancel().catch(() => {});
+    }
+    return { parts, have };
   }
 
   // The entry's unpacked bytes as a Blob of MIME type `type`, at most `max` of them: an entry
@@ -300,23 +311,7 @@ export class ZipReader {
       if (bytes.length !== entry.size) throw this._damaged(entry);
       return new Blob([bytes], { type: type || "" });
     }
-    const reader = this._stream(entry, start).getReader();
-    const parts = [];
-    let have = 0;
-    try {
-      for (;;) {
-        const step = await reader.read();
-        if (step.done) break;
-        have += step.value.length;
-        if (have > entry.size) throw this._overDeclared(entry);
-        parts.push(step.value);
-      }
-    } catch (error) {
-      if (error.key) throw error;
-      throw this._damaged(entry);
-    } finally {
-      reader.cancel().catch(() => {});
-    }
+    const { parts, have } = await this._read(entry, start);
     if (have !== entry.size) throw this._damaged(entry);
     return new Blob(parts, { type: type || "" });
   }
@@ -329,23 +324,7 @@ export class ZipReader {
     if (entry.method !== STORED && !nativeDeflate()) {
       return this._inflate(entry, start, Math.max(1, want));
     }
-    const reader = this._stream(entry, start).getReader();
-    const parts = [];
-    let have = 0;
-    try {
-      while (have < want) {
-        const step = await reader.read();
-        if (step.done) break;
-        parts.push(step.value);
-        have += step.value.length;
-        if (have > entry.size) throw this._overDeclared(entry);
-      }
-    } catch (error) {
-      if (error.key) throw error;
-      throw this._damaged(entry);
-    } finally {
-      reader.cancel().catch(() => {});
-    }
+    const { parts, have } = await this._read(entry, start, want);
     const out = new Uint8Array(have);
     let p = 0;
     for (const part of parts) {
@@ -357,8 +336,6 @@ export class ZipReader {
 
   // The entry's text (UTF-8), at most `max` bytes of it (as blob()).
   async text(entry, max) {
-    return new TextDecoder("utf-8").decode(
-      new Uint8Array(await (await this.blob(entry, "", max)).arrayBuffer()),
-    );
+    return (await this.blob(entry, "", max)).text();
   }
 }
