@@ -1391,27 +1391,39 @@ def test_a_maneuver_attack_needs_room_for_the_whole_group():
     assert "b" not in select(g, "x3")  # three blocks, room for two
 
 
-def test_no_maneuver_attack_from_a_reserve_through_a_blocked_border_if_the_scenario_says():
-    # maneuver.through_blocked_border false (the engine's former reading): the enemy on the
-    # approach facing the group blocks that border: go to the approach, assault.
-    g = game("a b", "x1:i3@a y1:i3@b/a", seq={"maneuver": {"through_blocked_border": False}})
-    end_player_turn_to_movement(g)
-    assert select(g, "x1") == {"a/b": False}
-
-
-def test_a_maneuver_attack_from_a_reserve_through_a_border_the_enemy_blocks():
-    # "From a reserve: ... into a locale that holds enemy pieces: 1 command, and this is a
-    # Maneuver Attack", blocked only when "the defender has a piece in the reserve of the
-    # attacked locale [and] chooses to move it to the approach to block". y1 already on b/a:
-    # x1 may still attack b; with nobody in b's reserve it succeeds, and y1, on the attacked
-    # approach, retreats without loss.
+def test_no_maneuver_attack_from_a_reserve_through_a_border_the_enemy_blocks():
+    # From an approach, into the locale beyond is a maneuver attack only "[when] the enemy
+    # does not block it"; from a reserve the notes give "to an approach the enemy is
+    # blocking", and "an assault is made from an approach against the enemy approach blocking
+    # it". y1 on b/a blocks the border: x1 may go up to a/b (to assault), not into b; asked
+    # anyway, the refusal names the blocked approach and nothing changes.
     g = game("a b c", "x1:i3@a y1:i3@b/a")
+    assert select(g, "x1") == {"a/b": False}
+    before = g.state["commands"]
+    with pytest.raises(IllegalActionError) as refused:
+        g.apply({"type": "move", "to": "b", "attack": True})
+    why = refused.value.params["why"]
+    assert (why["key"], why["params"]["place"]) == ("refusal.al_blocked", "L-b → L-a")
+    assert refused.value.place == "L-b"
+    assert (where(g, "x1"), where(g, "y1"), g.state["commands"]) == ("a", "b/a", before)
+    # Up to the approach, then the assault of the next turn's assault phase.
+    g.apply({"type": "move", "to": "a/b"})
+    assert where(g, "x1") == "a/b"
+
+
+def test_a_maneuver_attack_through_a_blocked_border_if_the_scenario_says():
+    # maneuver.through_blocked_border true (the default for a time): the reserve's case of the
+    # notes read as naming no exception. y1 already on b/a: x1 may still attack b; with
+    # nobody in b's reserve it succeeds, and y1, on the attacked approach, retreats without
+    # loss.
+    seq = {"maneuver": {"through_blocked_border": True}}
+    g = game("a b c", "x1:i3@a y1:i3@b/a", seq=seq)
     assert select(g, "x1") == {"a/b": False, "b": True}
     g.apply({"type": "move", "to": "b", "attack": True})
     assert g.state["pending"] is None
     assert (where(g, "x1"), where(g, "y1"), steps(g, "y1")) == ("b", "c", 3)
     # With a piece in b's reserve, y may block: the blocker joins y1 on b/a, x1 stops on a/b.
-    g = game("a b c", "x1:i3@a y1:i3@b/a y2:i2@b")
+    g = game("a b c", "x1:i3@a y1:i3@b/a y2:i2@b", seq=seq)
     move(g, "x1", "b", attack=True)
     assert pending(g) == ("block", "y")
     g.apply({"type": "block", "unit": "y2"})

@@ -297,8 +297,9 @@ class AreaLocaleRules(RulesBase[AreaLocaleState, Action]):
                 if P.enemy_in(scenario, state, n, side):
                     # to the approach facing the enemy
                     out[f"{a}/{n}"] = (cost["reserve_to_approach"], False)
-                    # the enemy on the approach facing it blocks the border: unless a scenario
-                    # says so, a maneuver attack may still go through (the defender may block)
+                    # the enemy on the approach facing it blocks the border: it is assaulted
+                    # from the approach ("when the enemy does not block it" is the notes' only
+                    # way through), unless a scenario lets a maneuver attack go through
                     blocked = not through and P.at(state, n, a, enemy, scenario)
                     if not blocked and P.room(scenario, state, n, side) >= count:
                         out[n] = (cost["reserve_attack"], True)  # a maneuver attack
