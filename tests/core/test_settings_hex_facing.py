@@ -299,20 +299,21 @@ def test_fire_reaches_the_long_range_limit_beyond_the_effective_range(limit, off
 
 @pytest.mark.parametrize("most, retreats", [(2, False), (3, True)])
 def test_a_retreat_respects_the_stacking_limit_of_movement_json(most, retreats):
-    # d1 in the corner 0101 can only go to 0102, where two Austrians stand.
+    # d1 in 0102, attacked from 0202, can only get away into the corner 0101 (0103 and 0201
+    # are next to the attacker), where two Austrians stand.
     sc = scenario(
         [
-            {"id": "a1", "hex": "0201", "facing": 8, "ratings": {"strength": 8, "cohesion": 7}},
-            {"id": "d1", "side": "au", "hex": "0101", "facing": 2, "ratings": {"strength": 2}},
-            {"id": "d2", "side": "au", "hex": "0102", "ratings": {"strength": 2}},
-            {"id": "d3", "side": "au", "hex": "0102", "ratings": {"strength": 2}},
+            {"id": "a1", "hex": "0202", "facing": 8, "ratings": {"strength": 8, "cohesion": 7}},
+            {"id": "d1", "side": "au", "hex": "0102", "facing": 2, "ratings": {"strength": 2}},
+            {"id": "d2", "side": "au", "hex": "0101", "ratings": {"strength": 2}},
+            {"id": "d3", "side": "au", "hex": "0101", "ratings": {"strength": 2}},
         ]
     )
     sc = overridden(sc, movement={"stacking": {"max_units": most}})
     g = at_step(sc, "combat")
-    g.apply({"type": "melee", "target": "0101", "attackers": ["a1"]})
+    g.apply({"type": "melee", "target": "0102", "attackers": ["a1"]})
     g.apply({"type": "roll", "value": 9})  # 10 or more: 1 + Z
-    assert (g.state["units"]["d1"]["hex"] == "0102") is retreats
+    assert (g.state["units"]["d1"]["hex"] == "0101") is retreats
     assert g.state["units"]["d1"]["status"] == ("disordered" if retreats else "routed")
 
 

@@ -440,7 +440,9 @@ def test_a_retreat_with_a_choice_says_why():
     count = len(g.state["retreat"]["options"])
     assert say(sc, view["prompt"]) == "Choose the hex d1 retreats into"
     assert say(sc, view["prompt"]["why"]) == (
-        f"A combat result makes d1 retreat one hex, and {count} hexes are open to it"
+        "A combat result makes d1 retreat one hex; the aid says no more, and Muster reads a"
+        " retreat as going farther from every unit it falls back from (never next to one):"
+        f" {count} hexes are open to it"
     )
     [retreat] = view["choices"]
     assert all(i["unit"] == "d1" and i["at"] == i["action"]["to"] for i in retreat["items"])

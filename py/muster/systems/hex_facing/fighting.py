@@ -306,13 +306,12 @@ def retreat_options(
     scenario: Scenario, state: State, board: Board, uid: str, away_from: list[str]
 ) -> list[str]:
     """The hexes a unit may retreat one hex into (default): free of the enemy, enterable,
-    within stacking, and farther from the enemy it retreats from (no nearer, if none is
-    farther); the best first: out of enemy zones, then farthest."""
+    within stacking, and farther from each hex it retreats from than the hex it leaves (so
+    never next to an attacker); the best first: out of enemy zones, then farthest."""
     unit = board.unit(uid)
     step = MOVEMENT.stepper(board, unit)
     threats = [scenario.hex_at(x) for x in away_from]
     zoc = board.enemy_zoc(unit.side, MOVEMENT)
-    here = sum(hex_distance(unit.hex, t) for t in threats)
     stacking = board.data["stacking"]
     free, most = set(stacking["free_types"]), stacking["max_units"]
     found = []
@@ -323,8 +322,9 @@ def retreat_options(
             continue
         if len([u for u in board.units_in(n) if u.type not in free]) >= most:
             continue
-        distance = sum(hex_distance(n, t) for t in threats)
-        found.append((n in zoc, -distance, scenario.label(n), distance))
+        if any(hex_distance(n, t) <= hex_distance(unit.hex, t) for t in threats):
+            continue
+        nearest = min((hex_distance(n, t) for t in threats), default=0)
+        found.append((n in zoc, -nearest, scenario.label(n)))
     found.sort()
-    farther = [f[2] for f in found if f[3] > here]
-    return farther or [f[2] for f in found if f[3] == here]
+    return [label for _, _, label in found]

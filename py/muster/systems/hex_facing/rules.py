@@ -188,6 +188,8 @@ class HexFacingRules(RulesBase[HexFacingState, Action]):
     def _refusal(self, scenario: Scenario, state: State, action: Action) -> Refusal | None:
         active, uid, to = state.get("active"), action.get("unit"), action.get("target")
         kind = action.get("type")
+        if kind == "retreat" and state.get("retreat"):
+            return self._retreat_refusal(scenario, state, action)
         pending = ("retreat", "reaction", "countercharge", "counterattack", "advance", "chance")
         if state.get("phase") != "formation" or not active or any(state.get(k) for k in pending):
             return None
@@ -232,6 +234,27 @@ class HexFacingRules(RulesBase[HexFacingState, Action]):
             params = {"who": who, "place": place, "rule": SIGHT_RULE}
             return refusal("error.hf_no_sight", params, SIGHT_RULE, place)
         return None
+
+    def _retreat_refusal(self, scenario: Scenario, state: State, action: Action) -> Refusal | None:
+        """A retreat into a hex not open to the unit: one no farther from a unit it retreats
+        from names that unit's hex; any other names the hexes that are open."""
+        retreat = ongoing(state, "retreat")
+        uid, to = retreat["unit"], action.get("to")
+        place, who = place_words(scenario, to), unit_words(scenario, uid)
+        if action.get("unit") != uid or place is None or who is None:
+            return None
+        here = scenario.hex_at(state["units"][uid]["hex"])
+        there = scenario.hex_at(str(to))
+        for frm in retreat.get("away", []):
+            threat = scenario.hex_at(frm)
+            if there in scenario.neighbors[here] and (
+                hex_distance(there, threat) <= hex_distance(here, threat)
+            ):
+                params = {"who": who, "place": place, "from": place_words(scenario, frm)}
+                return refusal("error.hf_retreat_not_away", params, None, place)
+        options = ", ".join(str(place_words(scenario, o)) for o in retreat["options"])
+        params = {"who": who, "place": place, "options": options}
+        return refusal("error.hf_retreat_elsewhere", params, None, place)
 
     def initial_state(self, scenario: Scenario, options: dict[str, Any]) -> State:
         """Units where and as the scenario sets them (its ``state`` flags: disordered, routed,
@@ -946,7 +969,7 @@ class HexFacingRules(RulesBase[HexFacingState, Action]):
             board = board_for(scenario, state)
             options = fighting.retreat_options(scenario, state, board, uid, step["away"])
             if len(options) > 1:
-                state["retreat"] = {"unit": uid, "options": options}
+                state["retreat"] = {"unit": uid, "options": options, "away": list(step["away"])}
                 return common.WAIT, []
             return common.DONE, self._retreat(state, uid, options[0] if options else None)
         again = combat.tables_for(scenario).settings["disorder_again"]

@@ -24,7 +24,8 @@ class HexFacingState(State):
     # unit id -> {"hex", "facing", "status" (good, disordered, routed), "square", "out",
     # "reacted" (the turn it last fired in reaction)}
     units: dict[str, dict[str, Any]]
-    # a retreat whose owner chooses where: {"unit", "options" (hexes)}; None: none
+    # a retreat whose owner chooses where: {"unit", "options" (hexes), "away" (the hexes it
+    # retreats from)}; None: none
     retreat: dict[str, Any] | None
     # winners that may move into a hex vacated: {"hex", "units", "procedure" (breakthrough or
     # pursuit), "left" (how many more may)}; None: none

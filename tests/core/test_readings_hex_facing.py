@@ -1,0 +1,108 @@
+"""hex-facing's readings of what the aid leaves open, each on a position that shows it: where a
+retreat may go, a fire that cannot have an effect, a disordered unit in a melee. Positions are
+written as in test_fight_hex_facing.py (flat map, even columns lower; facing 0 upper right, 2
+lower right, 8 upper left). Rule text quoted is from rules/hex-facing.md ("the aid")."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+from test_fight_hex_facing import RULES, at_step, scenario
+
+from muster.errors import IllegalActionError
+from muster.hexgrid import hex_distance
+
+# == a retreat goes farther from every unit it falls back from ====================================
+
+
+def two_attackers_win():
+    """a1 in 0303 and a2 in 0304 melee d1 in 0403 (both from its front) and win 1 + Z: d1
+    must retreat one hex."""
+    sc = scenario(
+        [
+            {"id": "a1", "hex": "0303", "facing": 2, "ratings": {"strength": 6, "cohesion": 7}},
+            {"id": "a2", "hex": "0304", "facing": 0, "ratings": {"strength": 6, "cohesion": 7}},
+            {
+                "id": "d1",
+                "side": "au",
+                "hex": "0403",
+                "facing": 8,
+                "ratings": {"strength": 6, "cohesion": 5},
+            },
+        ]
+    )
+    g = at_step(sc, "combat")
+    melee = {"type": "melee", "target": "0403", "attackers": ["a1", "a2"]}
+    total = RULES.preview(sc, g.state, melee)["total"]
+    g.apply(melee)
+    g.apply({"type": "roll", "value": max(0, 10 - total)})  # 10 or more: defender 1 + Z
+    return sc, g
+
+
+def test_a_retreat_is_never_into_a_hex_next_to_an_attacker():
+    # "1 = wycofanie o 1 heks" ("retreat one hex"): the aid says no more. Of d1's open
+    # neighbours 0402 is farther from a2 but still next to a1, and 0404 the other way round:
+    # the sum of the distances (the former reading) offered both. Only 0503 and 0504 get away
+    # from both attackers.
+    sc, g = two_attackers_win()
+    options = [a["to"] for a in g.legal_actions() if a["type"] == "retreat"]
+    assert options == ["0503", "0504"]
+    for label in options:
+        for attacker in ("0303", "0304"):
+            assert hex_distance(sc.hex_at(label), sc.hex_at(attacker)) == 2
+    # The prompt says why, and that it is Muster's reading of the aid.
+    prompt = RULES.prompt(sc, g.state)
+    assert prompt is not None
+    assert prompt["why"] == {"key": "why.hf_retreat", "params": {"unit": "d1", "count": 2}}
+
+
+@pytest.mark.parametrize(
+    "to, key, params",
+    [
+        ("0402", "error.hf_retreat_not_away", {"from": "0303"}),  # next to a1
+        ("0404", "error.hf_retreat_not_away", {"from": "0304"}),  # next to a2
+        ("0502", "error.hf_retreat_elsewhere", {"options": "0503, 0504"}),  # not a neighbour
+    ],
+)
+def test_a_retreat_asked_into_a_hex_not_open_is_refused_naming_the_place(to, key, params):
+    _, g = two_attackers_win()
+    before = copy.deepcopy(g.state)
+    with pytest.raises(IllegalActionError) as refused:
+        g.apply({"type": "retreat", "unit": "d1", "to": to})
+    assert refused.value.key == key
+    assert refused.value.params == {"who": "d1", "place": to, **params}
+    assert refused.value.place == to
+    assert g.state == before  # a refused call changes nothing
+    g.apply({"type": "retreat", "unit": "d1", "to": "0504"})
+    assert g.state["units"]["d1"]["hex"] == "0504"
+
+
+def test_a_unit_with_no_hex_away_from_both_attackers_routs():
+    # a1 above d1 and a2 below it (d1 in a town: all six are front hexes, so attackers from
+    # opposite sides need not be next to each other): every open neighbour of 0403 is next to
+    # one of them, so d1 has nowhere to retreat and routs (the default of retreat_blocked);
+    # the sum of the distances would have sent it sideways, between the two.
+    sc = scenario(
+        [
+            {"id": "a1", "hex": "0402", "facing": 4, "ratings": {"strength": 6, "cohesion": 7}},
+            {"id": "a2", "hex": "0404", "facing": 10, "ratings": {"strength": 6, "cohesion": 7}},
+            {
+                "id": "d1",
+                "side": "au",
+                "hex": "0403",
+                "facing": 2,
+                "ratings": {"strength": 6, "cohesion": 5},
+            },
+        ],
+        hexes={"0403": {"terrain": ["town"]}},
+    )
+    g = at_step(sc, "combat")
+    melee = {"type": "melee", "target": "0403", "attackers": ["a1", "a2"]}
+    assert melee in g.legal_actions()
+    total = RULES.preview(sc, g.state, melee)["total"]
+    g.apply(melee)
+    g.apply({"type": "roll", "value": max(0, 10 - total)})
+    assert g.state["units"]["d1"]["status"] == "routed"
+    assert g.state["units"]["d1"]["hex"] == "0403"
+    assert any(e["key"] == "log.retreat_blocked" for e in g.log)
