@@ -106,6 +106,10 @@ export const oddsMethods = {
       ]);
     });
     nodes.push(el("ul", { class: "outcomes" }, bars));
+    // What the core adds about these odds, e.g. why a fight cannot have an effect.
+    (answer.notes || []).forEach((note) => {
+      nodes.push(el("p", { class: "preview-note", text: this.label(note) }));
+    });
     if (withTable !== false) nodes.push(this.tableLink(answer));
     if (answer.provisional) nodes.push(el("p", { class: "hint", text: this.t("ui.provisional") }));
     if (answer.crt) nodes.push(this.crtLabel(answer.crt));

@@ -106,3 +106,49 @@ def test_a_unit_with_no_hex_away_from_both_attackers_routs():
     assert g.state["units"]["d1"]["status"] == "routed"
     assert g.state["units"]["d1"]["hex"] == "0403"
     assert any(e["key"] == "log.retreat_blocked" for e in g.log)
+
+
+# == a fire that cannot have an effect is offered, and says why ==================================
+
+
+def gun_at(target, fire, rng, cohesion=6, hexes=None):
+    """A French battery in 0103 facing down the column (2), an Austrian infantry target."""
+    gun = {
+        "id": "gun",
+        "type": "artillery",
+        "hex": "0103",
+        "facing": 2,
+        "ratings": {"fire": fire, "range": rng, "strength": 2, "cohesion": 6},
+    }
+    t = {"id": "t", "side": "au", "hex": target, "ratings": {"cohesion": cohesion}}
+    sc = scenario([gun, t], hexes=hexes)
+    return sc, at_step(sc, "fire")
+
+
+def test_a_fire_beyond_the_table_is_offered_and_says_why_it_cannot_have_an_effect():
+    # The aid limits no fire by its odds: "long range: each hex beyond effective range -2" and
+    # the fire table's "8 or less: no effect". Fire 1, range 1, target 3 hexes off (-4) in
+    # woods (-1): even a 9 totals 5, and the table gives nothing below 9.
+    sc, g = gun_at("0403", fire=1, rng=1, hexes={"0403": {"terrain": ["woods"]}})
+    action = {"type": "fire", "unit": "gun", "target": "0403"}
+    assert action in g.legal_actions()
+    p = RULES.preview(sc, g.state, action)
+    assert p["total"] == -4
+    assert p["outcomes"] == [{"outcome": {"target": []}, "p": 1.0}]
+    assert p["notes"] == [{"key": "note.hf_fire_no_result", "params": {"best": 5, "need": 9}}]
+
+
+def test_a_fire_whose_cohesion_test_always_passes_says_why():
+    # Fire 3 at effective range: 3 to 12, at most "9 to 12: PZw, cohesion test; if failed,
+    # disorder"; a target of cohesion 9 passes on every face of the d10 (0-9).
+    sc, g = gun_at("0303", fire=3, rng=2, cohesion=9)
+    action = {"type": "fire", "unit": "gun", "target": "0303"}
+    p = RULES.preview(sc, g.state, action)
+    assert p["total"] == 3
+    assert p["outcomes"] == [{"outcome": {"target": []}, "p": 1.0}]
+    assert p["notes"] == [{"key": "note.hf_fire_tests_passed", "params": {"cohesion": 9}}]
+    # The same fire at a target of cohesion 8 may disorder it (a 9 and a 9): no note.
+    sc, g = gun_at("0303", fire=3, rng=2, cohesion=8)
+    p = RULES.preview(sc, g.state, action)
+    assert any(o["outcome"]["target"] for o in p["outcomes"])
+    assert "notes" not in p

@@ -261,12 +261,15 @@ def preview(scenario: Scenario, state: State, board: Board, action: Action) -> d
     if action["type"] in ("countercharge", "no_countercharge"):
         action = ongoing(state, "countercharge")["melee"]
     t = combat.tables_for(scenario)
+    notes: list[dict[str, Any]] = []
     if action["type"] == "fire":
         fire = fire_situation(scenario, state, action)
         parts = combat.fire_modifiers(fire, t)
         drm = combat.total(parts)
         cohesion = min((u.cohesion for u in fire.targets), default=0)
         outcomes = combat.fire_distribution(drm, cohesion, tables=t)
+        if all(not outcome["target"] for outcome, _ in outcomes):
+            notes.append(no_effect_note(drm, cohesion, t))
     else:
         melee = melee_situation(scenario, state, board, action, countercharge)
         parts = combat.melee_modifiers(melee, t)
@@ -280,12 +283,26 @@ def preview(scenario: Scenario, state: State, board: Board, action: Action) -> d
             countercharge=countercharge,
             tables=t,
         )
-    return {
+    answer: dict[str, Any] = {
         "modifiers": reference.with_refs(parts),
         "total": drm,
         "ref": "fire-table" if action["type"] == "fire" else "melee-table",
         "outcomes": [{"outcome": o, "p": float(p)} for o, p in outcomes],
     }
+    if notes:
+        answer["notes"] = notes
+    return answer
+
+
+def no_effect_note(drm: int, cohesion: int, t: combat.CombatTables) -> dict[str, Any]:
+    """Why a fire the aid allows cannot have an effect: even the die's best face totals less
+    than the fire table's first result, or it calls at most for cohesion tests the target
+    passes on every face."""
+    best = t.die.first + t.die.sides - 1
+    if not combat.fire_result(best, drm, t).cells["result"].codes:
+        need = min(r.low for r in t.fire_table if r.cells["result"].codes and r.low is not None)
+        return {"key": "note.hf_fire_no_result", "params": {"best": best + drm, "need": need}}
+    return {"key": "note.hf_fire_tests_passed", "params": {"cohesion": cohesion}}
 
 
 def worsen(state: State, uid: str, effect: str, again: str = "rout") -> str:

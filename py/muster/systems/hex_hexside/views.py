@@ -153,16 +153,25 @@ def _answer(
     bombard: bool,
 ) -> dict[str, Any]:
     total = int(sum(p.value for p in parts))
-    return {
+    outcomes = _outcomes(scenario, state, odds["column"], total, bombard)
+    answer = {
         "modifiers": reference.with_refs(parts),
         "total": total,
         "ref": "crt",
         "odds": odds,
-        "outcomes": _outcomes(scenario, state, odds["column"], total, bombard),
+        "outcomes": outcomes,
         "provisional": provisional,
         "bombard": bombard,
         "crt": state["crt"],
     }
+    hit = ("target", "defender")
+    if bombard and not any(o["outcome"].get(side) for o in outcomes for side in hit):
+        # The aid sets no floor to a bombardment's odds: it may be fired, and says why it
+        # cannot have an effect (the best face of the die, on this column).
+        face = max(combat.tables_of(scenario, state).die.faces)
+        params = {"column": odds["column"], "face": face, "best": face + total}
+        answer["notes"] = [{"key": "note.hh_bombard_no_result", "params": params}]
+    return answer
 
 
 def test_preview(
