@@ -12,6 +12,7 @@ from test_fight_hex_facing import RULES, at_step, scenario
 
 from muster.errors import IllegalActionError
 from muster.hexgrid import hex_distance
+from muster.scenario import parse_scenario
 
 # == a retreat goes farther from every unit it falls back from ====================================
 
@@ -152,3 +153,75 @@ def test_a_fire_whose_cohesion_test_always_passes_says_why():
     p = RULES.preview(sc, g.state, action)
     assert any(o["outcome"]["target"] for o in p["outcomes"])
     assert "notes" not in p
+
+
+# == a disordered unit in a melee ================================================================
+
+
+def disordered_attack(reading=None, a2_cohesion=6):
+    """a1 (disordered, cohesion 8) in 0303 and a2 (good order, cohesion 6) in 0304, both with
+    d1 (cohesion 5) in 0403 in front of them; c1, disordered cavalry, in 0504 may charge d1."""
+    units = [
+        {"id": "a1", "hex": "0303", "facing": 2, "state": {"disordered": True}},
+        {"id": "a2", "hex": "0304", "facing": 0},
+        {"id": "c1", "type": "cavalry", "hex": "0504", "facing": 10, "state": {"disordered": True}},
+        {"id": "d1", "side": "au", "hex": "0403", "facing": 8},
+    ]
+    cohesion = {"a1": 8, "a2": a2_cohesion, "c1": 6, "d1": 5}
+    for u in units:
+        u["ratings"] = {"strength": 4, "cohesion": cohesion[u["id"]]}
+    sc = scenario(units)
+    if reading:
+        data = {"combat": {"readings": {"disordered_attack": {"value": reading}}}}
+        sc = parse_scenario({**sc.data, "overrides": data})
+    return sc, at_step(sc, "combat")
+
+
+def melees(g):
+    return [
+        (tuple(a["attackers"]), bool(a.get("charge")))
+        for a in g.legal_actions()
+        if a["type"] == "melee"
+    ]
+
+
+def test_a_disordered_unit_may_attack_and_its_cohesion_counts_with_a_note_saying_so():
+    # The aid: "Zwartość najlepszego napastnika – zwartość najlepszego obrońcy" (best attacker's
+    # cohesion minus best defender's), no row for a disordered attacker, and "(d) disordered
+    # units pay +1 MP to enter an enemy ZOC" its only rule for disorder. a1 (disordered,
+    # cohesion 8) may attack with a2 (cohesion 6): the cohesion line is 8 - 5, and the preview
+    # says both points are readings.
+    sc, g = disordered_attack()
+    assert (("a1", "a2"), False) in melees(g)
+    p = RULES.preview(sc, g.state, {"type": "melee", "target": "0403", "attackers": ["a1", "a2"]})
+    [line] = [m for m in p["modifiers"] if m["key"] == "melee.cohesion"]
+    assert (line["value"], line["params"]) == (3, {"attacker": 8, "defender": 5})
+    assert p["notes"] == [
+        {"key": "note.hf_disordered_attacker", "params": {"units": ["a1"]}},
+        {"key": "note.hf_disordered_cohesion", "params": {"unit": "a1", "cohesion": 8}},
+    ]
+    # a2 alone, in good order: no reading to show.
+    p = RULES.preview(sc, g.state, {"type": "melee", "target": "0403", "attackers": ["a2"]})
+    assert "notes" not in p
+
+
+def test_a_disordered_unit_whose_cohesion_is_not_the_best_gets_one_note():
+    # a2, in good order, has the best cohesion (9): the line is 9 - 5, and only the note that
+    # a disordered unit attacks remains.
+    sc, g = disordered_attack(a2_cohesion=9)
+    p = RULES.preview(sc, g.state, {"type": "melee", "target": "0403", "attackers": ["a1", "a2"]})
+    [line] = [m for m in p["modifiers"] if m["key"] == "melee.cohesion"]
+    assert line["params"] == {"attacker": 9, "defender": 5}
+    assert p["notes"] == [{"key": "note.hf_disordered_attacker", "params": {"units": ["a1"]}}]
+
+
+@pytest.mark.parametrize(
+    "reading, a1_melee, c1_charge",
+    [("may", True, True), ("melee_only", True, False), ("may_not", False, False)],
+)
+def test_a_scenario_may_bar_disordered_units_from_attacking(reading, a1_melee, c1_charge):
+    sc, g = disordered_attack(reading)
+    offered = melees(g)
+    assert ((("a1",), False) in offered) is a1_melee
+    assert ((("c1",), True) in offered) is c1_charge
+    assert (("a2",), False) in offered  # a unit in good order attacks whatever the reading

@@ -53,6 +53,7 @@ CHOICES |= {"readings.six_front_cavalry": ANY_ALL, "readings.italic": ("cavalry_
 CHOICES |= {"combining.not_combined": ("highest",), "force_ratio.rounding": ("row_at_or_below",)}
 CHOICES |= {"fire_modifiers.combined_strength": ("highest",)}
 CHOICES |= {"disorder_again": ("rout", "disordered")}
+CHOICES |= {"readings.disordered_attack": ("may", "melee_only", "may_not")}
 # The stand-in procedures (8.7, 9.4, 9.5): how each is offered.
 MAY_MUST = ("may", "must")
 CHOICES |= {"procedures.breakthrough.advance": MAY_MUST, "procedures.pursuit.advance": MAY_MUST}
@@ -682,7 +683,8 @@ def melee_modifiers(situation: MeleeSituation, tables: Tables = None) -> list[Pa
 
     Raises:
         IllegalCombatError: a charge without cavalry or against, from or through note (e)
-            terrain; a defender in prohibited terrain; front-and-rear attackers not adjacent.
+            terrain; a defender in prohibited terrain; front-and-rear attackers not adjacent;
+            a disordered attacker where ``readings.disordered_attack`` bars it.
         ValueError: no combat unit on a side (UnknownTerrainError: a terrain not in the chart).
     """
     t, s = tables or load_tables(), situation
@@ -697,6 +699,10 @@ def melee_modifiers(situation: MeleeSituation, tables: Tables = None) -> list[Pa
         and both.params["attackers_adjacent"]
     ):
         raise IllegalCombatError("attackers_not_adjacent", both.rule)
+    barred = t.settings["readings.disordered_attack"]
+    charge_barred = barred == "melee_only" and s.charge
+    if any(a.disordered for a in att) and (barred == "may_not" or charge_barred):
+        raise IllegalCombatError("disordered_attacker", "default")
     cavalry = [a for a in att if a.type == "cavalry"]
     if s.charge and not cavalry:
         raise IllegalCombatError("charge_without_cavalry", t.melee["charge"].rule)

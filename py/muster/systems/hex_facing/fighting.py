@@ -274,6 +274,7 @@ def preview(scenario: Scenario, state: State, board: Board, action: Action) -> d
         melee = melee_situation(scenario, state, board, action, countercharge)
         parts = combat.melee_modifiers(melee, t)
         drm = combat.total(parts)
+        notes += disordered_notes(action["attackers"], melee.attackers)
         outcomes = combat.melee_distribution(
             drm,
             max(a.cohesion for a in melee.attackers),
@@ -292,6 +293,23 @@ def preview(scenario: Scenario, state: State, board: Board, action: Action) -> d
     if notes:
         answer["notes"] = notes
     return answer
+
+
+def disordered_notes(ids: list[str], attackers: tuple[Combatant, ...]) -> list[dict[str, Any]]:
+    """The reading a melee with a disordered attacker rests on (combat.json
+    ``readings.disordered_attack``): the aid bars no disordered unit from attacking, and its
+    cohesion rating counts when it is the best among the attackers."""
+    disordered = [uid for uid, a in zip(ids, attackers, strict=True) if a.disordered]
+    if not disordered:
+        return []
+    notes = [{"key": "note.hf_disordered_attacker", "params": {"units": disordered}}]
+    best = max(a.cohesion for a in attackers)
+    formed = [a.cohesion for a in attackers if not a.disordered]
+    if max(formed, default=best - 1) < best:  # the best rating is a disordered unit's alone
+        uid = next(u for u, a in zip(ids, attackers, strict=True) if a.cohesion == best)
+        params = {"unit": uid, "cohesion": best}
+        notes.append({"key": "note.hf_disordered_cohesion", "params": params})
+    return notes
 
 
 def no_effect_note(drm: int, cohesion: int, t: combat.CombatTables) -> dict[str, Any]:

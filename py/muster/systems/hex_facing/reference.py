@@ -44,6 +44,7 @@ SETTINGS = (
     "readings.cavalry_melee",
     "readings.square",
     "readings.six_front_cavalry",
+    "readings.disordered_attack",
     "readings.italic",
     "fire_modifiers.firer_types",
     "fire_modifiers.combined_strength",
