@@ -343,3 +343,32 @@ def probe_area_locale_bombard_a_reserve(record: Record) -> None:
         ends = [a for a in game.legal_actions() if a["type"] in ("end_phase", "end_turn")]
         game.apply(ends[0])
     game.apply({"type": "bombard", "unit": "x1"})
+
+
+def probe_area_locale_back_from_a_blocked_approach(record: Record) -> None:
+    """costs.approach_blocked_back: x1 on a/b faces y1 on b/a, which blocks it; x1 goes back
+    to a's reserve."""
+    data = _area_locale_strip("x1:i3@a/b x9:i1@a y1:i3@b/a y9:i1@c")
+    _area_locale_play(
+        record,
+        data,
+        [
+            {"type": "end_phase"},  # no assault: on to movement
+            {"type": "select", "unit": "x1"},
+            {"type": "move", "to": "a"},
+        ],
+    )
+
+
+def probe_area_locale_defensive_fire(record: Record) -> None:
+    """artillery_fire.per_step: x1 assaults b/a and y's gun in b's reserve fires."""
+    data = _area_locale_strip("x1:i3@a/b x9:i1@a y1:i2@b/a yg:g1@b y9:i1@c")
+    _area_locale_play(
+        record,
+        data,
+        [
+            {"type": "assault", "approach": "a/b"},
+            {"type": "lead", "units": ["x1"]},
+            {"type": "lead", "units": ["y1"], "fire": True},
+        ],
+    )

@@ -253,7 +253,7 @@ def mirror(data: dict[str, Any], side: str, seed: int) -> dict[str, int]:
     return seen
 
 
-@pytest.mark.parametrize("side, seed", [("austria", 1), ("france", 2), ("austria", 5)])
+@pytest.mark.parametrize("side, seed", [("austria", 1), ("france", 2), ("austria", 6)])
 def test_the_demo_looks_the_same_whatever_the_ids_and_order(side, seed):
     # A few hundred actions a game; the property was put to the test: hidden and revealed
     # blocks, assaults, the viewer deciding.
