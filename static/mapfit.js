@@ -9,11 +9,12 @@ export function addFitControl(map, i18n) {
   const button = document.createElement("button");
   button.type = "button";
   button.className = "map-fit";
-  // Four corners: a frame round what is shown.
-  button.innerHTML =
-    '<svg viewBox="0 0 24 24" width="24" height="24" aria-hidden="true" focusable="false">' +
-    '<path d="M3 9V3h6M15 3h6v6M21 15v6h-6M9 21H3v-6" fill="none" stroke="currentColor"' +
-    ' stroke-width="2.4" stroke-linecap="round" stroke-linejoin="round"/></svg>';
+  // Four corners, a frame round what is shown (drawn by the style sheet: no second svg in
+  // the map's box).
+  const icon = document.createElement("span");
+  icon.className = "map-fit-icon";
+  icon.setAttribute("aria-hidden", "true");
+  button.appendChild(icon);
   const label = function (framing) {
     const key = framing === "units" ? "ui.map_fit_whole" : "ui.map_fit_units";
     if (button.getAttribute("data-i18n-label") === key) return;
