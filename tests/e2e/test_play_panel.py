@@ -126,7 +126,8 @@ def move_by_map(page, area: bool) -> bool:
         lit = page.locator("#map .hm-lit[data-lit]")
         for j in range(lit.count()):
             b = lit.nth(j).bounding_box()
-            if b and b["y"] >= 0 and b["y"] + b["height"] <= H * 0.5:
+            on_screen = b and b["x"] >= 0 and b["x"] + b["width"] <= W
+            if on_screen and b["y"] >= 0 and b["y"] + b["height"] <= H * 0.5:
                 before = shown(page)
                 page.touchscreen.tap(b["x"] + b["width"] / 2, b["y"] + b["height"] / 2)
                 page.wait_for_function(f"Number(document.documentElement.dataset.shown) > {before}")
