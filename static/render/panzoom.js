@@ -8,6 +8,9 @@ const SVGNS = "http://www.w3.org/2000/svg";
 const TAP_SLOP = 8; // CSS px a tap may wander before it becomes a drag
 const MAX_ZOOM = 6; // CSS px per map unit at the closest zoom (a hex.js hex about 600 px wide)
 const FRAME_MARGIN = 16; // CSS px kept clear round the pieces a view frames or brings in
+// A frame may be farther than the readable zoom (readZoom) to show every piece, down to this
+// share of it (counter texts of 11 CSS px at readZoom are 8.8 px there); no farther.
+const FRAME_READ_SHARE = 0.8;
 // The arrow keys' steps on the screen.
 const KEY_STEPS = {
   ArrowUp: [0, -1],
@@ -31,7 +34,8 @@ const KEY_STEPS = {
 // never farther than this: the zoom at which the map's smallest text is readable).
 //
 // The default view (fit, frame) frames the pieces: the box they are drawn in, a margin round
-// it, at the default zoom or farther when they need it (the whole map when there are none).
+// it, at the default zoom or farther when they need it, down to FRAME_READ_SHARE of the
+// readable zoom (the whole map when there are none).
 // fitAll shows the whole map ("contain"); toggleFit goes from the one to the other (the map's
 // Fit control). No zoom is farther than the whole map's; none closer than MAX_ZOOM.
 // frameNextPieces() frames the next non-empty set of pieces drawn (a new game, a game
@@ -511,7 +515,10 @@ export class PanZoomMap {
     const v = this._dims();
     this._cx = (box.minX + box.maxX) / 2;
     this._cy = (box.minY + box.maxY) / 2;
-    if (v.w > 0 && v.h > 0) this._k = Math.min(this._boxZoom(box, v), this._defaultZoom(v));
+    if (v.w > 0 && v.h > 0) {
+      const floor = this._readZoom * FRAME_READ_SHARE;
+      this._k = Math.min(Math.max(this._boxZoom(box, v), floor), this._defaultZoom(v));
+    }
     this._fitted = true;
     this._whole = false;
     this._applyView();

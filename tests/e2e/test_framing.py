@@ -176,9 +176,10 @@ def test_fit_brings_every_unit_back_then_shows_the_whole_map(browser, site_url, 
         app.context.close()
 
 
-@pytest.mark.parametrize(
-    "lang, words", (("pl", "Pokaż całą mapę"), ("fr", "Montrer toute la carte"), ("ja", "地図全体を表示"))
-)
+WHOLE_MAP = (("pl", "Pokaż całą mapę"), ("fr", "Montrer toute la carte"), ("ja", "地図全体を表示"))
+
+
+@pytest.mark.parametrize("lang, words", WHOLE_MAP)
 def test_the_fit_control_is_worded_in_every_language(browser, site_url, lang, words):
     app = open_app(browser, f"{site_url}?scenario=demo-valmont&lang={lang}", **tablet())
     page = app.page
