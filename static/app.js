@@ -374,7 +374,10 @@ function showPath(label) {
 function showLos(answer) {
   state.los = answer;
   els.losResult.hidden = !answer;
-  els.losResult.replaceChildren.apply(els.losResult, answer ? panels.lineOfSight(i18n, answer) : []);
+  els.losResult.replaceChildren.apply(
+    els.losResult,
+    answer ? panels.lineOfSight(i18n, answer) : [],
+  );
   if (answer) els.losResult.scrollIntoView({ block: "nearest" });
 }
 

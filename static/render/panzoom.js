@@ -599,7 +599,10 @@ export class PanZoomMap {
     const w = v.w / this._k / 2;
     const h = v.h / this._k / 2;
     return (
-      b.maxX > this._cx - w && b.minX < this._cx + w && b.maxY > this._cy - h && b.minY < this._cy + h
+      b.maxX > this._cx - w &&
+      b.minX < this._cx + w &&
+      b.maxY > this._cy - h &&
+      b.minY < this._cy + h
     );
   }
 
