@@ -9,6 +9,7 @@ import { Play } from "./panel.js";
 import { HexBoard, AreaBoard } from "./boards.js";
 import { fileReader } from "./files.js";
 import { AreaMap } from "./render/area.js";
+import { addFitControl } from "./mapfit.js";
 import { Games, storageDetail } from "./games.js";
 import { SavedGames, ask } from "./saved.js";
 import { rulesDialog } from "./panel_rules.js";
@@ -31,6 +32,7 @@ const els = {
   fatalDetail: document.getElementById("fatal-detail"),
   gotoForm: document.getElementById("goto-form"),
   losTool: document.getElementById("los-tool"),
+  losResult: document.getElementById("los-result"),
   scenarioSelect: document.getElementById("scenario-select"),
   playPanel: document.getElementById("play-panel"),
   logPanel: document.getElementById("log-panel"),
@@ -57,9 +59,17 @@ const state = {
   reach: null,
   losFrom: null,
   view: null,
+  los: null, // the last line of sight's answer, shown at the top of the panel
 };
 const map = new HexMap(document.getElementById("map"), { onHexTap: onTap });
 const areaMap = new AreaMap(document.getElementById("area-map"), { onTap: onAreaTap });
+addFitControl(map, i18n);
+addFitControl(areaMap, i18n);
+// A new game, or a game loaded, opens with its units framed on either map.
+function frameNextUnits() {
+  map.frameNextPieces();
+  areaMap.frameNextPieces();
+}
 // ?boot=normal starts the rules without the memory snapshot (to compare, or to rule it out).
 const engine = new Engine(undefined, {
   mode: params.get("boot") === "normal" ? "normal" : "snapshot",
@@ -79,7 +89,12 @@ const playOptions = {
   onKeep: keepGame,
   confirmNew: function () {
     const title = state.scenario ? state.scenario.title : "";
-    return askLeave(i18n.t("ui.ask_new_game", { title: title }), i18n.t("ui.new_game"));
+    return askLeave(i18n.t("ui.ask_new_game", { title: title }), i18n.t("ui.new_game")).then(
+      function (yes) {
+        if (yes) frameNextUnits();
+        return yes;
+      },
+    );
   },
   savedPanel: function () {
     return saved.panel();
@@ -354,9 +369,22 @@ function showPath(label) {
   );
 }
 
+// The line of sight's answer at the top of the panel, under the tool's prompt, where the
+// player looks; null takes it away.
+function showLos(answer) {
+  state.los = answer;
+  els.losResult.hidden = !answer;
+  els.losResult.replaceChildren.apply(
+    els.losResult,
+    answer ? panels.lineOfSight(i18n, answer) : [],
+  );
+  if (answer) els.losResult.scrollIntoView({ block: "nearest" });
+}
+
 function setMode(mode) {
   state.mode = mode;
   state.losFrom = null;
+  showLos(null);
   els.losTool.setAttribute("aria-pressed", mode === "los" ? "true" : "false");
   clearBoardMarks();
   if (mode === "los") showMessage(i18n.t("ui.los_pick_from"), "info");
@@ -386,9 +414,7 @@ function losTap(label) {
       map.setLines(lines);
       map.select(label);
       showMessage(i18n.t("ui.los_pick_from"), "info");
-      show(function () {
-        return panels.lineOfSight(i18n, answer);
-      });
+      showLos(answer);
     },
     function (error) {
       showMessage(errorText(error));
@@ -528,6 +554,7 @@ function loadSave(save, slot) {
       setMode("inspect");
       state.scenarioId = scenario.id;
       drawScenario(scenario);
+      frameNextUnits();
       target.opened();
       showMessage(i18n.t("ui.game_loaded", { title: scenario.title }), "info");
     },
@@ -789,6 +816,7 @@ function refreshText() {
   i18n.apply(document);
   setStatus(els.status.dataset.state);
   if (state.view) show(state.view);
+  if (state.los) showLos(state.los);
   if (state.ready) current().render();
   if (saved.isOpen()) saved.refresh();
   if (editorView) editorView.refreshText();

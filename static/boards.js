@@ -29,6 +29,31 @@ class Board {
   hasFocus() {
     return Boolean(this.map.keyboardActive);
   }
+
+  // Bring the pieces that act next into view: the least pan that shows them all.
+  focus(view, units) {
+    if (units.length && this.map.showPieces) this.map.showPieces(units);
+  }
+
+  // What is lit, brought into view when it changes: a piece newly selected (from the
+  // panel's list, a stack's picker, a prompt's item, or the map); else places newly lit
+  // (what a prompt asks about) when none of them shows.
+  reveal(marks) {
+    const map = this.map;
+    if (!map.showPieces) return;
+    const selected = marks && marks.selected != null ? String(marks.selected) : null;
+    const places = (marks && marks.places) || [];
+    const units = (marks && marks.units) || [];
+    const key = places.slice().sort().join(" ") + "|" + units.slice().sort().join(" ");
+    if (selected && selected !== this.shownSelected) {
+      map.showPieces([selected]);
+    } else if (!selected && key !== this.shownKey && places.length) {
+      if (!map.placesInView(places)) map.showPlaces(places);
+      if (units.length && !map.piecesInView(units)) map.showPieces(units);
+    }
+    this.shownSelected = selected;
+    this.shownKey = key;
+  }
 }
 
 // A hex map: units stand in hexes, places are hex numbers.
@@ -62,6 +87,7 @@ export class HexBoard extends Board {
   light(marks) {
     if (this.map.light) {
       this.map.light(marks);
+      this.reveal(marks);
       return;
     }
     const shade = {};
@@ -71,13 +97,6 @@ export class HexBoard extends Board {
     });
     this.map.highlight(marks ? shade : null);
     this.map.selectUnit(marks ? marks.selected : null);
-  }
-
-  // Bring the units that act next into view.
-  focus(view, units) {
-    const all = (view.state && view.state.units) || {};
-    const places = units.map((id) => all[id] && all[id].hex).filter(Boolean);
-    if (places.length && this.map.centerOnAll) this.map.centerOnAll(places);
   }
 
   // What a tap reported, as the panel reads it: the place, the unit tapped, the units there.
@@ -130,6 +149,7 @@ export class AreaBoard extends Board {
   }
 
   light(marks) {
+    this.reveal(marks);
     if (!marks) {
       this.map.light(null);
       return;
@@ -149,13 +169,6 @@ export class AreaBoard extends Board {
       units: marks.units || [],
       selected: marks.selected || null,
     });
-  }
-
-  focus(view, units) {
-    const places = ((view.state && view.state.blocks) || [])
-      .filter((b) => units.indexOf(b.id) >= 0)
-      .map((b) => b.locale);
-    if (places.length && this.map.centerOnAll) this.map.centerOnAll(places);
   }
 
   tap(target) {

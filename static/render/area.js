@@ -18,7 +18,8 @@
 //                                  attacks in progress between locales or approaches: an
 //                                  arrow from approach "a/b" goes from a into b
 //   select(blockIds), fit(), fitAll(), zoomBy(f), panBy(dx, dy), centerOn(place, {zoom}),
-//   zoom, destroy()
+//   zoom, destroy(); framing (PanZoomMap): frame(), toggleFit(), frameNextPieces(),
+//   showPieces(block ids), showPlaces(places), onView
 //   keyboard (PanZoomMap): focus(), keyboardActive, describe(what), cursor (the target under
 //                                  it), setCursor(id); the cursor stops at every locale,
 //                                  approach and block, and Enter calls onTap with the target a
@@ -440,7 +441,40 @@ export class AreaMap extends PanZoomMap {
     this._pieces = (pieces || []).filter((p) => p && this._locales.has(p.locale));
     this._drawPieces();
     this._drawLit();
+    this._piecesDrawn();
     this._cursorRefresh();
+  }
+
+  // ---- framing (PanZoomMap's hooks) --------------------------------------------------
+
+  _pieceIds() {
+    return this._pieces.filter((p) => this._pos.has(p.id)).map((p) => String(p.id));
+  }
+
+  _pieceBox(id) {
+    const at = this._pos.get(id);
+    if (!at) return null;
+    const half = PITCH / 2 + 2;
+    return { minX: at[0] - half, maxX: at[0] + half, minY: at[1] - half, maxY: at[1] + half };
+  }
+
+  // A locale's polygon's box; an approach's marker with its blocks' row either side.
+  _placeBox(place) {
+    const g = this._approaches.get(place);
+    if (g) {
+      const r = PITCH;
+      return { minX: g.x - r, maxX: g.x + r, minY: g.y - r, maxY: g.y + r };
+    }
+    const L = this._locales.get(place);
+    if (!L) return null;
+    const xs = L.poly.map((p) => p[0]);
+    const ys = L.poly.map((p) => p[1]);
+    return {
+      minX: Math.min(...xs),
+      maxX: Math.max(...xs),
+      minY: Math.min(...ys),
+      maxY: Math.max(...ys),
+    };
   }
 
   // Where the blocks go: {pos: piece id -> [x, y], group: piece id -> its place ("A", or

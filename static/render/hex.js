@@ -18,7 +18,9 @@
 //                                  attacks in progress, hex to hex; kinds melee, fire,
 //                                  bombard, assault, attack
 //   select(label), selectUnit(id), highlight(marks), setLines(lines)   board tools
-//   fit(), fitAll(), zoomBy(f), panBy(dx, dy), centerOn(label, {zoom}), zoom
+//   fit(), fitAll(), zoomBy(f), panBy(dx, dy), centerOn(label, {zoom}), zoom; framing
+//                                  (PanZoomMap): frame(), toggleFit(), frameNextPieces(),
+//                                  showPieces(unit ids), showPlaces(hex labels), onView
 //   hexInfo(label), hexAtClientPoint(x, y), hexToClient(label), hasHex(label), destroy()
 //   keyboard (PanZoomMap): focus(), keyboardActive, describe(what) (set by the app: words
 //                                  for the live region), cursor, setCursor(label); Enter at
@@ -33,6 +35,7 @@ import { r1, esc, line } from "./svg.js";
 import { HexGrid, SIZE, DIRECTIONS } from "./hexgrid.js";
 import { patternDefs, terrainSvg, hexsidesSvg, roadsSvg, labelsSvg } from "./hexterrain.js";
 import {
+  COUNTER,
   counterSvg,
   haloSvg,
   stackOffsets,
@@ -61,6 +64,21 @@ function unique(list) {
     out.push(String(x));
   }
   return out;
+}
+
+// A cost badge: text on a dark plate, inside hex `label` (centre p) and clear of its hex
+// number (at the top): in an empty hex at its centre; where counters stand, on the type
+// symbol of the top counter, between its name and its ratings.
+function costBadge(label, p, stack, text, cls) {
+  const n = stack ? stack.length : 0;
+  const at = n ? stackOffsets(n)[n - 1] : [0, 0];
+  const x = p[0] + at[0];
+  const y = p[1] + at[1];
+  const w = Math.max(26, text.length * 10 + 12);
+  return (
+    `<g class="${cls}" data-cost="${label}"><rect x="${r1(x - w / 2)}" y="${r1(y - 11)}" width="${r1(w)}" height="22" rx="11"/>` +
+    `<text x="${r1(x)}" y="${r1(y + 5.8)}">${esc(text)}</text></g>`
+  );
 }
 
 export class HexMap extends PanZoomMap {
@@ -102,6 +120,11 @@ export class HexMap extends PanZoomMap {
     for (const name of names) this._addLayer(name, "hm-layer hm-" + name, name === "units");
     this.layers.cursor.classList.add("pz-cursor");
     this._cursor = null; // the keyboard's cursor: a hex label
+    // highlight()'s cost texts, beside light()'s in the costs layer.
+    this._hlCosts = document.createElementNS("http://www.w3.org/2000/svg", "g");
+    this._hlCosts.setAttribute("class", "hm-hl-costs");
+    this._hlCosts.setAttribute("pointer-events", "none");
+    this.layers.overlays.after(this._hlCosts);
   }
 
   // ---- drawing -------------------------------------------------------------------
@@ -139,6 +162,7 @@ export class HexMap extends PanZoomMap {
     this.layers.labels.innerHTML = labelsSvg(grid, map);
     this._numsLayer = this.layers.labels.firstChild;
     this.layers.highlights.innerHTML = "";
+    this._hlCosts.innerHTML = "";
     this.layers.overlays.innerHTML = "";
     this.layers.arrows.innerHTML = "";
     this._drawLit();
@@ -152,6 +176,7 @@ export class HexMap extends PanZoomMap {
   // markers?, status?}].
   setUnits(units) {
     this._drawUnits(units || []);
+    this._piecesDrawn();
     this._cursorRefresh();
   }
 
@@ -207,6 +232,39 @@ export class HexMap extends PanZoomMap {
     // The selected counter is drawn last, on top of its stack and its neighbours.
     // Halos of lit counters first, under them all.
     this.layers.units.innerHTML = halos.join("") + out.join("") + top;
+  }
+
+  // ---- framing (PanZoomMap's hooks) --------------------------------------------------
+
+  _pieceIds() {
+    const grid = this._grid;
+    if (!grid) return [];
+    return this._units.filter((u) => u && u.hex && grid.has(u.hex)).map((u) => String(u.id));
+  }
+
+  // A unit's box: the box of its hex's whole stack (its counters fanned, their badges and
+  // facing arrows hanging a little out).
+  _pieceBox(id) {
+    const grid = this._grid;
+    const u = grid && this._units.find((x) => x && String(x.id) === String(id));
+    if (!u || !u.hex || !grid.has(u.hex)) return null;
+    const p = grid.center(u.hex);
+    const n = this._units.filter((x) => x && x.hex === u.hex).length;
+    const offs = stackOffsets(n);
+    const half = COUNTER / 2 + 8;
+    return {
+      minX: p[0] - half,
+      maxX: p[0] + half,
+      minY: p[1] + offs[0][1] - half,
+      maxY: p[1] + offs[n - 1][1] + half,
+    };
+  }
+
+  _placeBox(label) {
+    const grid = this._grid;
+    const p = grid && grid.has(label) ? grid.center(label) : null;
+    if (!p) return null;
+    return { minX: p[0] - SIZE, maxX: p[0] + SIZE, minY: p[1] - SIZE, maxY: p[1] + SIZE };
   }
 
   // The font family the counters are drawn in (measured once a map is in the page).
@@ -267,7 +325,7 @@ export class HexMap extends PanZoomMap {
     const polys = [];
     const costs = [];
     const inset = grid.corners.map((c) => [c[0] * 0.9, c[1] * 0.9]);
-    const dy = grid.flat ? SIZE * 0.7 : SIZE * 0.74;
+    const stacks = this._stacks();
     for (const label of l.places) {
       const p = grid.center(label);
       if (!p || !grid.has(label)) continue;
@@ -278,13 +336,7 @@ export class HexMap extends PanZoomMap {
       );
       const text = l.costs[label];
       if (text != null && text !== "") {
-        const t = String(text);
-        const w = Math.max(18, t.length * 8.4 + 8);
-        const y = p[1] + dy;
-        costs.push(
-          `<g class="hm-cost" data-cost="${label}"><rect x="${r1(p[0] - w / 2)}" y="${r1(y - 9)}" width="${r1(w)}" height="18" rx="9"/>` +
-            `<text x="${r1(p[0])}" y="${r1(y + 4.9)}">${esc(t)}</text></g>`,
-        );
+        costs.push(costBadge(label, p, stacks.get(label), String(text), "hm-cost"));
       }
     }
     this.layers.lit.innerHTML = polys.join("");
@@ -334,11 +386,12 @@ export class HexMap extends PanZoomMap {
     const grid = this._grid;
     if (!grid || !marks) {
       this.layers.highlights.innerHTML = "";
+      this._hlCosts.innerHTML = "";
       return;
     }
     const polys = [];
     const texts = [];
-    const dy = grid.flat ? SIZE * 0.6 : SIZE * 0.58;
+    const stacks = this._stacks();
     for (const label of Object.keys(marks)) {
       const p = grid.center(label);
       if (!p || !grid.has(label)) continue;
@@ -348,14 +401,11 @@ export class HexMap extends PanZoomMap {
       polys.push(
         `<polygon class="hm-hl ${esc(cls)}" data-hl="${label}" points="${grid.points(p[0], p[1])}"/>`,
       );
-      if (text) {
-        texts.push(
-          `<text class="hm-hl-text ${esc(cls)}" x="${r1(p[0])}" y="${r1(p[1] + dy)}">${esc(text)}</text>`,
-        );
-      }
+      if (text) texts.push(costBadge(label, p, stacks.get(label), text, "hm-cost hm-hl-text"));
     }
-    this.layers.highlights.innerHTML =
-      polys.join("") + `<g text-anchor="middle" font-size="13">${texts.join("")}</g>`;
+    this.layers.highlights.innerHTML = polys.join("");
+    // Above the counters, like the costs of light().
+    this._hlCosts.innerHTML = texts.join("");
   }
 
   // Lines between hex centres, e.g. line of sight: [{from, to, cls}]; null clears.

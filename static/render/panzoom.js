@@ -7,6 +7,10 @@ import { r1, clamp } from "./svg.js";
 const SVGNS = "http://www.w3.org/2000/svg";
 const TAP_SLOP = 8; // CSS px a tap may wander before it becomes a drag
 const MAX_ZOOM = 6; // CSS px per map unit at the closest zoom (a hex.js hex about 600 px wide)
+const FRAME_MARGIN = 16; // CSS px kept clear round the pieces a view frames or brings in
+// A frame may be farther than the readable zoom (readZoom) to show every piece, down to this
+// share of it (counter texts of 11 CSS px at readZoom are 8.8 px there); no farther.
+const FRAME_READ_SHARE = 0.8;
 // The arrow keys' steps on the screen.
 const KEY_STEPS = {
   ArrowUp: [0, -1],
@@ -29,8 +33,15 @@ const KEY_STEPS = {
 // dragged), farZoom (below this zoom the map is "far") and readZoom (the default view is
 // never farther than this: the zoom at which the map's smallest text is readable).
 //
-// The default view (fit) fills the map's box in both directions ("cover") and is panned:
-// no empty bands beside the map. fitAll shows the whole map ("contain").
+// The default view (fit, frame) frames the pieces: the box they are drawn in, a margin round
+// it, at the default zoom or farther when they need it, down to FRAME_READ_SHARE of the
+// readable zoom (the whole map when there are none).
+// fitAll shows the whole map ("contain"); toggleFit goes from the one to the other (the map's
+// Fit control). No zoom is farther than the whole map's; none closer than MAX_ZOOM.
+// frameNextPieces() frames the next non-empty set of pieces drawn (a new game, a game
+// loaded); showPieces(ids) and showPlaces(places) pan (and zoom out if they must) just enough
+// that they stand in view. onView(framing), when set, hears each view change: "units" or
+// "whole" while the view is one of those untouched, else null.
 //
 // The keyboard: the container takes focus; arrows move a cursor, Enter or Space taps under it,
 // Page Down/Up jump between what a tap acts on, + and - zoom (see "keyboard" below, and the
@@ -52,6 +63,9 @@ export class PanZoomMap {
     this._cx = 0;
     this._cy = 0;
     this._fitted = false; // true while the view is the untouched fit
+    this._whole = false; // ... and that fit is the whole map (fitAll), not the pieces (frame)
+    this._frameNext = false; // frame the next non-empty set of pieces drawn
+    this.onView = null; // see the class comment
     this.wholeAtFirst = false; // the default view shows the whole map (see _defaultZoom)
     this._raf = 0;
     this._pointers = new Map();
@@ -214,6 +228,7 @@ export class PanZoomMap {
 
   _onKey(e) {
     if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
+    if (e.target !== this.container) return; // a control on the map (Fit) keeps its keys
     const step = KEY_STEPS[e.key];
     if (step) {
       this._keyboard(true);
@@ -437,21 +452,170 @@ export class PanZoomMap {
     return Math.min(Math.max(fill, this._readZoom), this._limits(v).max);
   }
 
+  // The zooms a pinch, the wheel and the keys stay within: never farther than the whole map
+  // shown with its margin, never closer than MAX_ZOOM.
   _limits(v) {
     const kf = this._fitZoom(v || this._dims());
-    return { min: Math.min(kf * 0.6, 1), max: Math.max(MAX_ZOOM, kf) };
+    return { min: kf, max: Math.max(MAX_ZOOM, kf) };
   }
 
-  // The default view: centred, filling the box both ways at a readable zoom (see the class
-  // comment); a drag pans to the rest. Kept on resize until the player moves the map.
+  // The default view (see the class comment); kept on resize until the player moves the map.
+  // With wholeAtFirst (the editor) it is centred on the map at the default zoom.
   fit() {
+    if (!this.wholeAtFirst) {
+      this.frame();
+      return;
+    }
     const v = this._dims();
     const b = this._bounds;
     this._cx = (b.minX + b.maxX) / 2;
     this._cy = (b.minY + b.maxY) / 2;
     if (v.w > 0 && v.h > 0) this._k = this._defaultZoom(v);
     this._fitted = true;
+    this._whole = false;
     this._applyView();
+  }
+
+  // ---- framing: the pieces in view ------------------------------------------------
+
+  // The box of every piece drawn, or null when there are none.
+  _piecesBox() {
+    return this._boxOf(this._pieceIds().map((id) => this._pieceBox(id)));
+  }
+
+  _boxOf(boxes) {
+    let out = null;
+    for (const b of boxes) {
+      if (!b) continue;
+      if (!out) out = { minX: b.minX, minY: b.minY, maxX: b.maxX, maxY: b.maxY };
+      out.minX = Math.min(out.minX, b.minX);
+      out.minY = Math.min(out.minY, b.minY);
+      out.maxX = Math.max(out.maxX, b.maxX);
+      out.maxY = Math.max(out.maxY, b.maxY);
+    }
+    return out;
+  }
+
+  // The zoom at which box stands in a view of size v with FRAME_MARGIN round it.
+  _boxZoom(box, v) {
+    const m = FRAME_MARGIN;
+    const kx = Math.max(1, v.w - 2 * m) / Math.max(1, box.maxX - box.minX);
+    const ky = Math.max(1, v.h - 2 * m) / Math.max(1, box.maxY - box.minY);
+    return Math.min(kx, ky);
+  }
+
+  // Frame the pieces: centred on their box, at the default zoom or as far as it takes for
+  // all of them to show with a margin; the whole map when there are none.
+  frame() {
+    const box = this._piecesBox();
+    if (!box) {
+      this.fitAll();
+      return;
+    }
+    const v = this._dims();
+    this._cx = (box.minX + box.maxX) / 2;
+    this._cy = (box.minY + box.maxY) / 2;
+    if (v.w > 0 && v.h > 0) {
+      const floor = this._readZoom * FRAME_READ_SHARE;
+      this._k = Math.min(Math.max(this._boxZoom(box, v), floor), this._defaultZoom(v));
+    }
+    this._fitted = true;
+    this._whole = false;
+    this._applyView();
+  }
+
+  // The map's Fit control: the pieces framed; again (the view untouched since), the whole
+  // map; again, the pieces. Returns which it shows, "units" or "whole".
+  toggleFit() {
+    if (this._fitted && !this._whole && this._piecesBox()) this.fitAll();
+    else this.frame();
+    return this.framing;
+  }
+
+  // "units" or "whole" while the view is that untouched fit, else null.
+  get framing() {
+    if (!this._fitted) return null;
+    return this._whole ? "whole" : "units";
+  }
+
+  // The next non-empty set of pieces drawn is framed (a new game, a game loaded).
+  frameNextPieces() {
+    this._frameNext = true;
+  }
+
+  // After the subclass drew its pieces: frame them if asked to.
+  _piecesDrawn() {
+    if (!this._frameNext || !this._pieceIds().length) return;
+    this._frameNext = false;
+    this.frame();
+  }
+
+  // Bring box (map units) into view with a margin: the least pan that does it, zooming out
+  // first (no farther than the limit) if it is bigger than the view.
+  showBox(box) {
+    const v = this._dims();
+    if (!box || !(v.w > 0 && v.h > 0)) return;
+    const lim = this._limits(v);
+    const k = clamp(Math.min(this._k, this._boxZoom(box, v)), lim.min, lim.max);
+    const w = v.w / k;
+    const h = v.h / k;
+    const m = FRAME_MARGIN / k;
+    const axis = (c, lo, hi, span) => {
+      const a = hi + m - span / 2;
+      const z = lo - m + span / 2;
+      return a <= z ? clamp(c, a, z) : (lo + hi) / 2;
+    };
+    const cx = axis(this._cx, box.minX, box.maxX, w);
+    const cy = axis(this._cy, box.minY, box.maxY, h);
+    if (k === this._k && Math.abs(cx - this._cx) < 1e-6 && Math.abs(cy - this._cy) < 1e-6) return;
+    this._k = k;
+    this._cx = cx;
+    this._cy = cy;
+    this._fitted = false;
+    this._applyView();
+  }
+
+  // Bring pieces (ids) into view; and places (the subclass's place keys).
+  showPieces(ids) {
+    this.showBox(this._boxOf((ids || []).map((id) => this._pieceBox(String(id)))));
+  }
+
+  showPlaces(places) {
+    this.showBox(this._boxOf((places || []).map((p) => this._placeBox(String(p)))));
+  }
+
+  // Whether any of the places (or pieces) shows in the view, wholly or in part.
+  placesInView(places) {
+    return (places || []).some((p) => this._boxInView(this._placeBox(String(p))));
+  }
+
+  piecesInView(ids) {
+    return (ids || []).some((id) => this._boxInView(this._pieceBox(String(id))));
+  }
+
+  _boxInView(b) {
+    const v = this._dims();
+    if (!b || !(v.w > 0 && v.h > 0)) return false;
+    const w = v.w / this._k / 2;
+    const h = v.h / this._k / 2;
+    return (
+      b.maxX > this._cx - w &&
+      b.minX < this._cx + w &&
+      b.maxY > this._cy - h &&
+      b.minY < this._cy + h
+    );
+  }
+
+  _pieceIds() {
+    return [];
+  }
+
+  _pieceBox(id) {
+    return null;
+  }
+
+  _placeBox(place) {
+    return null;
   }
 
   // Centre the view on the middle of several map points [x, y], at the zoom it has.
@@ -463,14 +627,16 @@ export class PanZoomMap {
     this._applyView();
   }
 
-  // Zoom out and centre so the whole map shows ("contain").
+  // Zoom out and centre so the whole map shows ("contain"); kept on resize until the player
+  // moves the map.
   fitAll() {
     const v = this._dims();
     const b = this._bounds;
     this._cx = (b.minX + b.maxX) / 2;
     this._cy = (b.minY + b.maxY) / 2;
     if (v.w > 0 && v.h > 0) this._k = this._fitZoom(v);
-    this._fitted = false;
+    this._fitted = true;
+    this._whole = true;
     this._applyView();
   }
 
@@ -550,11 +716,13 @@ export class PanZoomMap {
       list.add(...zc.split(" "));
       this._zoomClass = zc;
     }
+    if (this.onView) this.onView(this.framing);
   }
 
   _onResize() {
     this._size = null;
-    if (this._fitted) this.fit();
+    if (this._fitted && this._whole) this.fitAll();
+    else if (this._fitted) this.fit();
     else this._applyView();
   }
 

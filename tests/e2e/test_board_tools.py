@@ -66,18 +66,18 @@ def test_line_of_sight_clear_and_blocked(app):
     assert page.get_attribute("#los-tool", "aria-pressed") == "true"
     click_hex(page, "0404")
     click_hex(page, "0905")
-    page.wait_for_selector("#hex-panel .los-verdict")
-    assert page.locator("#hex-panel .los-verdict").get_attribute("data-clear") == "1"
+    page.wait_for_selector("#los-result .los-verdict")
+    assert page.locator("#los-result .los-verdict").get_attribute("data-clear") == "1"
     assert page.locator(".hm-line.los-clear").count() == 1
     assert page.locator(".hm-line.los-blocked").count() == 0
     # 0205 to 0402 runs along the side between 0303 and 0403, both woods: blocked.
     click_hex(page, "0205")
     click_hex(page, "0402")
     page.wait_for_function(
-        "document.querySelector('#hex-panel .los-title').textContent.includes('0402')"
+        "document.querySelector('#los-result .los-title').textContent.includes('0402')"
     )
-    assert page.locator("#hex-panel .los-verdict").get_attribute("data-clear") == "0"
-    assert "blocked by Woods in 0403" in page.locator("#hex-panel").inner_text()
+    assert page.locator("#los-result .los-verdict").get_attribute("data-clear") == "0"
+    assert "blocked by Woods in 0403" in page.locator("#los-result").inner_text()
     assert page.locator(".hm-line.los-blocked").count() == 1
     assert page.locator(".hm-line-mark").count() == 1
     page.click("#los-tool")
@@ -108,6 +108,6 @@ def test_reach_and_los_by_touch_on_a_tablet(browser, site_url):
     for label in ("0307", "0507"):
         x, y = hex_center(page, label)
         page.touchscreen.tap(x, y)
-    page.wait_for_selector("#hex-panel .los-verdict")
+    page.wait_for_selector("#los-result .los-verdict")
     tablet.assert_no_errors()
     tablet.context.close()
