@@ -8,6 +8,7 @@ import { downloadSave, newSlot } from "./games.js";
 import { oddsMethods } from "./panel_odds.js";
 import { logMethods } from "./panel_log.js";
 import { crtMethods } from "./panel_crt.js";
+import { scenarioMethods, briefingAtNewGame } from "./panel_scenario.js";
 import { focusKeeper, SHORTCUTS } from "./keys.js";
 import { facingAngle, facingWord } from "./facing.js";
 
@@ -182,7 +183,10 @@ export class Play {
     this.clear();
     return this.engine.call("new_game", { seed: seed, options: options }).then((view) => {
       this.slot = newSlot();
-      return this.show(view);
+      const shown = this.show(view);
+      // The scenario's briefing over the new game (its button begins play).
+      if (briefingAtNewGame()) this.openScenario(true);
+      return shown;
     }, this.onError);
   }
 
@@ -520,6 +524,11 @@ export class Play {
               id: "new-game",
               class: "primary",
             }),
+        this.playable === false
+          ? null
+          : this.button(this.t("ui.scenario"), () => this.openScenario(false), {
+              id: "scenario-tab",
+            }),
         this.savedPanel(),
       ].filter(Boolean);
       if (this.takes("crt") && this.playable !== false) nodes.push(this.crtTools());
@@ -621,6 +630,8 @@ export class Play {
     if (prompt && prompt.why) {
       nodes.push(el("p", { class: "why", text: this.label(prompt.why) }));
     }
+    const standing = this.standingBox();
+    if (standing) nodes.push(standing);
     if (this.handover && side) {
       nodes.push(
         el("p", {
@@ -863,6 +874,7 @@ export class Play {
       this.button(this.t("ui.new_game"), () => this.newGame(), { id: "new-game" }),
       this.button(this.t("ui.save_game"), () => this.download(), { id: "save-game" }),
       this.button(this.t("ui.saved_games"), () => this.openSaved(), { id: "saved-games" }),
+      this.button(this.t("ui.scenario"), () => this.openScenario(false), { id: "scenario-tab" }),
       this.button(this.t("ui.legend"), () => this.openLegend(this.legend()), { id: "legend" }),
       this.button(this.t("ui.rules"), () => this.openRules(), { id: "rules" }),
     ]);
@@ -920,8 +932,8 @@ export class Play {
   }
 }
 
-// The panel's methods by concern: odds and dice, the log, the owner's tables.
-Object.assign(Play.prototype, oddsMethods, logMethods, crtMethods);
+// The panel's methods by concern: odds and dice, the log, the owner's tables, the scenario.
+Object.assign(Play.prototype, oddsMethods, logMethods, crtMethods, scenarioMethods);
 
 function countShown() {
   shown += 1;

@@ -5,7 +5,7 @@ Lock API stood in for so each request and release can be counted."""
 from __future__ import annotations
 
 import pytest
-from apppage import READY_TIMEOUT_MS, AppPage, open_app, press, wait_text
+from apppage import NO_BRIEFING, READY_TIMEOUT_MS, AppPage, open_app, press, wait_text
 
 pytestmark = pytest.mark.e2e
 
@@ -67,6 +67,7 @@ WAKE_LOCK = """
 
 def open_with(browser, site_url, mode: str):
     context = browser.new_context(**DESKTOP)
+    context.add_init_script(NO_BRIEFING)
     context.add_init_script(WAKE_LOCK % mode)
     page = context.new_page()
 
