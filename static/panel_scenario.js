@@ -42,7 +42,7 @@ export const scenarioMethods = {
     const node = this.button("", () => this.openScenario(false), {
       id: "standing",
       class: "standing",
-      "aria-label": this.t("ui.standing_open"),
+      title: this.t("ui.standing_open"),
     });
     lines.forEach((line) => {
       const side = line.params && line.params.side;
