@@ -520,15 +520,16 @@ export class Play {
       const nodes = [
         this.playable === false
           ? el("p", { class: "hint", text: this.t("ui.board_only") })
-          : this.button(this.t("ui.new_game"), () => this.newGame(), {
-              id: "new-game",
-              class: "primary",
-            }),
-        this.playable === false
-          ? null
-          : this.button(this.t("ui.scenario"), () => this.openScenario(false), {
-              id: "scenario-tab",
-            }),
+          : el("div", { class: "play-bar start-bar" }, [
+              this.button(this.t("ui.new_game"), () => this.newGame(), {
+                id: "new-game",
+                class: "primary",
+              }),
+              // The scenario's briefing, to read before a game.
+              this.button(this.t("ui.scenario"), () => this.openScenario(false), {
+                id: "scenario-tab",
+              }),
+            ]),
         this.savedPanel(),
       ].filter(Boolean);
       if (this.takes("crt") && this.playable !== false) nodes.push(this.crtTools());
