@@ -18,6 +18,7 @@ import { offerUpdates, afterUpdate } from "./update.js";
 import { initSettings } from "./settings.js";
 import { keepFocusInDialogs } from "./dialogs.js";
 import { offerInstall } from "./install.js";
+import { initBriefingSetting } from "./panel_scenario.js";
 
 const html = document.documentElement;
 const timing = { start: performance.now(), mapPainted: null, rulesReady: null };
@@ -801,6 +802,7 @@ function start() {
     playPanel: els.playPanel,
   });
 
+  initBriefingSetting();
   document.getElementById("open-editor").addEventListener("click", openEditor);
   if (params.has("editor")) openEditor();
 

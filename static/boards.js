@@ -76,6 +76,7 @@ export class HexBoard extends Board {
           });
         }),
     );
+    if (this.map.setObjectives && view.objectives) this.map.setObjectives(view.objectives);
     this.arrows(view.arrows);
   }
 
@@ -134,7 +135,10 @@ export class AreaBoard extends Board {
     const s = view.state || {};
     const markers = view.markers || {};
     const i18n = this.i18n;
-    this.map.setHolders(s.held || {});
+    // Who holds each objective (the core's view of them), else of every locale.
+    const held = {};
+    if (view.objectives) view.objectives.forEach((o) => (held[o.at] = o.holder));
+    this.map.setHolders(view.objectives ? held : s.held || {});
     this.map.setPieces(
       (s.blocks || []).map(function (b) {
         return Object.assign({}, b, { markers: badges(i18n, markers[b.id]) });

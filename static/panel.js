@@ -8,6 +8,7 @@ import { downloadSave, newSlot } from "./games.js";
 import { oddsMethods } from "./panel_odds.js";
 import { logMethods } from "./panel_log.js";
 import { crtMethods } from "./panel_crt.js";
+import { scenarioMethods, briefingAtNewGame } from "./panel_scenario.js";
 import { focusKeeper, SHORTCUTS } from "./keys.js";
 import { facingAngle, facingWord } from "./facing.js";
 
@@ -182,7 +183,10 @@ export class Play {
     this.clear();
     return this.engine.call("new_game", { seed: seed, options: options }).then((view) => {
       this.slot = newSlot();
-      return this.show(view);
+      const shown = this.show(view);
+      // The scenario's briefing over the new game (its button begins play).
+      if (briefingAtNewGame()) this.openScenario(true);
+      return shown;
     }, this.onError);
   }
 
@@ -516,10 +520,16 @@ export class Play {
       const nodes = [
         this.playable === false
           ? el("p", { class: "hint", text: this.t("ui.board_only") })
-          : this.button(this.t("ui.new_game"), () => this.newGame(), {
-              id: "new-game",
-              class: "primary",
-            }),
+          : el("div", { class: "play-bar start-bar" }, [
+              this.button(this.t("ui.new_game"), () => this.newGame(), {
+                id: "new-game",
+                class: "primary",
+              }),
+              // The scenario's briefing, to read before a game.
+              this.button(this.t("ui.scenario"), () => this.openScenario(false), {
+                id: "scenario-tab",
+              }),
+            ]),
         this.savedPanel(),
       ].filter(Boolean);
       if (this.takes("crt") && this.playable !== false) nodes.push(this.crtTools());
@@ -621,6 +631,8 @@ export class Play {
     if (prompt && prompt.why) {
       nodes.push(el("p", { class: "why", text: this.label(prompt.why) }));
     }
+    const standing = this.standingBox();
+    if (standing) nodes.push(standing);
     if (this.handover && side) {
       nodes.push(
         el("p", {
@@ -863,6 +875,7 @@ export class Play {
       this.button(this.t("ui.new_game"), () => this.newGame(), { id: "new-game" }),
       this.button(this.t("ui.save_game"), () => this.download(), { id: "save-game" }),
       this.button(this.t("ui.saved_games"), () => this.openSaved(), { id: "saved-games" }),
+      this.button(this.t("ui.scenario"), () => this.openScenario(false), { id: "scenario-tab" }),
       this.button(this.t("ui.legend"), () => this.openLegend(this.legend()), { id: "legend" }),
       this.button(this.t("ui.rules"), () => this.openRules(), { id: "rules" }),
     ]);
@@ -920,8 +933,8 @@ export class Play {
   }
 }
 
-// The panel's methods by concern: odds and dice, the log, the owner's tables.
-Object.assign(Play.prototype, oddsMethods, logMethods, crtMethods);
+// The panel's methods by concern: odds and dice, the log, the owner's tables, the scenario.
+Object.assign(Play.prototype, oddsMethods, logMethods, crtMethods, scenarioMethods);
 
 function countShown() {
   shown += 1;

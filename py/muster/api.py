@@ -29,6 +29,7 @@ from .scenario import (
     load_builtin,
     parse_scenario,
 )
+from .standing import briefing
 from .systems import game_rules, movement_rules, playable
 
 Params = dict[str, Any]
@@ -62,6 +63,7 @@ class Session:
             "load_save": self.load_save,
             "check_crt": self.check_crt,
             "rules_reference": self.rules_reference,
+            "briefing": self.briefing,
             "editor_catalog": self.editor_catalog,
             "scenario_template": self.scenario_template,
             "scenario_check": self.scenario_check,
@@ -453,6 +455,22 @@ class Session:
         state = game.state if game is not None and game.scenario is sc else None
         found: dict[str, Any] = rules.reference(sc, state)
         return found
+
+    def briefing(self, params: Params) -> dict[str, Any]:
+        """What the loaded scenario says before and during a game: its description, sides,
+        turns, objectives, victory conditions and the tables in use with the marks of Muster's
+        assumptions (docs/play-view.md, "The briefing"; ``muster.standing.briefing``).
+
+        Raises:
+            InvalidActionError: a parameter (it takes none).
+            RulesError: no scenario is loaded, or its system cannot be played.
+        """
+        _only(params, "briefing")
+        sc = self._loaded()
+        rules = game_rules(sc.system)
+        game = self.game
+        state = game.state if game is not None and game.scenario is sc else None
+        return briefing(rules, sc, state, rules.reference(sc, state))
 
     # -- the scenario editor (docs/scenario-format.md; muster/editor.py) ------------------------
     # The editor's module is imported on its first use: a game never needs it, so the memory

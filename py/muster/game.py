@@ -21,6 +21,7 @@ from .errors import IllegalActionError, InvalidActionError, RulesError
 from .ruleset import Ruleset
 from .scenario import SYSTEMS, AnyScenario, parse_scenario
 from .shapes import Action, Event, State
+from .standing import objective_marks, view_part
 
 SAVE_FORMAT = "muster-save/1"
 
@@ -337,6 +338,8 @@ class Game:
             # tell one side how often the other decided.
             view["log_at"] = [bisect.bisect_right(self.log_marks, i) for i in recent]
             view["hash"] = state_hash(state)
+        # The objectives and who holds them, each side's points now and the turns left.
+        view.update(view_part(rules, sc, state))
         view.update(rules.view_extra(sc, state, viewer))
         return view
 
@@ -364,6 +367,7 @@ class Game:
             "viewer": viewer,
             "markers": extra.get("markers", {}),
             "arrows": extra.get("arrows", []),
+            "objectives": objective_marks(sc, state),
             "at": index,
             "moves": len(self.actions),
         }

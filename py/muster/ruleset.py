@@ -57,6 +57,7 @@ COMMON_WORDS: dict[str, str] = {
     "approach": "place",
     "target": "place",
     "targets": "places",
+    "places": "places",
     "formation": "formation",
     "drawn": "formation",
     "facing": "facing",
@@ -75,6 +76,10 @@ COMMON_WORDS: dict[str, str] = {
     "how": "word:ui.how_",
     "purpose": "word:purpose.",
     "why": "label",
+    # Each side's standing (muster.standing): its points now and what they come from.
+    "score": "number",
+    "sources": "labels",
+    "worth": "number",
     "count": "count",
     "n": "count",
     "turn": "number",
@@ -184,6 +189,18 @@ class Ruleset(Protocol[S, A]):
         the rules read; ``state``: the game in play, if any (the tables it plays with)."""
         ...
 
+    def score(self, scenario: Any, state: S) -> dict[str, dict[str, int]]:
+        """Each side's points now, as the end of the game would count them, by source
+        (``objectives``, and the system's own: ``routed``, ``steps``); every side listed, in
+        the scenario's order. Empty for a system that scores nothing."""
+        ...
+
+    def victory(self, scenario: Any) -> dict[str, Any]:
+        """The scenario's victory conditions: ``turns`` and ``conditions``, labels each with
+        ``flags`` (``default``: Muster's own where the rules are silent; ``override``: this
+        scenario's), read from the settings the end of the game reads."""
+        ...
+
     def refusal(self, scenario: Any, state: S, action: A) -> Refusal:
         """Why ``action`` is not allowed in ``state``, in words: the message the checked
         ``Game.apply`` refuses it with, naming the action, the rule and the place.
@@ -256,6 +273,14 @@ class RulesBase(Generic[S, A]):
     def reference(self, scenario: Any, state: S | None) -> dict[str, Any]:
         """No charts by default (docs/rules-reference.md gives the shape)."""
         return {"system": self.system, "sections": []}
+
+    def score(self, scenario: Any, state: S) -> dict[str, dict[str, int]]:
+        """No points by default: no standing under the prompt."""
+        return {}
+
+    def victory(self, scenario: Any) -> dict[str, Any]:
+        """No conditions said by default."""
+        return {"turns": None, "conditions": []}
 
     def refusal(self, scenario: Any, state: S, action: A) -> Refusal:
         """The action's type in words, the unit it names (by name, if the side deciding may see
@@ -383,23 +408,32 @@ def params_of(action: Mapping[str, Any]) -> dict[str, Any]:
 def held_facts(
     state: Mapping[str, Any], sides: list[str], objectives: Iterable[tuple[str, int]]
 ) -> list[Label]:
-    """How many of the scenario's ``objectives`` (place, points) each side holds, as facts the
-    panel lists (every side, in order). A place held that is no objective (an area map keeps
-    who holds every locale) is not counted.
+    """Which of the scenario's ``objectives`` (place, points) each side holds, with their
+    points, as facts the panel lists (every side, in order). A place held that is no objective
+    (an area map keeps who holds every locale) is not counted.
 
     >>> held_facts({"held": {"a": "x", "b": "x", "c": "y"}}, ["x", "y"], [("a", 2), ("c", 1)])
-    [{'key': 'fact.held', 'params': {'side': 'x', 'count': 1}}, \
-{'key': 'fact.held', 'params': {'side': 'y', 'count': 1}}]
+    [{'key': 'fact.held', 'params': {'side': 'x', 'count': 1, 'worth': 2, 'places': ['a']}}, \
+{'key': 'fact.held', 'params': {'side': 'y', 'count': 1, 'worth': 1, 'places': ['c']}}]
+    >>> held_facts({"held": {}}, ["x"], [("a", 2)])
+    [{'key': 'fact.held_none', 'params': {'side': 'x'}}]
     """
     held = state.get("held") or {}
-    places = [place for place, _ in objectives]
-    return [
-        {
-            "key": "fact.held",
-            "params": {"side": side, "count": sum(1 for p in places if held.get(p) == side)},
+    objectives = list(objectives)
+    facts: list[Label] = []
+    for side in sides:
+        mine = [(place, points) for place, points in objectives if held.get(place) == side]
+        if not mine:
+            facts.append({"key": "fact.held_none", "params": {"side": side}})
+            continue
+        params = {
+            "side": side,
+            "count": len(mine),
+            "worth": sum(points for _, points in mine),
+            "places": [place for place, _ in mine],
         }
-        for side in sides
-    ]
+        facts.append({"key": "fact.held", "params": params})
+    return facts
 
 
 def words_of(rules: Ruleset[Any, Any]) -> dict[str, str]:

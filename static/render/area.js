@@ -32,6 +32,9 @@ import { PanZoomMap } from "./panzoom.js";
 import { r1, esc } from "./svg.js";
 import { arrowSvg, arrowShift } from "./arrows.js";
 
+// The colour of an objective nobody holds yet (drawn dashed too, whatever a side's colour).
+const NOBODY = "#c8c8c8";
+
 const FAR_ZOOM = 0.5; // below this the small texts (capacity) are hidden
 const BLOCK = 40; // block side in map units
 const PITCH = BLOCK + 4; // block spacing in rows and grids
@@ -297,7 +300,7 @@ export class AreaMap extends PanZoomMap {
       if (d.capacity != null) {
         s += `<text class="am-cap" x="${x}" y="${r1(y + 11)}">cap ${esc(d.capacity)}</text>`;
       }
-      if (d.objective > 0) s += this._starSvg(L.c[0], y - 20, d.objective, d.holder);
+      if (d.objective > 0) s += this._starSvg(id, L.c[0], y - 20, d.objective, d.holder);
       // A cost (light()) goes above the name, and above its star.
       this._costAt.set(id, y - (d.objective > 0 ? 40 : 22));
       labels.push(s);
@@ -313,20 +316,24 @@ export class AreaMap extends PanZoomMap {
     this._drawLabels(this._layout());
   }
 
-  // An objective: a five-point star (the holder's colour, else white) and its points.
-  _starSvg(x, y, points, holder) {
+  // An objective: a five-point star (the holder's colour; grey and dashed while nobody holds
+  // it) and its points.
+  _starSvg(id, x, y, points, holder) {
     const side = holder != null ? this._sides[holder] : null;
-    const fill = side && side.color ? side.color : "#ffffff";
+    const fill = side && side.color ? side.color : NOBODY;
     let d = "";
     for (let i = 0; i < 10; i++) {
-      const rad = i % 2 ? 3.9 : 9;
+      const rad = i % 2 ? 5.2 : 12;
       const a = -Math.PI / 2 + (i * Math.PI) / 5;
-      d += (i ? "L" : "M") + r1(x - 6 + rad * Math.cos(a)) + " " + r1(y + rad * Math.sin(a));
+      d += (i ? "L" : "M") + r1(x - 8 + rad * Math.cos(a)) + " " + r1(y + 1 + rad * Math.sin(a));
     }
     const held = holder != null ? ` data-holder="${esc(holder)}"` : "";
+    const cls = "am-objective" + (side ? " held" : "");
     return (
-      `<g class="am-objective"${held}><path class="am-star" d="${d}Z" fill="${esc(fill)}"/>` +
-      `<text class="am-points" x="${r1(x + 5)}" y="${r1(y + 4)}">${esc(points)}</text></g>`
+      `<g class="${cls}" data-objective="${esc(id)}"${held} data-points="${esc(points)}">` +
+      `<path class="am-star" d="${d}Z"` +
+      ` fill="${esc(fill)}"/><text class="am-points" x="${r1(x + 6)}" y="${r1(y + 6)}">` +
+      `${esc(points)}</text></g>`
     );
   }
 

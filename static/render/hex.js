@@ -14,6 +14,11 @@
 //                                  what a tap may act on: places (hex labels) shaded, with
 //                                  costs[place] printed in the hex; units ringed; selected
 //                                  (a unit id or null) outlined and brought to the top
+//   setObjectives([{at, points, holder}])
+//                                  the scenario's objectives (setScenario draws them held by
+//                                  nobody): a ring in the hex and a badge with its points in
+//                                  a corner, clear of the counter, in the holder's colour
+//                                  (a dashed grey one: nobody)
 //   setArrows([{from, to, kind}]) | setArrows(null)
 //                                  attacks in progress, hex to hex; kinds melee, fire,
 //                                  bombard, assault, attack
@@ -47,6 +52,8 @@ import { arrowSvg, arrowShift } from "./arrows.js";
 
 export { HexGrid };
 
+// The colour of an objective nobody holds yet (drawn dashed too, whatever a side's colour).
+const NOBODY = "#c8c8c8";
 const FAR_ZOOM = 0.55; // below this the hex numbers are hidden
 const TINY_ZOOM = 0.3; // below this the counter texts are hidden
 const NUMS_PER_FRAME = 80; // hex numbers added to the map in one frame
@@ -111,7 +118,9 @@ export class HexMap extends PanZoomMap {
       "highlights",
       "lit",
       "labels",
+      "objectives",
       "units",
+      "objective-points",
       "arrows",
       "overlays",
       "costs",
@@ -166,10 +175,51 @@ export class HexMap extends PanZoomMap {
     this.layers.overlays.innerHTML = "";
     this.layers.arrows.innerHTML = "";
     this._drawLit();
+    this.setObjectives(
+      (scenario.objectives || []).map((o) => ({ at: o.hex, points: o.points, holder: null })),
+    );
     this._drawUnits(scenario.units || []);
     this._svg.setAttribute("data-map-drawn", "1");
     this._svg.setAttribute("data-orientation", grid.flat ? "flat" : "pointy");
     this.fit();
+  }
+
+  // The objectives: [{at, points, holder}]. Each hex gets a ring inside its edge (under the
+  // counters) and a badge with its points on its lower left corner, where the counters of
+  // the three hexes meeting there leave the map bare (above the counters): solid in the
+  // holder's colour (its text colour for the number), dashed grey while nobody holds it.
+  setObjectives(list) {
+    const grid = this._grid;
+    if (!grid) return;
+    const ring = grid.corners.map((c) => [c[0] * 0.92, c[1] * 0.92]);
+    const at = grid.corners.reduce((a, b) => (b[1] - b[0] > a[1] - a[0] ? b : a));
+    const rings = [];
+    const badges = [];
+    for (const o of list || []) {
+      const p = o && grid.has(o.at) ? grid.center(o.at) : null;
+      if (!p) continue;
+      const side = o.holder != null ? this._sides[o.holder] : null;
+      const fill = side ? side.color || "#888888" : NOBODY;
+      const ink = side ? side.text || "#111111" : "#111111";
+      const pts = ring.map((c) => r1(p[0] + c[0]) + "," + r1(p[1] + c[1])).join(" ");
+      const x = r1(p[0] + at[0]);
+      const y = r1(p[1] + at[1]);
+      const attrs =
+        `class="hm-objective${side ? " held" : ""}" data-objective="${esc(o.at)}"` +
+        ` data-points="${esc(o.points)}"` +
+        (side ? ` data-holder="${esc(o.holder)}"` : "");
+      rings.push(
+        `<g ${attrs}><polygon class="hm-objective-casing" points="${pts}"/>` +
+          `<polygon class="hm-objective-ring" points="${pts}" style="stroke:${esc(fill)}"/></g>`,
+      );
+      badges.push(
+        `<g ${attrs}><circle class="hm-objective-badge" cx="${x}" cy="${y}" r="13.5"` +
+          ` style="fill:${esc(fill)}"/><text class="hm-objective-points" x="${x}"` +
+          ` y="${r1(p[1] + at[1] + 5.8)}" style="fill:${esc(ink)}">${esc(o.points)}</text></g>`,
+      );
+    }
+    this.layers.objectives.innerHTML = rings.join("");
+    this.layers["objective-points"].innerHTML = badges.join("");
   }
 
   // Redraw only the counters. units: [{id, side, type, name, hex, ratings?, facing?,

@@ -189,7 +189,9 @@ def test_the_objectives_each_side_holds_are_counted_as_objectives(demo):
                 break
             facts = rules.view_extra(scenario, game.state, None)["facts"]
             counts = {
-                f["params"]["side"]: f["params"]["count"] for f in facts if f["key"] == "fact.held"
+                f["params"]["side"]: f["params"]["count"] if f["key"] == "fact.held" else 0
+                for f in facts
+                if f["key"] in ("fact.held", "fact.held_none")
             }
             held = game.state.get("held") or {}
             assert counts == {s: sum(held.get(p) == s for p in objectives) for s in sides}

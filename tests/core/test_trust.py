@@ -39,7 +39,7 @@ BAD = [
     DEEP,
 ]
 QUERIES = {"version", "scenario_list", "hex_info", "reachable", "path", "los", "game_view"}
-QUERIES |= {"preview", "save", "check_crt", "look_back", "rules_reference"}
+QUERIES |= {"preview", "save", "check_crt", "look_back", "rules_reference", "briefing"}
 QUERIES |= {"editor_catalog", "scenario_template", "scenario_check"}
 
 
@@ -122,6 +122,7 @@ def good_params(session: Session) -> dict[str, dict]:
         "load_save": {"save": game.save(), "viewer": sides[0]},
         "check_crt": {"crt": None},
         "rules_reference": {},
+        "briefing": {},
         "editor_catalog": {"system": session.scenario.system},
         "scenario_template": {"system": session.scenario.system},
         "scenario_check": {"scenario": session.scenario.data},

@@ -33,12 +33,26 @@ class AppPage:
         assert self.errors == [], self.errors
 
 
+# The setting that opens the scenario's briefing at New game, turned off: a test that is not
+# about the briefing plays at once.
+NO_BRIEFING = "try { localStorage.setItem('muster.briefing', 'off'); } catch (e) {}"
+
+
 def open_app(
-    browser, url: str, wait_ready: bool = True, init_script: str | None = None, **context_args
+    browser,
+    url: str,
+    wait_ready: bool = True,
+    init_script: str | None = None,
+    briefing: bool = False,
+    **context_args,
 ) -> AppPage:
     """Open ``url`` in a fresh context (``init_script`` run before the page's own scripts) and
-    wait until the rules are ready (``html[data-ready='1']``, which harness pages set too)."""
+    wait until the rules are ready (``html[data-ready='1']``, which harness pages set too).
+    ``briefing``: New game opens the scenario's briefing, as it does for a player (off by
+    default, so that a test plays at once)."""
     context = browser.new_context(**context_args)
+    if not briefing:
+        context.add_init_script(NO_BRIEFING)
     if init_script:
         context.add_init_script(init_script)
     page = context.new_page()

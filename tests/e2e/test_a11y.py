@@ -75,6 +75,7 @@ def scan_dialogs(page, where: str) -> list[str]:
         ("#settings-button", "#settings-dialog"),
         ("#help-button", "#keys-dialog"),
         ("#rules", "#rules-dialog"),
+        ("#scenario-tab", "#briefing-dialog"),
     ):
         open_dialog(page, opener, dialog)
         found += axe(page, f"{where} {dialog}")
@@ -161,6 +162,7 @@ def test_every_dialog_takes_keeps_and_gives_back_the_focus(browser, site_url):
             ("#settings-button", "#settings-dialog"),
             ("#help-button", "#keys-dialog"),
             ("#rules", "#rules-dialog"),
+            ("#scenario-tab", "#briefing-dialog"),
         ):
             settle(page)
             page.focus(opener)

@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 
 import apppage
 import pytest
-from apppage import READY_TIMEOUT_MS, AppPage, open_app, press, settle
+from apppage import NO_BRIEFING, READY_TIMEOUT_MS, AppPage, open_app, press, settle
 
 pytestmark = pytest.mark.e2e
 
@@ -374,6 +374,7 @@ def test_a_full_storage_is_said_and_play_goes_on(browser, site_url):
     # A tablet whose storage is full: this origin's quota shrunk to one byte before the app
     # opens its store (Chromium reads the quota when the store opens).
     context = browser.new_context(**DESKTOP)
+    context.add_init_script(NO_BRIEFING)
     page = context.new_page()
     app = AppPage(context, page)
     page.on("console", lambda m: app.errors.append(m.text) if m.type == "error" else None)

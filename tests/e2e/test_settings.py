@@ -5,7 +5,7 @@ Lock API stood in for so each request and release can be counted."""
 from __future__ import annotations
 
 import pytest
-from apppage import READY_TIMEOUT_MS, AppPage, open_app, press, wait_text
+from apppage import NO_BRIEFING, READY_TIMEOUT_MS, AppPage, open_app, press, wait_text
 
 pytestmark = pytest.mark.e2e
 
@@ -67,6 +67,7 @@ WAKE_LOCK = """
 
 def open_with(browser, site_url, mode: str):
     context = browser.new_context(**DESKTOP)
+    context.add_init_script(NO_BRIEFING)
     context.add_init_script(WAKE_LOCK % mode)
     page = context.new_page()
 
@@ -151,7 +152,7 @@ def test_the_screen_is_kept_awake_while_a_game_is_open(browser, site_url):
     box = page.locator("#wake-lock")
     assert box.is_checked() and box.is_enabled()
     assert page.locator("#wake-lock-note").is_hidden()
-    row = page.locator("label.check-row").bounding_box()
+    row = page.locator("label.check-row[for='wake-lock']").bounding_box()
     assert row["height"] >= 44
     settings(page, False)
     # No game open: the screen may sleep.

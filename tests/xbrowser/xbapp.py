@@ -50,6 +50,9 @@ class App:
         """The app at ``query`` (e.g. ``?scenario=demo-valmont``), until the rules are ready."""
         self.d.goto(self.site.url + query)
         self.d.wait_ready(READY_TIMEOUT)
+        # New game starts play at once, without the scenario's briefing over it (a setting;
+        # read at New game).
+        self.d.call("() => localStorage.setItem('muster.briefing', 'off')")
 
     def reload(self) -> None:
         self.d.reload()

@@ -17,6 +17,7 @@ from typing import Any
 
 from ...areamap import AreaScenario
 from ...ruleset import Action, Refusal, RulesBase, held_facts, place_words, refusal
+from ...standing import condition
 from .. import common
 from . import assault as A
 from . import pieces as P
@@ -648,6 +649,23 @@ class AreaLocaleRules(RulesBase[AreaLocaleState, Action]):
                 state, [s["id"] for s in scenario.data["sides"]], common.objectives(scenario)
             ),
         }
+
+    def score(self, scenario: AreaScenario, state: State) -> dict[str, dict[str, int]]:
+        """Each side's objective points now (none counted if ``victory.objectives`` is off)."""
+        if not P.settings(scenario)["victory"]["objectives"]:
+            return {}
+        return {side: {"objectives": n} for side, n in A.score(scenario, state).items()}
+
+    def victory(self, scenario: AreaScenario) -> dict[str, Any]:
+        """The turns, the objective locales (if counted), a side with no piece left loses,
+        most points wins."""
+        s = P.settings(scenario)
+        lines = [condition(scenario, P.FOLDER, "turns", {"turns": s["turns"]}, "turns")]
+        if s["victory"]["objectives"]:
+            lines.append(condition(scenario, P.FOLDER, "objectives", {}, "victory", "objectives"))
+        lines.append(condition(scenario, P.FOLDER, "wiped", {}, "victory"))
+        lines.append(condition(scenario, P.FOLDER, "most_points", {}, "victory"))
+        return {"turns": s["turns"], "conditions": lines}
 
     def view_for(self, scenario: AreaScenario, state: State, viewer: str | None) -> dict[str, Any]:
         """What ``viewer`` may see: its own blocks whole, the enemy's revealed ones whole, the

@@ -36,9 +36,11 @@ from ...ruleset import (
     unit_words,
 )
 from ...shapes import Action
+from ...standing import condition
 from .. import common
 from . import combat, fighting, geometry, reference, screen
 from .basics import (
+    FOLDER,
     NO_CODE,
     die_name,
     formation_of,
@@ -358,17 +360,42 @@ class HexFacingRules(RulesBase[HexFacingState, Action]):
         common.update_held(plain(state)["held"], places, present)
 
     def _points(self, scenario: Scenario, state: State) -> dict[str, int]:
-        """Each side's points: the objectives it holds (if the scenario counts them), and
-        ``routed_unit_points`` for each enemy unit routed or out."""
+        """Each side's points at the end: the sum of its ``score``."""
+        return {side: sum(parts.values()) for side, parts in self.score(scenario, state).items()}
+
+    def score(self, scenario: Scenario, state: State) -> dict[str, dict[str, int]]:
+        """Each side's points now, by source: the objectives it holds (if the scenario counts
+        them) and ``routed_unit_points`` for each enemy unit routed or out (if any)."""
         rule = settings(scenario)["victory"]
         sides = [s["id"] for s in scenario.data["sides"]]
         scored = common.objectives(scenario) if rule["objective_points"] else ()
-        points = common.objective_points(sides, state["held"], scored)
+        objectives = common.objective_points(sides, state["held"], scored)
+        routed = dict.fromkeys(sides, 0)
+        routed_n = rule["routed_unit_points"]
         for uid, u in state["units"].items():
             if u["out"] or u["status"] == "routed":
                 side = scenario.units[uid]["side"]
-                common.to_the_others(points, side, rule["routed_unit_points"])
-        return points
+                common.to_the_others(routed, side, routed_n)
+        parts = {"objectives": objectives, "routed": routed}
+        counted = [k for k, n in (("objectives", len(scored)), ("routed", routed_n)) if n]
+        return {side: {k: parts[k][side] for k in counted} for side in sides}
+
+    def victory(self, scenario: Scenario) -> dict[str, Any]:
+        """The turns, the objectives (if counted), the points for routed enemies, most wins."""
+        rule = settings(scenario)["victory"]
+        turns = settings(scenario)["turns"]
+        lines = [condition(scenario, FOLDER, "turns", {"turns": turns}, "turns")]
+        if rule["objective_points"]:
+            lines.append(
+                condition(scenario, FOLDER, "objectives", {}, "victory", "objective_points")
+            )
+        if rule["routed_unit_points"]:
+            n = rule["routed_unit_points"]
+            lines.append(
+                condition(scenario, FOLDER, "routed", {"value": n}, "victory", "routed_unit_points")
+            )
+        lines.append(condition(scenario, FOLDER, "most_points", {}, "victory"))
+        return {"turns": turns, "conditions": lines}
 
     # -- legal actions ----------------------------------------------------------------------
 

@@ -20,12 +20,13 @@ from ...los import line_of_sight
 from ...movement import Board
 from ...ruleset import RulesBase, held_facts, place_words, refusal, unit_words
 from ...shapes import Action, Refusal
+from ...standing import condition
 from .. import common
 from . import closecombat as cc
 from . import combat, movement, reference, views
 from . import tables as T
+from .combat import FOLDER, crt_info, settings
 from .combat import check_scenario_crt as check_scenario_crt  # the scenario loader's
-from .combat import crt_info, settings
 from .movement import RULES as MOVEMENT
 from .position import board_for, enemy_hexes, open_targets
 from .state import HexHexsideState, phasing, plain
@@ -225,14 +226,48 @@ class HexHexsideRules(RulesBase[HexHexsideState, Action]):
         army loses (``broken``), else the side alone with most points wins."""
         state["combat"] = None
         state["decision"] = None
-        rule = settings(scenario)["victory"]
-        scored = common.objectives(scenario) if rule["objective_points"] else ()
-        points = common.objective_points(sides(scenario), state["held"], scored)
-        for uid, u in state["units"].items():
-            side = scenario.units[uid]["side"]
-            common.to_the_others(points, side, rule["enemy_step_points"] * u["lost"])
+        points = {side: sum(parts.values()) for side, parts in self.score(scenario, state).items()}
         winner = None if broken is None else next(s for s in points if s != broken)
         return common.game_over(plain(state), points, winner, broken=broken)
+
+    def score(self, scenario: Scenario, state: State) -> dict[str, dict[str, int]]:
+        """Each side's points now, by source: the objectives it holds (``victory.
+        objective_points``) and ``victory.enemy_step_points`` per step the others lost."""
+        rule = settings(scenario)["victory"]
+        order = sides(scenario)
+        scored = common.objectives(scenario) if rule["objective_points"] else ()
+        objectives = common.objective_points(order, state["held"], scored)
+        steps = dict.fromkeys(order, 0)
+        for uid, u in state["units"].items():
+            side = scenario.units[uid]["side"]
+            common.to_the_others(steps, side, rule["enemy_step_points"] * u["lost"])
+        parts = {"objectives": objectives, "steps": steps}
+        counted = [
+            k for k, n in (("objectives", scored), ("steps", rule["enemy_step_points"])) if n
+        ]
+        return {side: {k: parts[k][side] for k in counted} for side in order}
+
+    def victory(self, scenario: Scenario) -> dict[str, Any]:
+        """The turns, the objectives (if counted), the points per enemy step lost, a broken
+        army's defeat (if it ends the game), most points wins."""
+        s = settings(scenario)
+        rule = s["victory"]
+        lines = [condition(scenario, FOLDER, "turns", {"turns": s["turns"]}, "turns")]
+        if rule["objective_points"]:
+            lines.append(
+                condition(scenario, FOLDER, "objectives", {}, "victory", "objective_points")
+            )
+        if rule["enemy_step_points"]:
+            n = rule["enemy_step_points"]
+            lines.append(
+                condition(scenario, FOLDER, "steps", {"value": n}, "victory", "enemy_step_points")
+            )
+        if s["army_morale"]["broken_ends_game"]:
+            lines.append(
+                condition(scenario, FOLDER, "broken", {}, "army_morale", "broken_ends_game")
+            )
+        lines.append(condition(scenario, FOLDER, "most_points", {}, "victory"))
+        return {"turns": s["turns"], "conditions": lines}
 
     def _update_held(self, scenario: Scenario, state: State) -> None:
         """Each objective where one side alone has units (leaders do not count) is its own."""
