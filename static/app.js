@@ -17,6 +17,7 @@ import { offerUpdates, afterUpdate } from "./update.js";
 import { initSettings } from "./settings.js";
 import { keepFocusInDialogs } from "./dialogs.js";
 import { offerInstall } from "./install.js";
+import { wordScenario } from "./scenario_words.js";
 
 const html = document.documentElement;
 const timing = { start: performance.now(), mapPainted: null, rulesReady: null };
@@ -47,7 +48,8 @@ keepFocusInDialogs(document);
 offerInstall();
 const i18n = new I18n(new URL("i18n/", import.meta.url));
 const state = {
-  scenario: null,
+  scenario: null, // the scenario in play in the player's language (wordScenario)
+  file: null, // the same as its file gives it, every language kept
   scenarioId: null,
   selected: null,
   ready: false,
@@ -59,7 +61,12 @@ const state = {
   view: null,
 };
 const map = new HexMap(document.getElementById("map"), { onHexTap: onTap });
-const areaMap = new AreaMap(document.getElementById("area-map"), { onTap: onAreaTap });
+const areaMap = new AreaMap(document.getElementById("area-map"), {
+  onTap: onAreaTap,
+  capacity: function (n) {
+    return i18n.t("ui.map_capacity", { count: n });
+  },
+});
 // ?boot=normal starts the rules without the memory snapshot (to compare, or to rule it out).
 const engine = new Engine(undefined, {
   mode: params.get("boot") === "normal" ? "normal" : "snapshot",
@@ -151,7 +158,7 @@ function askLeave(question, go, extra) {
 function otherScenario(scenario) {
   if (!scenario || typeof scenario !== "object" || !state.scenario) return [];
   if (scenario.id === state.scenario.id) return [];
-  const title = scenario.title ? String(scenario.title) : i18n.t("ui.untitled");
+  const title = scenario.title ? i18n.pick(scenario.title) : i18n.t("ui.untitled");
   return [i18n.t("ui.ask_other_scenario", { save: title, current: state.scenario.title })];
 }
 
@@ -161,7 +168,7 @@ function openSave(save) {
   const scenario = save && typeof save === "object" ? save.scenario : null;
   const title = scenario && typeof scenario === "object" && scenario.title;
   const question = title
-    ? i18n.t("ui.ask_load", { title: String(title) })
+    ? i18n.t("ui.ask_load", { title: i18n.pick(title) })
     : i18n.t("ui.ask_load_any");
   return askLeave(question, i18n.t("ui.ask_load_go"), otherScenario(scenario)).then(function (yes) {
     if (yes) return loadSave(save);
@@ -425,7 +432,9 @@ function fetchJson(url) {
   });
 }
 
-function drawScenario(scenario) {
+function drawScenario(file) {
+  const scenario = wordScenario(file, i18n);
+  state.file = file;
   state.scenario = scenario;
   els.title.textContent = scenario.title;
   if (!Array.prototype.some.call(els.scenarioSelect.options, (o) => o.value === scenario.id)) {
@@ -465,6 +474,24 @@ function drawScenario(scenario) {
   }
 }
 
+// The scenario on screen in the language just chosen: its title in the header and the list,
+// the names printed on the map, and the pieces with their marks worded again.
+function rewordScenario() {
+  const scenario = wordScenario(state.file, i18n);
+  state.scenario = scenario;
+  els.title.textContent = scenario.title;
+  Array.prototype.forEach.call(els.scenarioSelect.options, function (option) {
+    const entry = (state.index || []).find((item) => item.id === option.value);
+    if (option.value === scenario.id) option.textContent = scenario.title;
+    else if (entry) option.textContent = i18n.pick(entry.title);
+  });
+  if (state.area) areaMap.rename(areaMapOf(scenario), sidesOf(scenario));
+  else map.rename(scenario);
+  const play = current();
+  if (state.ready && play.view && !play.covered) play.draw();
+  else if (!state.area && !play.view) map.setUnits(scenario.units || []);
+}
+
 // An area scenario's map as the renderer takes it: approaches with their "A/B" ids.
 function areaMapOf(scenario) {
   const m = scenario.map;
@@ -490,7 +517,7 @@ function loadScenarioFile(file) {
       showMessage(i18n.t("ui.rules_loading"));
       return;
     }
-    const title = scenario && scenario.title ? String(scenario.title) : file.name;
+    const title = scenario && scenario.title ? i18n.pick(scenario.title) : file.name;
     askLeave(i18n.t("ui.ask_scenario", { title: title }), i18n.t("ui.ask_open")).then(
       function (yes) {
         if (!yes) return null;
@@ -501,7 +528,7 @@ function loadScenarioFile(file) {
             drawScenario(scenario);
             setPlayable(summary);
             state.scenarioId = summary.id;
-            showMessage(i18n.t("ui.scenario_loaded", { title: summary.title }), "info");
+            showMessage(i18n.t("ui.scenario_loaded", { title: i18n.pick(summary.title) }), "info");
           },
           function (error) {
             showMessage(errorText(error));
@@ -529,7 +556,7 @@ function loadSave(save, slot) {
       state.scenarioId = scenario.id;
       drawScenario(scenario);
       target.opened();
-      showMessage(i18n.t("ui.game_loaded", { title: scenario.title }), "info");
+      showMessage(i18n.t("ui.game_loaded", { title: i18n.pick(scenario.title) }), "info");
     },
     function (error) {
       showMessage(errorText(error));
@@ -552,7 +579,7 @@ const editorHost = {
   message: showMessage,
   close: closeEditor,
   current: function () {
-    return state.scenario;
+    return state.file;
   },
 };
 
@@ -588,7 +615,7 @@ function closeEditor() {
 // the core loads it (or refuses it, and nothing changes), and a new game starts at once.
 function playDraft(scenario) {
   if (!state.ready) return Promise.reject({ key: "ui.rules_loading" });
-  const title = scenario && scenario.title ? String(scenario.title) : i18n.t("ui.untitled");
+  const title = scenario && scenario.title ? i18n.pick(scenario.title) : i18n.t("ui.untitled");
   return askLeave(i18n.t("ui.ask_new_game", { title: title }), i18n.t("ui.new_game")).then(
     function (yes) {
       if (!yes) return false;
@@ -654,7 +681,7 @@ function start() {
     state.scenarioId = entry.id;
     state.index = index;
     index.forEach(function (item) {
-      els.scenarioSelect.appendChild(el("option", { value: item.id, text: item.title }));
+      els.scenarioSelect.appendChild(el("option", { value: item.id, text: i18n.pick(item.title) }));
     });
     return fetchJson(new URL(entry.file, base)).then(drawScenario);
   });
@@ -725,7 +752,7 @@ function start() {
     // The select shows the scenario on screen until another has taken its place.
     els.scenarioSelect.value = state.scenarioId;
     if (!entry || !state.ready) return;
-    askLeave(i18n.t("ui.ask_scenario", { title: entry.title }), i18n.t("ui.ask_open"))
+    askLeave(i18n.t("ui.ask_scenario", { title: i18n.pick(entry.title) }), i18n.t("ui.ask_open"))
       .then(function (yes) {
         if (!yes) return null;
         return fetchJson(new URL(entry.file, base)).then(openScenario);
@@ -788,6 +815,7 @@ function refreshText() {
   els.lang.value = i18n.lang;
   i18n.apply(document);
   setStatus(els.status.dataset.state);
+  if (state.file) rewordScenario();
   if (state.view) show(state.view);
   if (state.ready) current().render();
   if (saved.isOpen()) saved.refresh();

@@ -118,7 +118,8 @@ export class AreaBoard extends Board {
     this.map.setHolders(s.held || {});
     this.map.setPieces(
       (s.blocks || []).map(function (b) {
-        return Object.assign({}, b, { markers: badges(i18n, markers[b.id]) });
+        const name = b.name === undefined ? {} : { name: i18n.pick(b.name) };
+        return Object.assign({}, b, name, { markers: badges(i18n, markers[b.id]) });
       }),
     );
     this.map.select(s.selection || []);
@@ -188,6 +189,6 @@ export class AreaBoard extends Board {
       return b.id === id;
     });
     if (!block) return null;
-    return block.hidden ? { hidden: true, locale: block.locale } : block.name;
+    return block.hidden ? { hidden: true, locale: block.locale } : this.i18n.pick(block.name);
   }
 }

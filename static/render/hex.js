@@ -31,7 +31,14 @@
 import { PanZoomMap } from "./panzoom.js";
 import { r1, esc, line } from "./svg.js";
 import { HexGrid, SIZE, DIRECTIONS } from "./hexgrid.js";
-import { patternDefs, terrainSvg, hexsidesSvg, roadsSvg, labelsSvg } from "./hexterrain.js";
+import {
+  patternDefs,
+  terrainSvg,
+  hexsidesSvg,
+  roadsSvg,
+  labelsSvg,
+  placeNamesSvg,
+} from "./hexterrain.js";
 import {
   counterSvg,
   haloSvg,
@@ -146,6 +153,19 @@ export class HexMap extends PanZoomMap {
     this._svg.setAttribute("data-map-drawn", "1");
     this._svg.setAttribute("data-orientation", grid.flat ? "flat" : "pointy");
     this.fit();
+  }
+
+  // The same scenario in other words (another language): the place names printed on the
+  // map and the sides' names; the view, the selection and the marks stay. The counters take
+  // their new names at the next setUnits.
+  rename(scenario) {
+    if (!this._grid) return;
+    this._scenario = scenario;
+    this._sides = {};
+    for (const side of scenario.sides || []) this._sides[side.id] = side;
+    const old = this.layers.labels.querySelector(".hm-place");
+    if (old) old.remove();
+    this.layers.labels.insertAdjacentHTML("beforeend", placeNamesSvg(this._grid, scenario.map));
   }
 
   // Redraw only the counters. units: [{id, side, type, name, hex, ratings?, facing?,
