@@ -250,7 +250,7 @@ def test_undo_and_cancel_differ(browser, site_url, lang):
         for i in range(page.locator("#dock button.unit-pick").count()):
             unit = page.locator("#dock button.unit-pick").nth(i).get_attribute("data-unit")
             box = page.locator(f"#map [data-unit='{unit}']").first.bounding_box()
-            if box and 0 <= box["y"] and box["y"] + box["height"] <= 1180:
+            if box and box["y"] >= 0 and box["y"] + box["height"] <= 1180:
                 page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + 8)
                 break
         page.wait_for_selector("#dock .selected-bar, #picker")
