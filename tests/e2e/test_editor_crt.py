@@ -64,7 +64,7 @@ def test_an_owner_crt_entered_in_the_editor_is_the_scenarios_table_in_play(brows
     # The default: the stand-in, said to be one, its cells shown read only.
     assert section.get_attribute("data-crt") == "stand-in"
     assert "the app's own table, not the game's" in section.locator(".crt-status").inner_text()
-    assert "not the game's own" in section.locator(".crt-status").inner_text()
+    assert "not the game's" in section.locator(".crt-status").inner_text()
     summary = section.locator(".crt-default summary")
     assert summary.inner_text() == "Default: the app's own table (not the game's)"
     assert section.locator(".crt-stand-in tbody td").count() == 36
