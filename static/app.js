@@ -487,9 +487,9 @@ function rewordScenario() {
   });
   if (state.area) areaMap.rename(areaMapOf(scenario), sidesOf(scenario));
   else map.rename(scenario);
-  const play = current();
-  if (state.ready && play.view && !play.covered) play.draw();
-  else if (!state.area && !play.view) map.setUnits(scenario.units || []);
+  const shown = current();
+  if (state.ready && shown.view && !shown.covered) shown.draw();
+  else if (!state.area && !shown.view) map.setUnits(scenario.units || []);
 }
 
 // An area scenario's map as the renderer takes it: approaches with their "A/B" ids.

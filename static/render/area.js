@@ -3,8 +3,9 @@
 // Plain ES2020 so it parses on older iPad Safari. Pan, zoom and taps: PanZoomMap.
 //
 // Public API (see docs/play-view.md for what the core sends):
-//   new AreaMap(container, {onTap(target)})
+//   new AreaMap(container, {onTap(target), capacity(n)?: a locale's capacity in words})
 //   setMap(map, sides)             draw an AREA map (locales, approaches, roads)
+//   rename(map, sides)             the same map in another language: names drawn again
 //   setPieces(blocks)              [{id, side, locale, approach, hidden, type, steps, name,
 //                                  revealed, markers?: [{id, sign, title}]}]
 //   setHolders({locale: side})     who holds each objective

@@ -8,6 +8,7 @@
 // Public API (see docs/play-view.md for what the core sends):
 //   new HexMap(container, {onHexTap(label, info), unitLabel(u)?, unitRatings(u)?})
 //   setScenario(scenario)          draw a scenario's map and its units; the default view
+//   rename(scenario)               the same scenario in another language: place names
 //   setUnits(units)                units: [{id, side, type, name, hex, ratings?, facing?,
 //                                  markers?: [{id, sign, title}], status?}]
 //   light({places, units, selected, costs}) | light(null)
