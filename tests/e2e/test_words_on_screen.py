@@ -202,6 +202,13 @@ def test_a_change_of_language_words_the_hex_map_again(browser, site_url):
             page.locator("#scenario-select option:checked").text_content().startswith("ヴァルモン")
         )
         assert "Brigade" not in page.locator("#play-panel").inner_text()
+        # The helper every screen words the scenario's texts with: this language, else
+        # English, else the first given; one text as it is.
+        pick = "(v) => window.muster.i18n.pick(v)"
+        assert page.evaluate(pick, {"en": "France", "ja": "フランス"}) == "フランス"
+        assert page.evaluate(pick, {"pl": "Francja", "en": "France"}) == "France"
+        assert page.evaluate(pick, {"pl": "Francja", "fr": "France"}) == "Francja"
+        assert page.evaluate(pick, "IR 15 Garde") == "IR 15 Garde"
         app.assert_no_errors()
     finally:
         app.context.close()
