@@ -549,3 +549,30 @@ def test_a_vassal_board_becomes_the_map_and_the_picture(browser, site_url):
     assert draft(page)["map"] != page.evaluate("window.musterEditor.draft.past[0].scenario.map")
     app.assert_no_errors()
     app.context.close()
+
+
+def test_a_title_and_description_in_several_languages_are_edited_in_one(browser, site_url):
+    app = open_app(browser, f"{site_url}?lang=fr", **tablet())
+    page = app.page
+    open_editor(page)
+    valmont = demo("demo-valmont")
+    files = [
+        {"name": "v.json", "mimeType": "application/json", "buffer": json.dumps(valmont).encode()}
+    ]
+    page.set_input_files("#editor-open-file", files=files)
+    if page.locator("#ask[open]").count():
+        page.locator("#ask-ok").click()
+    page.wait_for_function("window.musterEditor.draft.scenario.id === 'demo-valmont'")
+    page.locator("#editor-tab-scenario").tap()
+    # The fields show the French; the file keeps every language.
+    assert page.locator("#editor-title").input_value() == "Valmont, 1809 (démo)"
+    assert page.locator("#editor-description").input_value() == valmont["description"]["fr"]
+    page.locator("#editor-title").fill("Valmont, 1809")
+    page.locator("#editor-title").press("Enter")
+    page.wait_for_function("window.musterEditor.draft.scenario.title.fr === 'Valmont, 1809'")
+    assert draft(page)["title"] == dict(valmont["title"], fr="Valmont, 1809")
+    assert draft(page)["sides"] == valmont["sides"]  # untouched: every language kept
+    wait_checked(page)
+    assert page.locator("#editor-status").get_attribute("data-kind") == "ok"  # the core takes it
+    app.assert_no_errors()
+    app.context.close()
