@@ -19,6 +19,7 @@ import { initSettings } from "./settings.js";
 import { keepFocusInDialogs } from "./dialogs.js";
 import { offerInstall } from "./install.js";
 import { initBriefingSetting } from "./panel_scenario.js";
+import { wordScenario } from "./scenario_words.js";
 
 const html = document.documentElement;
 const timing = { start: performance.now(), mapPainted: null, rulesReady: null };
@@ -50,7 +51,8 @@ keepFocusInDialogs(document);
 offerInstall();
 const i18n = new I18n(new URL("i18n/", import.meta.url));
 const state = {
-  scenario: null,
+  scenario: null, // the scenario in play in the player's language (wordScenario)
+  file: null, // the same as its file gives it, every language kept
   scenarioId: null,
   selected: null,
   ready: false,
@@ -63,7 +65,12 @@ const state = {
   los: null, // the last line of sight's answer, shown at the top of the panel
 };
 const map = new HexMap(document.getElementById("map"), { onHexTap: onTap });
-const areaMap = new AreaMap(document.getElementById("area-map"), { onTap: onAreaTap });
+const areaMap = new AreaMap(document.getElementById("area-map"), {
+  onTap: onAreaTap,
+  capacity: function (n) {
+    return i18n.t("ui.map_capacity", { count: n });
+  },
+});
 addFitControl(map, i18n);
 addFitControl(areaMap, i18n);
 // A new game, or a game loaded, opens with its units framed on either map.
@@ -167,7 +174,7 @@ function askLeave(question, go, extra) {
 function otherScenario(scenario) {
   if (!scenario || typeof scenario !== "object" || !state.scenario) return [];
   if (scenario.id === state.scenario.id) return [];
-  const title = scenario.title ? String(scenario.title) : i18n.t("ui.untitled");
+  const title = scenario.title ? i18n.pick(scenario.title) : i18n.t("ui.untitled");
   return [i18n.t("ui.ask_other_scenario", { save: title, current: state.scenario.title })];
 }
 
@@ -177,7 +184,7 @@ function openSave(save) {
   const scenario = save && typeof save === "object" ? save.scenario : null;
   const title = scenario && typeof scenario === "object" && scenario.title;
   const question = title
-    ? i18n.t("ui.ask_load", { title: String(title) })
+    ? i18n.t("ui.ask_load", { title: i18n.pick(title) })
     : i18n.t("ui.ask_load_any");
   return askLeave(question, i18n.t("ui.ask_load_go"), otherScenario(scenario)).then(function (yes) {
     if (yes) return loadSave(save);
@@ -452,7 +459,9 @@ function fetchJson(url) {
   });
 }
 
-function drawScenario(scenario) {
+function drawScenario(file) {
+  const scenario = wordScenario(file, i18n);
+  state.file = file;
   state.scenario = scenario;
   els.title.textContent = scenario.title;
   if (!Array.prototype.some.call(els.scenarioSelect.options, (o) => o.value === scenario.id)) {
@@ -492,6 +501,24 @@ function drawScenario(scenario) {
   }
 }
 
+// The scenario on screen in the language just chosen: its title in the header and the list,
+// the names printed on the map, and the pieces with their marks worded again.
+function rewordScenario() {
+  const scenario = wordScenario(state.file, i18n);
+  state.scenario = scenario;
+  els.title.textContent = scenario.title;
+  Array.prototype.forEach.call(els.scenarioSelect.options, function (option) {
+    const entry = (state.index || []).find((item) => item.id === option.value);
+    if (option.value === scenario.id) option.textContent = scenario.title;
+    else if (entry) option.textContent = i18n.pick(entry.title);
+  });
+  if (state.area) areaMap.rename(areaMapOf(scenario), sidesOf(scenario));
+  else map.rename(scenario);
+  const shown = current();
+  if (state.ready && shown.view && !shown.covered) shown.draw();
+  else if (!state.area && !shown.view) map.setUnits(scenario.units || []);
+}
+
 // An area scenario's map as the renderer takes it: approaches with their "A/B" ids.
 function areaMapOf(scenario) {
   const m = scenario.map;
@@ -517,7 +544,7 @@ function loadScenarioFile(file) {
       showMessage(i18n.t("ui.rules_loading"));
       return;
     }
-    const title = scenario && scenario.title ? String(scenario.title) : file.name;
+    const title = scenario && scenario.title ? i18n.pick(scenario.title) : file.name;
     askLeave(i18n.t("ui.ask_scenario", { title: title }), i18n.t("ui.ask_open")).then(
       function (yes) {
         if (!yes) return null;
@@ -528,7 +555,7 @@ function loadScenarioFile(file) {
             drawScenario(scenario);
             setPlayable(summary);
             state.scenarioId = summary.id;
-            showMessage(i18n.t("ui.scenario_loaded", { title: summary.title }), "info");
+            showMessage(i18n.t("ui.scenario_loaded", { title: i18n.pick(summary.title) }), "info");
           },
           function (error) {
             showMessage(errorText(error));
@@ -557,7 +584,7 @@ function loadSave(save, slot) {
       drawScenario(scenario);
       frameNextUnits();
       target.opened();
-      showMessage(i18n.t("ui.game_loaded", { title: scenario.title }), "info");
+      showMessage(i18n.t("ui.game_loaded", { title: i18n.pick(scenario.title) }), "info");
     },
     function (error) {
       showMessage(errorText(error));
@@ -580,7 +607,7 @@ const editorHost = {
   message: showMessage,
   close: closeEditor,
   current: function () {
-    return state.scenario;
+    return state.file;
   },
 };
 
@@ -616,7 +643,7 @@ function closeEditor() {
 // the core loads it (or refuses it, and nothing changes), and a new game starts at once.
 function playDraft(scenario) {
   if (!state.ready) return Promise.reject({ key: "ui.rules_loading" });
-  const title = scenario && scenario.title ? String(scenario.title) : i18n.t("ui.untitled");
+  const title = scenario && scenario.title ? i18n.pick(scenario.title) : i18n.t("ui.untitled");
   return askLeave(i18n.t("ui.ask_new_game", { title: title }), i18n.t("ui.new_game")).then(
     function (yes) {
       if (!yes) return false;
@@ -682,7 +709,7 @@ function start() {
     state.scenarioId = entry.id;
     state.index = index;
     index.forEach(function (item) {
-      els.scenarioSelect.appendChild(el("option", { value: item.id, text: item.title }));
+      els.scenarioSelect.appendChild(el("option", { value: item.id, text: i18n.pick(item.title) }));
     });
     return fetchJson(new URL(entry.file, base)).then(drawScenario);
   });
@@ -753,7 +780,7 @@ function start() {
     // The select shows the scenario on screen until another has taken its place.
     els.scenarioSelect.value = state.scenarioId;
     if (!entry || !state.ready) return;
-    askLeave(i18n.t("ui.ask_scenario", { title: entry.title }), i18n.t("ui.ask_open"))
+    askLeave(i18n.t("ui.ask_scenario", { title: i18n.pick(entry.title) }), i18n.t("ui.ask_open"))
       .then(function (yes) {
         if (!yes) return null;
         return fetchJson(new URL(entry.file, base)).then(openScenario);
@@ -817,6 +844,7 @@ function refreshText() {
   els.lang.value = i18n.lang;
   i18n.apply(document);
   setStatus(els.status.dataset.state);
+  if (state.file) rewordScenario();
   if (state.view) show(state.view);
   if (state.los) showLos(state.los);
   if (state.ready) current().render();

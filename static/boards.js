@@ -141,7 +141,8 @@ export class AreaBoard extends Board {
     this.map.setHolders(view.objectives ? held : s.held || {});
     this.map.setPieces(
       (s.blocks || []).map(function (b) {
-        return Object.assign({}, b, { markers: badges(i18n, markers[b.id]) });
+        const name = b.name === undefined ? {} : { name: i18n.pick(b.name) };
+        return Object.assign({}, b, name, { markers: badges(i18n, markers[b.id]) });
       }),
     );
     this.map.select(s.selection || []);
@@ -205,6 +206,6 @@ export class AreaBoard extends Board {
       return b.id === id;
     });
     if (!block) return null;
-    return block.hidden ? { hidden: true, locale: block.locale } : block.name;
+    return block.hidden ? { hidden: true, locale: block.locale } : this.i18n.pick(block.name);
   }
 }

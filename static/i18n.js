@@ -18,6 +18,20 @@ export function ruleSlug(text) {
     .replace(/^_+|_+$/g, "");
 }
 
+// The scenario's own words (docs/scenario-format.md, "Texts in several languages") in `lang`:
+// a text as it is; texts by language code in `lang`, else English, else the first given.
+export function pickText(value, lang) {
+  if (value === null || value === undefined) return "";
+  if (typeof value !== "object" || Array.isArray(value)) return String(value);
+  if (typeof value[lang] === "string") return value[lang];
+  if (typeof value.en === "string") return value.en;
+  const codes = Object.keys(value);
+  for (let i = 0; i < codes.length; i++) {
+    if (typeof value[codes[i]] === "string") return value[codes[i]];
+  }
+  return "";
+}
+
 function isLabel(value) {
   return Boolean(value) && typeof value === "object" && typeof value.key === "string";
 }
@@ -81,6 +95,12 @@ export class I18n {
         self.formats = {};
         return self;
       });
+  }
+
+  // A text of the scenario (its title, description, a name) in the player's language:
+  // pickText in this language.
+  pick(value) {
+    return pickText(value, this.lang);
   }
 
   // How to word the parameters of the scenario in play: `table` is parameter name -> kind

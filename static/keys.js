@@ -122,7 +122,8 @@ export function setupKeys(opts) {
       const locale = what.locale;
       parts.push(locale.name || "");
       if (locale.capacity != null) parts.push(t("ui.al_capacity", { capacity: locale.capacity }));
-      if (locale.objective) parts.push(t("ui.al_objective", { points: locale.objective }));
+      if (locale.objective)
+        parts.push(t("ui.al_objective", { points: locale.objective, count: locale.objective }));
     } else if (what.kind === "approach") {
       parts.push(i18n.fill("keys.approach", { name: what.name }));
     } else {

@@ -74,8 +74,9 @@ export const scenarioMethods = {
     if (!dialog || !body || !close) return;
     const names = this.names();
     const nodes = [];
-    if (brief.description) {
-      nodes.push(el("p", { class: "brief-description", text: brief.description }));
+    const description = this.i18n.pick(brief.description);
+    if (description) {
+      nodes.push(el("p", { class: "brief-description", text: description }));
     }
     nodes.push(el("h3", { text: this.t("ui.brief_sides") }));
     nodes.push(
@@ -154,7 +155,7 @@ export const scenarioMethods = {
         }),
       ),
     );
-    document.getElementById("briefing-title").textContent = brief.title || "";
+    document.getElementById("briefing-title").textContent = this.i18n.pick(brief.title) || "";
     body.replaceChildren.apply(body, nodes);
     close.textContent = this.t(begin ? "ui.brief_begin" : "ui.close");
     close.classList.toggle("primary", Boolean(begin));

@@ -53,7 +53,7 @@ export function hexInfo(i18n, info) {
         return t("feature." + f);
       })
       .join(" + ");
-    if (side.name) text += " (" + side.name + ")";
+    if (side.name) text += " (" + i18n.pick(side.name) + ")";
     text += ", " + t("ui.toward", { hex: side.to });
     if (side.up) text += ", " + t("ui.up_side", { hex: side.up });
     return text;
@@ -62,7 +62,7 @@ export function hexInfo(i18n, info) {
     return t("connection." + road.kind) + ", " + t("ui.toward", { hex: road.to });
   });
   const units = info.units.map(function (unit) {
-    return unit.name + " (" + t("unit_type." + unit.type) + ")";
+    return i18n.pick(unit.name) + " (" + t("unit_type." + unit.type) + ")";
   });
   const terrain = info.terrain
     .map(function (id) {
@@ -197,7 +197,8 @@ export function localeInfo(i18n, locale, approaches, locales) {
     return el("li", { text: text });
   });
   const facts = [t("ui.al_capacity", { capacity: locale.capacity })];
-  if (locale.objective) facts.push(t("ui.al_objective", { points: locale.objective }));
+  if (locale.objective)
+    facts.push(t("ui.al_objective", { points: locale.objective, count: locale.objective }));
   return [
     el("h2", { class: "locale-name", "data-locale": locale.id, text: locale.name }),
     el("p", { text: facts.join(" · ") }),

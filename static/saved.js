@@ -131,7 +131,7 @@ export class SavedGames {
   title(record) {
     const summary = record.summary || {};
     const scenario = (record.save && record.save.scenario) || {};
-    return String(summary.title || scenario.title || "");
+    return this.i18n.pick(summary.title || scenario.title || "");
   }
 
   sideName(record, side) {
@@ -139,7 +139,7 @@ export class SavedGames {
     const found = (scenario.sides || []).find(function (s) {
       return s.id === side;
     });
-    return found ? String(found.name) : this.t("ui.saved_side_unknown");
+    return found ? this.i18n.pick(found.name) : this.t("ui.saved_side_unknown");
   }
 
   when(time) {

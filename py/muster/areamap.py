@@ -37,6 +37,7 @@ from .parsing import (
 )
 from .parsing import _int as _whole
 from .parsing import _str as _text
+from .texts import check_words, english
 
 
 def _system_data() -> Any:
@@ -189,9 +190,10 @@ def _locales(items: Any) -> dict[str, Locale]:
         terrain = spec.get("terrain", "open")
         ok = isinstance(terrain, str) and terrain in TERRAINS
         _expect(ok, place + " terrain", "problem.one_of", options=_options(TERRAINS))
+        check_words(spec.get("name"), place + " name")
         out[lid] = Locale(
             lid,
-            _text(spec.get("name"), place + " name"),
+            english(spec["name"]),
             tuple((float(x), float(y)) for x, y in poly),
             _whole(spec.get("capacity"), place + " capacity", 1, 99),
             _whole(spec.get("objective", 0), place + " objective", 0, 99),
@@ -261,7 +263,7 @@ def _sides(items: Any) -> set[str]:
         _expect(isinstance(spec, dict), place, "problem.object")
         sid = _text(spec.get("id"), place + " id")
         _expect(sid not in ids, place, "problem.side_twice", got=_show(sid))
-        _text(spec.get("name"), place + " name")
+        check_words(spec.get("name"), place + " name")
         _optional_text(spec, "color", place)
         _optional_text(spec, "text", place)
         if "army_morale" in spec:
@@ -288,7 +290,7 @@ def _units(
         kind = spec.get("type")
         ok = isinstance(kind, str) and kind in PIECE_TYPES
         _expect(ok, place, "problem.piece_type", options=_options(PIECE_TYPES))
-        _text(spec.get("name"), place + " name")
+        check_words(spec.get("name"), place + " name")
         _whole(spec.get("steps"), place + " steps", 1, PIECE_TYPES[kind])
         where = _known(spec.get("locale"), locales, place, "problem.unknown_locale")
         facing = spec.get("approach")

@@ -41,6 +41,7 @@ from .parsing import (
 )
 from .systems import data_path
 from .terrain import load_chart
+from .texts import check_words
 
 LEVELS = ("points", "demoralized", "broken")  # a side's army morale (hex-hexside)
 UNIT_TYPES = ("infantry", "cavalry", "artillery", "leader")
@@ -91,7 +92,7 @@ class HexsideData:
     """What the map prints on one hexside."""
 
     features: tuple[str, ...]
-    name: str | None = None
+    name: str | dict[str, str] | None = None  # a text, or texts by language (muster.texts)
     up: Hex | None = None
 
 
@@ -300,7 +301,7 @@ def _parse_hexsides(items: Any, system: str, grid: _Grid) -> dict[Hexside, Hexsi
             _expect(up in (h1, h2), place, "problem.up_not_here", id=spec["up"])
         name = spec.get("name")
         if name is not None:
-            _str(name, f"hexside {label(h1)}/{label(h2)} name")
+            check_words(name, f"hexside {label(h1)}/{label(h2)} name")
         seen.add(key)
         out[Hexside(*key)] = HexsideData(tuple(features), name, up)
     return out
@@ -338,7 +339,7 @@ def _parse_labels(items: Any, grid: _Grid) -> None:
         place = f"map.labels[{i}]"
         _expect(isinstance(spec, dict), place, "problem.object")
         grid.hex(spec.get("hex"), place)
-        _str(spec.get("text"), place + " text")
+        check_words(spec.get("text"), place + " text")
 
 
 def _parse_sides(items: Any) -> set[str]:
@@ -350,7 +351,7 @@ def _parse_sides(items: Any) -> set[str]:
         _expect(isinstance(spec, dict), place, "problem.object")
         sid = _str(spec.get("id"), place + " id")
         _expect(sid not in ids, place, "problem.side_twice", got=_show(sid))
-        _str(spec.get("name"), place + " name")
+        check_words(spec.get("name"), place + " name")
         _optional_text(spec, "color", place)
         _optional_text(spec, "text", place)
         if "army_morale" in spec:
@@ -376,7 +377,7 @@ def _parse_units(
         _expect(uid not in out, place, "problem.id_twice")
         _known(spec.get("side"), sides, place, "problem.unknown_side")
         _known(spec.get("type"), UNIT_TYPES, place, "problem.unknown_unit_type")
-        _str(spec.get("name"), place + " name")
+        check_words(spec.get("name"), place + " name")
         grid.hex(spec.get("hex"), place)
         ratings = spec.get("ratings", {})
         _expect(isinstance(ratings, dict), place, "problem.ratings_object")
@@ -454,7 +455,7 @@ def _parse_play(
         place = f"formation {_brief(fid)}"
         _expect(fid not in ids, place, "problem.id_twice")
         _known(spec.get("side"), sides, place, "problem.unknown_side")
-        _str(spec.get("name"), place + " name")
+        check_words(spec.get("name"), place + " name")
         _expect(isinstance(spec.get("orders", True), bool), place, "problem.orders_bool")
         ids.add(fid)
     side_of = {f["id"]: f["side"] for f in items}

@@ -27,6 +27,8 @@ PROBLEMS: dict[str, str] = {
     "problem.bool": "expected true or false",
     "problem.non_empty_text": "expected a non-empty text",
     "problem.non_empty_list": "expected a non-empty list",
+    "problem.words_object": "expected a text, or texts by language code",
+    "problem.unknown_language": "unknown language {got}, expected one of {options}",
     "problem.positive_number": "expected a number above 0",
     "problem.whole": "expected a whole number, got {got}",
     "problem.whole_number": "expected a whole number from {lo} to {hi}, got {got}",

@@ -23,6 +23,7 @@ from .areamap import AreaScenario
 from .errors import IllegalActionError
 from .scenario import Scenario
 from .shapes import Action, Event, Refusal, State
+from .texts import english
 
 __all__ = ["Action", "Event", "Refusal", "Ruleset", "RulesBase", "State"]
 
@@ -361,23 +362,24 @@ def refusal(
 
 
 def unit_words(scenario: Any, uid: Any, side: str | None = None) -> str | None:
-    """The name of the unit ``uid`` of ``scenario``, if it has one, and, when ``side`` is
-    given, only if the unit is that side's (so a refusal never names a hidden enemy block).
+    """The name of the unit ``uid`` of ``scenario`` (its English), if it has one, and, when
+    ``side`` is given, only if the unit is that side's (so a refusal never names a hidden enemy
+    block).
 
     >>> from muster.scenario import load_builtin
     >>> sc = load_builtin("demo-hohenbrueck")
     >>> uid = next(iter(sc.units))
-    >>> unit_words(sc, uid) == sc.units[uid]["name"], unit_words(sc, "nobody")
+    >>> unit_words(sc, uid) == english(sc.units[uid]["name"]), unit_words(sc, "nobody")
     (True, None)
     """
     if not isinstance(scenario, Scenario | AreaScenario) or not isinstance(uid, str):
         return None
     spec = scenario.units.get(uid)
-    if not isinstance(spec, dict) or not isinstance(spec.get("name"), str):
+    if not isinstance(spec, dict) or "name" not in spec:
         return None
     if side is not None and spec.get("side") != side:
         return None
-    return str(spec["name"])
+    return english(spec["name"])
 
 
 def place_words(scenario: Any, value: Any) -> str | None:

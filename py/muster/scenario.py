@@ -32,7 +32,8 @@ from .hexmap import (
 )
 from .limits import MAX_SCENARIO_CHARS, check_plain, check_size
 from .overrides import check_overrides, override_tables
-from .parsing import ScenarioFacts, _expect, _known, _optional_text, _show, _str
+from .parsing import ScenarioFacts, _expect, _known, _show, _str
+from .texts import check_words
 
 __all__ = [
     "ARMY_MORALE",
@@ -100,8 +101,9 @@ def _parse_scenario(data: Any) -> AnyScenario:
     check_size(data, "scenario", MAX_SCENARIO_CHARS)
     _expect(data.get("format") == FORMAT, "format", "problem.format", expected=_show(FORMAT))
     _str(data.get("id"), "id")
-    _str(data.get("title"), "title")
-    _optional_text(data, "description", "scenario")
+    check_words(data.get("title"), "title")
+    if "description" in data:
+        check_words(data["description"], "scenario description", empty=True)
     system = _known(data.get("system"), SYSTEMS, "system", "problem.unknown_system")
     if MAP_KINDS[system] == "areas":
         return parse_area_scenario(data)  # its overrides checked with its map

@@ -160,7 +160,9 @@ export class AreaEditor {
 
   _sides() {
     const out = {};
-    for (const s of (this.scenario && this.scenario.sides) || []) out[s.id] = s;
+    for (const s of (this.scenario && this.scenario.sides) || []) {
+      out[s.id] = Object.assign({}, s, { name: this.i18n.pick(s.name) });
+    }
     return out;
   }
 
@@ -174,7 +176,7 @@ export class AreaEditor {
         approach: u.approach || null,
         type: u.type,
         steps: u.steps,
-        name: u.name,
+        name: this.i18n.pick(u.name),
         hidden: false,
       }));
   }
@@ -185,7 +187,9 @@ export class AreaEditor {
       kind: "areas",
       width: m.width || 100,
       height: m.height || 100,
-      locales: (m.locales || []).filter((l) => Array.isArray(l.polygon)),
+      locales: (m.locales || [])
+        .filter((l) => Array.isArray(l.polygon))
+        .map((l) => Object.assign({}, l, { name: this.i18n.pick(l.name) })),
       approaches: m.approaches || [],
       roads: m.roads || [],
     };
@@ -516,7 +520,7 @@ export class AreaEditor {
     this._commit((sc) => {
       const locs = sc.map.locales;
       const before = geo.borders(locs);
-      const names = new Set(locs.map((l) => l.name));
+      const names = new Set(locs.map((l) => this.i18n.pick(l.name)));
       let n = locs.length + 1;
       while (names.has(this.t("editor.area.new_name", { number: n }))) n++;
       const name = this.t("editor.area.new_name", { number: n });
@@ -552,7 +556,7 @@ export class AreaEditor {
 
   _name(id) {
     const loc = this.locales.find((l) => l.id === id);
-    return loc ? loc.name || id : id;
+    return loc ? this.i18n.pick(loc.name) || id : id;
   }
 
   _roadTap(pt, target) {

@@ -8,7 +8,10 @@ import { AreaMap } from "../render/area.js";
 export class EditMap extends AreaMap {
   constructor(container, editor) {
     // Enter on the keyboard's cursor: the target it stands on, as a tap there.
-    super(container, { onTap: (target) => editor._keyTap(target) });
+    super(container, {
+      onTap: (target) => editor._keyTap(target),
+      capacity: (n) => editor.i18n.t("ui.map_capacity", { count: n }),
+    });
     this._editor = editor;
     this.wholeAtFirst = true; // every edge locale within reach of a finger
     this._addLayer("edit", "am-layer ae-layer-edit", false);

@@ -5,6 +5,7 @@
 
 import { esc } from "../render/svg.js";
 import * as geo from "./areageom.js";
+import { editedText } from "./editor_common.js";
 
 export const FALLBACK = {
   terrains: ["open", "town", "woods", "farm", "river_bank", "hills"],
@@ -126,7 +127,7 @@ export const paletteMethods = {
     this._commit((sc) => {
       const loc = sc.map.locales.find((l) => l.id === sel.id);
       if (!loc) return false;
-      loc[field] = value;
+      loc[field] = field === "name" ? editedText(loc.name, value, this.i18n.lang) : value;
       if (field === "name") {
         const taken = new Set(sc.map.locales.filter((l) => l !== loc).map((l) => l.id));
         id = geo.localeId(value, taken);
@@ -261,7 +262,7 @@ export const paletteMethods = {
     const corner = this.sel.corner;
     return (
       `<div class="ae-panel ae-fields" data-panel="locale" data-locale="${esc(loc.id)}">` +
-      `<label><span>${t("editor.area.name")}</span><input type="text" data-field="name" value="${esc(loc.name || "")}" autocomplete="off"/></label>` +
+      `<label><span>${t("editor.area.name")}</span><input type="text" data-field="name" value="${esc(this.i18n.pick(loc.name))}" autocomplete="off"/></label>` +
       `<label><span>${t("editor.area.capacity")}</span>${num("capacity", cap, loc.capacity != null ? loc.capacity : "")}</label>` +
       `<label><span>${t("editor.area.objective")}</span>${num("objective", obj, loc.objective || 0)}</label>` +
       `<label><span>${t("editor.area.terrain_label")}</span>${terr}</label>` +

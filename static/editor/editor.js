@@ -87,7 +87,7 @@ class Editor {
         map.placeUnit(id);
         // Said in the status line too: the map's own hint is on the Map tab, maybe not shown.
         const unit = (this.draft.scenario.units || []).find((u) => u && u.id === id);
-        const name = (unit && unit.name) || this.t("editor.place_unnamed");
+        const name = (unit && this.i18n.pick(unit.name)) || this.t("editor.place_unnamed");
         const units = (this.ctx.catalog && this.ctx.catalog.units) || {};
         let key = units.facing ? "editor.place_on_hex_facing" : "editor.place_on_hex";
         if (this.kind === "areas") key = "editor.place_in_locale";
@@ -256,7 +256,7 @@ class Editor {
     const scenario = () => (this.draft && this.draft.scenario) || {};
     const named = (list, id) => {
       const found = (list || []).find((x) => x && x.id === id);
-      return found && found.name ? String(found.name) : null;
+      return found && found.name ? this.i18n.pick(found.name) : null;
     };
     return {
       unit: (id) => named(scenario().units, id),
@@ -456,7 +456,7 @@ class Editor {
     if (!place || !scenario) return null;
     const named = (list, id) => {
       const found = (list || []).find((x) => x && x.id === id);
-      return found && found.name ? String(found.name) : null;
+      return found && found.name ? this.i18n.pick(found.name) : null;
     };
     const map = scenario.map || {};
     const lists = {

@@ -65,7 +65,7 @@ export const fileMethods = {
   exportFile() {
     if (!this.draft) return Promise.resolve();
     const scenario = this.draft.scenario;
-    const name = fileName(scenario.title);
+    const name = fileName(this.i18n.pick(scenario.title));
     download(name, JSON.stringify(scenario, null, 2) + "\n");
     return this.checking.then((answer) => {
       if (this.draft.scenario !== scenario) return;

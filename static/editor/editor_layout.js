@@ -2,7 +2,7 @@
 // status line, the map area and the side panel's tabs, and the Scenario tab (title, id,
 // description, system, turns; the picture's name and opacity; the drafts kept on the device).
 import { el } from "../panels.js";
-import { button, kindOfSystem } from "./editor_common.js";
+import { button, editedText, kindOfSystem, shownText } from "./editor_common.js";
 
 const TABS = ["map", "units", "tables", "scenario"];
 
@@ -174,13 +174,17 @@ export const layoutMethods = {
       step: "1",
     });
     els.title.addEventListener("change", () =>
-      this.setField("title", els.title.value.trim(), "editor.step_title"),
+      this.setField("title", this.edited("title", els.title.value.trim()), "editor.step_title"),
     );
     els.id.addEventListener("change", () =>
       this.setField("id", els.id.value.trim(), "editor.step_id"),
     );
     els.description.addEventListener("change", () =>
-      this.setField("description", els.description.value, "editor.step_description"),
+      this.setField(
+        "description",
+        this.edited("description", els.description.value),
+        "editor.step_description",
+      ),
     );
     els.turns.addEventListener("change", () => {
       const text = els.turns.value.trim();
@@ -242,6 +246,13 @@ export const layoutMethods = {
   },
 
   // Fill the Scenario tab from the draft (a field being typed in is left alone).
+  // A text of the scenario (title, description) once edited in the editor's language: the
+  // other languages it is given in are kept.
+  edited(key, text) {
+    const old = this.draft ? this.draft.scenario[key] : undefined;
+    return editedText(old, text, this.i18n.lang);
+  },
+
   renderForm() {
     const s = this.draft ? this.draft.scenario : {};
     const els = this.els;
@@ -249,9 +260,9 @@ export const layoutMethods = {
       if (document.activeElement !== input)
         input.value = value === undefined || value === null ? "" : String(value);
     };
-    put(els.title, s.title);
+    put(els.title, shownText(s.title, this.i18n));
     put(els.id, s.id);
-    put(els.description, s.description);
+    put(els.description, s.description === undefined ? "" : shownText(s.description, this.i18n));
     put(els.turns, s.turns);
     const turns = this.ctx.catalog && this.ctx.catalog.turns;
     if (turns) {
@@ -283,7 +294,7 @@ export const layoutMethods = {
       (records) => {
         const rows = records.map((r) => {
           const here = r.id === this.recordId;
-          const title = (r.scenario && r.scenario.title) || this.t("ui.untitled");
+          const title = (r.scenario && this.i18n.pick(r.scenario.title)) || this.t("ui.untitled");
           const tools = here
             ? [el("span", { class: "saved-here", text: this.t("editor.draft_here") })]
             : [

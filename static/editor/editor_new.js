@@ -158,7 +158,7 @@ export const newMethods = {
     const playing = this.host.current ? this.host.current() : null;
     n.fromPlay.hidden = !playing;
     n.fromPlay.textContent = playing
-      ? this.t("editor.new_from_play", { title: playing.title || "" })
+      ? this.t("editor.new_from_play", { title: this.i18n.pick(playing.title) })
       : "";
     this.newShape();
     n.dialog.returnValue = "";
@@ -239,11 +239,11 @@ export const newMethods = {
   },
 
   editPlaying(scenario) {
-    return this.askReplace(this.t("editor.ask_edit_play", { title: scenario.title || "" })).then(
-      (yes) => {
-        if (!yes) return;
-        this.replaceWith(copy(scenario), "editor.step_edit_play");
-      },
-    );
+    return this.askReplace(
+      this.t("editor.ask_edit_play", { title: this.i18n.pick(scenario.title) }),
+    ).then((yes) => {
+      if (!yes) return;
+      this.replaceWith(copy(scenario), "editor.step_edit_play");
+    });
   },
 };

@@ -95,7 +95,9 @@ export const storeMethods = {
       .then((found) => {
         if (!found) return this.renderDrafts();
         return this.openRecord(found).then(() => {
-          this.sayKey("editor.draft_opened", "info", { title: found.scenario.title || "" });
+          this.sayKey("editor.draft_opened", "info", {
+            title: this.i18n.pick(found.scenario.title),
+          });
           this.renderDrafts();
         });
       })
@@ -103,7 +105,8 @@ export const storeMethods = {
   },
 
   deleteDraft(record) {
-    const title = (record.scenario && record.scenario.title) || this.t("ui.untitled");
+    const title =
+      (record.scenario && this.i18n.pick(record.scenario.title)) || this.t("ui.untitled");
     return this.host
       .ask(this.t("editor.ask_delete", { title: title }), this.t("ui.delete"), [
         this.t("editor.ask_delete_note"),
@@ -137,7 +140,7 @@ export const storeMethods = {
 
   askReplace(question) {
     if (!this.hasChanges()) return Promise.resolve(true);
-    const title = this.draft.scenario.title || this.t("ui.untitled");
+    const title = this.i18n.pick(this.draft.scenario.title) || this.t("ui.untitled");
     return this.host.ask(question, this.t("editor.ask_go"), [
       this.t("editor.ask_kept", { title: title }),
     ]);

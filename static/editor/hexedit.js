@@ -18,6 +18,7 @@
 
 import { HexGrid, SIZE, edgeBetween } from "../render/hexgrid.js";
 import { terrainSvg, hexsidesSvg, roadsSvg } from "../render/hexterrain.js";
+import { editedText } from "./editor_common.js";
 import { r1, clamp } from "../render/svg.js";
 import {
   axialAt,
@@ -528,7 +529,7 @@ export class HexEditor {
     input.type = "text";
     input.name = "text";
     input.autocomplete = "off";
-    input.value = existing ? existing.text || "" : "";
+    input.value = existing ? this.i18n.pick(existing.text) : "";
     field.appendChild(caption);
     field.appendChild(input);
     form.appendChild(field);
@@ -583,7 +584,8 @@ export class HexEditor {
     this.draft.change((sc) => {
       const labels = sc.map.labels || (sc.map.labels = []);
       if (!text) labels.splice(index, 1);
-      else if (index >= 0) labels[index].text = text;
+      else if (index >= 0)
+        labels[index].text = editedText(labels[index].text, text, this.i18n.lang);
       else labels.push({ hex, text });
       if (!labels.length) delete sc.map.labels;
     }, "editor.hex.step_label");

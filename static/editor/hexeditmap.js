@@ -3,7 +3,7 @@
 // HexEditor's methods that draw the level numbers and the mark of a place.
 import { HexMap } from "../render/hex.js";
 import { edgeBetween } from "../render/hexgrid.js";
-import { terrainSvg, hexsidesSvg, roadsSvg, labelsSvg } from "../render/hexterrain.js";
+import { terrainSvg, hexsidesSvg, roadsSvg, placeNamesSvg } from "../render/hexterrain.js";
 import { r1 } from "../render/svg.js";
 
 const SVGNS = "http://www.w3.org/2000/svg";
@@ -44,7 +44,8 @@ export class EditMap extends HexMap {
 
   // Draw `scenario`: a new geometry draws afresh and fits; else only the layers whose data
   // changed are drawn again (all of them when `full`), and the view stays.
-  draw(scenario, full) {
+  draw(file, full) {
+    const scenario = this._worded(file);
     const map = scenario.map;
     const geom = JSON.stringify([
       map.orientation,
@@ -61,7 +62,7 @@ export class EditMap extends HexMap {
       terrain: JSON.stringify([map.hexes || {}, map.default_terrain || "clear"]),
       sides: JSON.stringify(map.hexsides || []),
       roads: JSON.stringify(map.roads || []),
-      labels: JSON.stringify(map.labels || []),
+      labels: JSON.stringify(map.labels || []), // in the editor's language (_worded)
     };
     const old = this._keys;
     this._keys = keys;
@@ -99,10 +100,21 @@ export class EditMap extends HexMap {
       // The place names only: the hex numbers (the layer's first group) stay.
       const place = this.layers.labels.querySelector(".hm-place");
       if (place) place.parentNode.removeChild(place);
-      const s = labelsSvg(grid, map);
-      this.layers.labels.insertAdjacentHTML("beforeend", s.slice(s.indexOf("</g>") + 4));
+      this.layers.labels.insertAdjacentHTML("beforeend", placeNamesSvg(grid, map));
     }
     this._drawUnits(scenario.units || []);
+  }
+
+  // The scenario with its place names and units' names in the editor's language
+  // (docs/scenario-format.md, "Texts in several languages").
+  _worded(file) {
+    const i18n = this._editor && this._editor.i18n;
+    if (!i18n || !i18n.pick) return file;
+    const named = (list, field) =>
+      (list || []).map((x) => Object.assign({}, x, { [field]: i18n.pick(x[field]) }));
+    const map = Object.assign({}, file.map, { labels: named(file.map.labels, "text") });
+    if (!file.map.labels) delete map.labels;
+    return Object.assign({}, file, { map, units: named(file.units, "name") });
   }
 
   // Taps go to the editor with their map point (a hexside is picked by where, in the hex).

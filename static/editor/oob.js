@@ -9,6 +9,7 @@
 // the DOM and form helpers are forms.js's (re-exported here for tables.js).
 
 import { byId, cssId, drawInTurn, el, markInput, nextSerial, readNumber, say } from "./forms.js";
+import { editedText, shownText } from "./editor_common.js";
 import { pasteMethods } from "./oobpaste.js";
 import { sideMethods } from "./oobsides.js";
 import { unitMethods } from "./oobunits.js";
@@ -52,6 +53,16 @@ export class OrderOfBattle {
 
   say(key, raw) {
     return say(this.ctx.i18n, key, raw);
+  }
+
+  // A name of the file (one text, or texts by language) as a field shows it.
+  name(value) {
+    return shownText(value, this.ctx.i18n);
+  }
+
+  // A name once its field was edited: the other languages it is given in are kept.
+  renamed(old, text) {
+    return editedText(old, text, this.ctx.i18n.lang);
   }
 
   get catalog() {

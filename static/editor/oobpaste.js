@@ -145,7 +145,7 @@ export const pasteMethods = {
     let side = sides[0];
     if (got.side) {
       side = sides.find(function (s) {
-        return norm(s.id) === norm(got.side) || norm(s.name) === norm(got.side);
+        return norm(s.id) === norm(got.side) || norm(self.name(s.name)) === norm(got.side);
       });
       if (!side) return this.say("editor.oob.paste_side", { value: got.side });
     }

@@ -20,10 +20,10 @@ export const sideMethods = {
             "editor.oob.side_name",
             self.textField(
               { "data-field": "name", autocomplete: "off" },
-              side.name,
+              self.name(side.name),
               function (name) {
                 self.changeSide(id, function (s) {
-                  s.name = name;
+                  s.name = self.renamed(s.name, name);
                 });
               },
               true,
@@ -38,7 +38,7 @@ export const sideMethods = {
         return el(
           "fieldset",
           { class: "oob-side", "data-side": id, "data-key-scope": "side:" + id },
-          [el("legend", { text: side.name || "—" })].concat(fields),
+          [el("legend", { text: self.name(side.name) || "—" })].concat(fields),
         );
       }),
     );
@@ -191,7 +191,7 @@ export const sideMethods = {
         },
       });
       return el("div", { class: "oob-formation-side", "data-side": side.id }, [
-        el("h4", { text: self.say("editor.oob.formations_of", { side: side.name }) }),
+        el("h4", { text: self.say("editor.oob.formations_of", { side: self.name(side.name) }) }),
         el("div", { class: "oob-formation-list" }, rows),
         add,
       ]);
@@ -221,11 +221,11 @@ export const sideMethods = {
           "editor.oob.formation_name",
           this.textField(
             { "data-field": "name", autocomplete: "off" },
-            f.name,
+            this.name(f.name),
             function (name) {
               self.change(function (s) {
                 const g = byId(s.formations, id);
-                if (g) g.name = name;
+                if (g) g.name = self.renamed(g.name, name);
               }, "editor.oob.formation_name");
             },
             true,
@@ -240,7 +240,7 @@ export const sideMethods = {
           type: "button",
           class: "oob-remove-formation",
           text: this.t("editor.oob.remove"),
-          "aria-label": this.say("editor.oob.remove_named", { name: f.name }),
+          "aria-label": this.say("editor.oob.remove_named", { name: this.name(f.name) }),
           onclick: function () {
             self.change(function (s) {
               s.formations = (s.formations || []).filter(function (g) {

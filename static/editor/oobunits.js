@@ -38,7 +38,7 @@ export const unitMethods = {
         );
       }
       return el("section", { class: "oob-side-units", "data-side": side.id }, [
-        el("h4", { text: self.say("editor.oob.units_of", { side: side.name }) }),
+        el("h4", { text: self.say("editor.oob.units_of", { side: self.name(side.name) }) }),
         el("p", { class: "oob-none hint", text: self.t("editor.oob.no_units") }),
         list,
         el("div", { class: "oob-buttons" }, buttons),
@@ -92,7 +92,7 @@ export const unitMethods = {
   unitRow(unit) {
     const self = this;
     const id = unit.id;
-    const name = unit.name || "";
+    const name = this.name(unit.name);
     const edit = function (fn, what) {
       self.changeUnit(id, fn, what);
     };
@@ -101,7 +101,7 @@ export const unitMethods = {
       name,
       function (text) {
         edit(function (u) {
-          u.name = text;
+          u.name = self.renamed(u.name, text);
         }, "editor.oob.unit_name");
       },
       true,
@@ -244,8 +244,12 @@ export const unitMethods = {
       return f.side === unit.side;
     });
     const options = [el("option", { value: "", text: this.t("editor.oob.no_formation") })].concat(
-      mine.map(function (f) {
-        return el("option", { value: f.id, selected: unit.formation === f.id, text: f.name });
+      mine.map((f) => {
+        return el("option", {
+          value: f.id,
+          selected: unit.formation === f.id,
+          text: this.name(f.name),
+        });
       }),
     );
     const select = el("select", { "data-field": "formation" }, options);

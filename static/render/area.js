@@ -3,8 +3,9 @@
 // Plain ES2020 so it parses on older iPad Safari. Pan, zoom and taps: PanZoomMap.
 //
 // Public API (see docs/play-view.md for what the core sends):
-//   new AreaMap(container, {onTap(target)})
+//   new AreaMap(container, {onTap(target), capacity(n)?: a locale's capacity in words})
 //   setMap(map, sides)             draw an AREA map (locales, approaches, roads)
+//   rename(map, sides)             the same map in another language: names drawn again
 //   setPieces(blocks)              [{id, side, locale, approach, hidden, type, steps, name,
 //                                  revealed, markers?: [{id, sign, title}]}]
 //   setHolders({locale: side})     who holds each objective
@@ -174,6 +175,8 @@ export class AreaMap extends PanZoomMap {
     super(container, { prefix: "am", farZoom: FAR_ZOOM, readZoom: READ_ZOOM });
     const opts = options || {};
     this.onTap = opts.onTap || null;
+    // A locale's capacity in words, printed under its name.
+    this.capacityText = opts.capacity || ((n) => "cap " + n);
     this._id = "am" + ++instances;
     this._map = null;
     this._sides = {};
@@ -298,7 +301,8 @@ export class AreaMap extends PanZoomMap {
       }
       let s = `<text class="am-name" x="${x}" y="${r1(y)}">${esc(d.name || id)}</text>`;
       if (d.capacity != null) {
-        s += `<text class="am-cap" x="${x}" y="${r1(y + 11)}">cap ${esc(d.capacity)}</text>`;
+        const cap = esc(this.capacityText(d.capacity));
+        s += `<text class="am-cap" x="${x}" y="${r1(y + 11)}">${cap}</text>`;
       }
       if (d.objective > 0) s += this._starSvg(id, L.c[0], y - 20, d.objective, d.holder);
       // A cost (light()) goes above the name, and above its star.
@@ -441,6 +445,20 @@ export class AreaMap extends PanZoomMap {
       out.push(s + "</g>");
     });
     this.layers.approaches.innerHTML = out.join("");
+  }
+
+  // The same map in other words (another language): the locales' and the sides' names
+  // (and the capacities) drawn again; the view, the pieces and the marks stay.
+  rename(map, sides) {
+    if (!this._map) return;
+    this._map = map;
+    this._sides = sides || {};
+    for (const loc of map.locales || []) {
+      const L = this._locales.get(loc.id);
+      if (L) L.data = Object.assign({}, L.data, { name: loc.name });
+    }
+    this._drawLocales();
+    this._drawPieces();
   }
 
   // Redraw the blocks: [{id, side, locale, approach, hidden, type, steps, name, revealed}].

@@ -8,6 +8,7 @@
 // Public API (see docs/play-view.md for what the core sends):
 //   new HexMap(container, {onHexTap(label, info), unitLabel(u)?, unitRatings(u)?})
 //   setScenario(scenario)          draw a scenario's map and its units; the default view
+//   rename(scenario)               the same scenario in another language: place names
 //   setUnits(units)                units: [{id, side, type, name, hex, ratings?, facing?,
 //                                  markers?: [{id, sign, title}], status?}]
 //   light({places, units, selected, costs}) | light(null)
@@ -38,7 +39,14 @@
 import { PanZoomMap } from "./panzoom.js";
 import { r1, esc, line } from "./svg.js";
 import { HexGrid, SIZE, DIRECTIONS } from "./hexgrid.js";
-import { patternDefs, terrainSvg, hexsidesSvg, roadsSvg, labelsSvg } from "./hexterrain.js";
+import {
+  patternDefs,
+  terrainSvg,
+  hexsidesSvg,
+  roadsSvg,
+  labelsSvg,
+  placeNamesSvg,
+} from "./hexterrain.js";
 import {
   COUNTER,
   counterSvg,
@@ -220,6 +228,19 @@ export class HexMap extends PanZoomMap {
     }
     this.layers.objectives.innerHTML = rings.join("");
     this.layers["objective-points"].innerHTML = badges.join("");
+  }
+
+  // The same scenario in other words (another language): the place names printed on the
+  // map and the sides' names; the view, the selection and the marks stay. The counters take
+  // their new names at the next setUnits.
+  rename(scenario) {
+    if (!this._grid) return;
+    this._scenario = scenario;
+    this._sides = {};
+    for (const side of scenario.sides || []) this._sides[side.id] = side;
+    const old = this.layers.labels.querySelector(".hm-place");
+    if (old) old.remove();
+    this.layers.labels.insertAdjacentHTML("beforeend", placeNamesSvg(this._grid, scenario.map));
   }
 
   // Redraw only the counters. units: [{id, side, type, name, hex, ratings?, facing?,

@@ -576,7 +576,8 @@ export function roadsSvg(grid, map, bridges) {
 }
 
 // Place names, and an empty group for the hex numbers (the first child).
-export function labelsSvg(grid, map) {
+// The place names printed on the map (map.labels), in one group.
+export function placeNamesSvg(grid, map) {
   const out = [];
   // At the foot of the hex, below a counter.
   const dy = grid.flat ? SIZE * 0.89 : SIZE * 0.92;
@@ -585,8 +586,12 @@ export function labelsSvg(grid, map) {
     if (!p || !lab.text) continue;
     out.push(`<text x="${r1(p[0])}" y="${r1(p[1] + dy)}">${esc(lab.text)}</text>`);
   }
+  return `<g class="hm-place" font-size="12" text-anchor="middle">${out.join("")}</g>`;
+}
+
+export function labelsSvg(grid, map) {
   return (
     '<g class="hm-nums" font-size="10" text-anchor="middle" fill="#2f2a24"></g>' +
-    `<g class="hm-place" font-size="12" text-anchor="middle">${out.join("")}</g>`
+    placeNamesSvg(grid, map)
   );
 }

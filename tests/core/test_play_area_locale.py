@@ -1110,13 +1110,14 @@ def _hidden_leaks(
 ) -> list[str]:
     """What of the other side's hidden blocks a view shows: their ids or names anywhere in it,
     or hidden blocks with keys they should not have."""
-    text = json.dumps(view)
+    # Unescaped: an escaped "（" (\uff08, in a Japanese title) holds "f08", a block's id.
+    text = json.dumps(view, ensure_ascii=False)
     leaks = []
     for pid, p in state["pieces"].items():
         spec = DEMO.units[pid]
         if spec["side"] == viewer or p["revealed"]:
             continue
-        for secret in (pid, json.dumps(spec["name"])[1:-1]):
+        for secret in (pid, json.dumps(spec["name"], ensure_ascii=False)[1:-1]):
             if secret in text:
                 leaks.append(f"{pid}: {secret}")
     for block in blocks:
@@ -1129,10 +1130,11 @@ def _hidden_leaks(
 
 def test_demo_ids_and_names_are_distinct_words():
     # The substring check below is sound only if no id or name is part of another text.
-    texts = [json.dumps(u["name"])[1:-1] for u in DEMO.units.values()] + list(DEMO.units)
+    texts = [json.dumps(u["name"], ensure_ascii=False)[1:-1] for u in DEMO.units.values()]
+    texts += list(DEMO.units)
     texts += [loc.name for loc in DEMO.locales.values()] + list(DEMO.locales)
     for pid, spec in DEMO.units.items():
-        for secret in (pid, json.dumps(spec["name"])[1:-1]):
+        for secret in (pid, json.dumps(spec["name"], ensure_ascii=False)[1:-1]):
             assert sum(secret in t for t in texts) == 1, secret
 
 

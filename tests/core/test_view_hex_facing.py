@@ -15,6 +15,7 @@ from muster.scenario import load_builtin, parse_scenario
 from muster.systems import game_rules
 from muster.systems.hex_facing import combat
 from muster.systems.hex_facing.rules import formations
+from muster.texts import english
 
 RULES = game_rules("hex-facing")
 KINDS = words_of(RULES)
@@ -186,9 +187,9 @@ def test_every_rule_reference_of_the_data_is_worded():
 
 
 def say(sc, label):
-    """A label in English, as the screen words it."""
-    names = {f: v.get("name", f) for f, v in formations(sc).items()}
-    sides = {s["id"]: s["name"] for s in sc.data["sides"]}
+    """A label in English, as the screen words it (the scenario's names in English)."""
+    names = {f: english(v.get("name", f)) for f, v in formations(sc).items()}
+    sides = {s["id"]: english(s["name"]) for s in sc.data["sides"]}
 
     def word(name, value):
         if is_label(value):
@@ -204,7 +205,7 @@ def say(sc, label):
         if kind.startswith("word:"):
             return EN[kind[5:] + str(value)]
         if kind == "unit":
-            return sc.units[value]["name"]
+            return english(sc.units[value]["name"])
         if kind == "side":
             return sides[value]
         if kind == "formation":
@@ -361,9 +362,12 @@ def test_the_counterattack_offer_names_the_rule_and_its_stand_in():
     view = g.view(None, 0)
     assert view["prompt"]["side"] == "au" and view["decider"] == "au"
     assert say(sc, view["prompt"]).startswith(
-        "Defender: may d1 counterattack 0303 at once? (rule: 8.7; a stand-in procedure"
+        "Defender: may d1 counterattack 0303 at once? (rule: 8.7; the aid names it without"
     )
-    assert texts(g) == ["d1 counterattack 0303 (rule: 8.7, stand-in)", "d1 do not counterattack"]
+    assert texts(g) == [
+        "d1 counterattack 0303 (rule: 8.7; procedure assumed by the app)",
+        "d1 do not counterattack",
+    ]
     assert view["markers"] == {"a1": ["hf_disordered", "hf_done"]}  # a1 has attacked
 
 

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from muster.api import Session
+from muster.texts import english
 
 ROOT = Path(__file__).resolve().parents[2]
 LANGS = ("en", "pl", "fr", "ja")
@@ -81,10 +82,10 @@ class Check:
     def __init__(self, session: Session, table: dict[str, str]) -> None:
         data = session.scenario.data
         self.kinds = {**APP_WORDS, **table}
-        self.names = {s["name"] for s in data.get("sides", [])}
-        self.names |= {u["name"] for u in data.get("units", []) if "name" in u}
-        self.names |= {f["name"] for f in data.get("formations", []) if "name" in f}
-        self.names |= {loc["name"] for loc in data["map"].get("locales", []) if "name" in loc}
+        # The scenario's names, each a text or texts by language (the core names in English).
+        named = data.get("sides", []) + data.get("units", []) + data.get("formations", [])
+        named += data["map"].get("locales", [])
+        self.names = {english(x["name"]) for x in named if "name" in x}
         # group ("errors" for refused calls, else the system's) -> problem -> first seen where
         self.problems: dict[str, dict[str, str]] = {}
         self.group = "system"

@@ -29,7 +29,7 @@ def test_status_turns_to_rules_ready(app):
 def test_the_demo_offers_a_game_and_says_its_crt_is_a_stand_in(app):
     panel = app.page.locator("#play-panel")
     assert app.page.locator("#new-game").count() == 1
-    assert "New games use the stand-in table" in panel.inner_text()
+    assert "New games use the app's table" in panel.inner_text()
     assert app.page.locator("#crt-import").count() == 1
     # With no saved game yet, the start panel says nothing of one (no stray "null").
     assert panel.inner_text().split()[:2] == ["New", "game"]

@@ -56,7 +56,7 @@ def test_road_movement_is_flagged_as_an_engine_default(app):
     click_hex(page, "0705")
     page.wait_for_selector("#hex-panel .path-title[data-hex='0705']")
     assert page.locator("#hex-panel .rule.default").count() == 2
-    assert "engine default, not in the aid" in page.locator("#hex-panel").inner_text()
+    assert "assumed by the app: the aid does not say" in page.locator("#hex-panel").inner_text()
     click_unit(page, "pr-ir15")
 
 

@@ -63,10 +63,10 @@ def test_an_owner_crt_entered_in_the_editor_is_the_scenarios_table_in_play(brows
     section.wait_for()
     # The default: the stand-in, said to be one, its cells shown read only.
     assert section.get_attribute("data-crt") == "stand-in"
-    assert "stand-in table" in section.locator(".crt-status").inner_text()
-    assert "not the game's own" in section.locator(".crt-status").inner_text()
+    assert "the app's own table, not the game's" in section.locator(".crt-status").inner_text()
+    assert "not the game's" in section.locator(".crt-status").inner_text()
     summary = section.locator(".crt-default summary")
-    assert summary.inner_text() == "Default: the stand-in table (not the game's own)"
+    assert summary.inner_text() == "Default: the app's own table (not the game's)"
     assert section.locator(".crt-stand-in tbody td").count() == 36
     shot(page, "stand-in")
     # Enter the printed table: the stand-in's columns and codes, every cell empty.
@@ -122,7 +122,7 @@ def test_an_owner_crt_entered_in_the_editor_is_the_scenarios_table_in_play(brows
     # reads on the same cells at 2:1 with the DRM.
     play_until_the_die(page)
     assert "Printed CRT (the scenario's own table)" in page.locator("#preview").inner_text()
-    assert "stand-in" not in page.locator("#preview").inner_text()
+    assert "the app's table" not in page.locator("#preview").inner_text()
     press(page, "#confirm")
     wait_text(page, "#prompt", "step 6 of 12")
     for face in range(1, 7):

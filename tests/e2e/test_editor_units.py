@@ -349,7 +349,10 @@ def test_sides_names_colours_and_army_morale(tab):
     page = start(tab, empty("hex-hexside"), catalog("hex-hexside"))
     side = page.locator(".oob-side[data-side='prussia']")
     commit(side.locator("input[data-field='name']"), "Preußen")
-    assert draft(page)["sides"][0]["name"] == "Preußen"
+    # The demo names its sides in each language: the English is edited, the others kept.
+    assert draft(page)["sides"][0]["name"] == dict(
+        demo("hex-hexside")["sides"][0]["name"], en="Preußen"
+    )
     side = page.locator(".oob-side[data-side='prussia']")
     side.locator("input[data-field='color']").fill("#aa2200")
     assert draft(page)["sides"][0]["color"] == "#aa2200"
@@ -371,6 +374,26 @@ def test_sides_names_colours_and_army_morale(tab):
     parse_scenario(draft(page))
     page.evaluate("window.harness.oob.highlight({kind: 'side', id: 'austria'})")
     assert page.locator(".oob-side.is-marked").get_attribute("data-side") == "austria"
+    tab.assert_no_errors()
+
+
+def test_a_name_in_several_languages_is_edited_in_the_editors_language(tab):
+    scenario = demo("hex-facing")
+    page = start(tab, scenario, catalog("hex-facing"), lang="pl")
+    side = page.locator(".oob-side[data-side='france'] input[data-field='name']")
+    assert side.input_value() == "Francja"  # the Polish of {"en": "France", "pl": "Francja", …}
+    commit(side, "Cesarstwo Francuskie")
+    name = draft(page)["sides"][0]["name"]
+    assert name == dict(scenario["sides"][0]["name"], pl="Cesarstwo Francuskie")
+    fid = scenario["formations"][2]["id"]  # "Cavalry Brigade" in English
+    field = page.locator(f".oob-formation[data-formation='{fid}'] input[data-field='name']")
+    assert field.input_value() == "Brygada kawalerii"
+    # A unit's name given once stays one text.
+    unit = unit_row(page, 0).locator("input[data-field='name']")
+    commit(unit, "1/8 Liniowy")
+    assert draft(page)["units"][0]["name"] == "1/8 Liniowy"
+    parse_scenario(draft(page))
+    assert_worded(page)
     tab.assert_no_errors()
 
 

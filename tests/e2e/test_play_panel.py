@@ -383,18 +383,20 @@ def test_the_log_looks_back_and_exports_as_text(browser, site_url):
         app.context.close()
 
 
+def texts_of(value) -> list[str]:
+    """A text of a scenario in each language it is given in (one text, or texts by language)."""
+    return [str(v) for v in value.values()] if isinstance(value, dict) else [str(value)]
+
+
 def raw_codes(demo: str) -> list[re.Pattern]:
     """What must never be on screen: message keys, ids of units, locales and sides, codes."""
     sc = scenario(demo)
     ids = [u["id"] for u in sc["units"]] + [s["id"] for s in sc["sides"]]
     ids += [f["id"] for f in sc.get("formations", [])]
     ids += [loc["id"] for loc in sc["map"].get("locales", [])]
-    names = " ".join(
-        [u["name"] for u in sc["units"]]
-        + [s["name"] for s in sc["sides"]]
-        + [f["name"] for f in sc.get("formations", [])]
-        + [loc["name"] for loc in sc["map"].get("locales", [])]
-    )
+    named = sc["units"] + sc["sides"] + sc.get("formations", []) + sc["map"].get("locales", [])
+    # A name is one text or texts by language (docs/scenario-format.md): every language's.
+    names = " ".join(t for x in named for t in texts_of(x["name"]))
     # an id that is also a word of a name (e.g. a locale "prati" in "Prati del Rio") is
     # checked case-sensitively only
     patterns = [

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...areamap import Approach, AreaScenario
+from ...texts import english
 from .. import common
 from . import data
 from .state import AreaLocaleState, plain
@@ -61,7 +62,7 @@ def kind(scenario: AreaScenario, pid: str) -> str:
 def by_name(scenario: AreaScenario, ids: list[str]) -> list[str]:
     """Blocks in the order a screen lists them once revealed: by name, then id (never by id
     alone, so the order says nothing the names do not)."""
-    return sorted(ids, key=lambda pid: (str(scenario.units[pid]["name"]), pid))
+    return sorted(ids, key=lambda pid: (english(scenario.units[pid]["name"]), pid))
 
 
 def other(scenario: AreaScenario, side: str) -> str:

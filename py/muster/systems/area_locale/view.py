@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...areamap import AreaScenario
+from ...texts import english
 from . import pieces as P
 from .state import AreaLocaleState
 
@@ -57,7 +58,7 @@ def shown_blocks(scenario: AreaScenario, state: State, viewer: str | None) -> li
             continue
         side = P.side_of(scenario, pid)
         seen = visible(scenario, state, pid, viewer)
-        order = (str(scenario.units[pid]["name"]), pid) if seen else ("", "")
+        order = (english(scenario.units[pid]["name"]), pid) if seen else ("", "")
         places.append(((p["locale"], p["approach"] or "", side, not seen) + order, pid))
     places.sort(key=lambda entry: entry[0])  # never by pid: bare blocks tie, and look alike
     prefix = hidden_prefix(scenario)
