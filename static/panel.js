@@ -535,6 +535,7 @@ export class Play {
     root.replaceChildren.apply(root, nodes);
     this.renderLog();
     this.showAsked();
+    this.fitDock();
   }
 
   // A new question (another prompt, or another side to act) comes into view at its top, even
