@@ -79,12 +79,11 @@ export const oddsMethods = {
   // The modifiers folded under one line: "+2 total, 5 modifiers ▸"; a tap opens the list.
   modifiersFold(answer, table) {
     const count = (answer.modifiers || []).length;
+    const line = this.t("ui.modifiers_fold", { total: signed(answer.total), count: count });
+    if (!count) return el("p", { class: "modifiers-summary", text: line }); // nothing to open
     const attrs = { class: "modifiers-fold" };
     if (this.modifiersOpen()) attrs.open = "";
-    const summary = el("summary", {
-      class: "modifiers-summary",
-      text: this.t("ui.modifiers_fold", { total: signed(answer.total), count: count }),
-    });
+    const summary = el("summary", { class: "modifiers-summary", text: line });
     const fold = el("details", attrs, [summary, table]);
     // The player's tap (or Enter) is remembered for the next previews; the list drawn open
     // by default is not a choice.
