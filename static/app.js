@@ -20,8 +20,6 @@ import { offerInstall } from "./install.js";
 import { rememberScreen, lastScreen, gameToResume, scenarioOf, showInAddress } from "./resume.js";
 
 const html = document.documentElement;
-// How long a passing message stays (showMessage) when no action comes first.
-const PASSING_MS = 6000;
 const timing = { start: performance.now(), mapPainted: null, rulesReady: null };
 window.musterTiming = timing;
 
@@ -60,6 +58,7 @@ const state = {
   reach: null,
   losFrom: null,
   view: null,
+  passing: false, // the message shown goes at the next action (showMessage)
 };
 const map = new HexMap(document.getElementById("map"), { onHexTap: onTap });
 const areaMap = new AreaMap(document.getElementById("area-map"), { onTap: onAreaTap });
@@ -252,26 +251,18 @@ function setStatus(kind) {
   els.status.textContent = i18n.t("ui.status_" + kind);
 }
 
-// A message above the panel. A passing one (a game loaded, a scenario opened) goes at the next
-// action or after a few seconds; the others stay until the next tap says something else.
+// A message above the panel. A passing one (a game loaded or resumed, a scenario opened) goes
+// at the next action; the others stay until the next tap says something else.
 function showMessage(text, kind, passing) {
-  clearTimeout(state.passingTimer);
   state.passing = Boolean(passing && text);
   els.message.textContent = text;
   els.message.dataset.kind = kind || "error";
   els.message.hidden = !text;
-  if (state.passing) {
-    state.passingTimer = setTimeout(dropPassing, PASSING_MS);
-  }
-}
-
-function dropPassing() {
-  if (state.passing) showMessage("");
 }
 
 // A new view of the game (an action taken): a passing message has said its piece.
 function onShown() {
-  dropPassing();
+  if (state.passing) showMessage("");
 }
 
 function errorText(error) {
