@@ -1,7 +1,7 @@
 // A reload resumes what was on screen. The app notes, in this browser, the game on screen (its
 // slot in the saved games) and its scenario whenever either changes, and keeps the scenario in
 // the address (?scenario=), so a reload, a closed tab or an installed app opened again comes
-// back to the same game at the same position (docs/play-view.md, "A reload resumes").
+// back to the same game at the same position (README, "A reload resumes").
 const ON_SCREEN = "muster.on-screen";
 
 // Note what is on screen: {scenario: id, slot: the game's slot, or null when no game is}.

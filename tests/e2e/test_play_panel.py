@@ -293,6 +293,7 @@ def test_a_preview_bar_chart_and_every_face_of_the_die(browser, site_url):
         before = page.locator("#dock").inner_text()
         fights.first.click()
         page.wait_for_selector("#preview")
+        tap(page, page.locator("#preview .modifiers-fold summary"), wait=False)  # folded
         rows = page.locator("#preview table.modifiers tr.modifier")
         assert rows.count() >= 1
         for i in range(rows.count()):
