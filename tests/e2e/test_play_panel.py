@@ -153,6 +153,7 @@ def play_a_turn(page, area: bool = False) -> list[str]:
         in_view(page, prompt)
         prompts.append(prompt.inner_text())
         if page.locator("#preview").count():
+            commit_in_view(page)  # the prompt and Commit in the panel, nothing scrolled
             tap(page, page.locator("#confirm"))
         elif page.locator("#picker").count():
             tap(page, page.locator("#picker .pick-row").first)
@@ -165,7 +166,11 @@ def play_a_turn(page, area: bool = False) -> list[str]:
         elif page.locator("#dock button.end").count():
             tap(page, page.locator("#dock button.end").first)
         else:
-            tap(page, page.locator("#dock button.action").first)
+            action = page.locator("#dock button.action").first
+            fight = "fight" in (action.get_attribute("class") or "").split()
+            tap(page, action, wait=not fight)
+            if fight:  # a fight is previewed first: its Commit is tapped next
+                page.wait_for_selector("#preview")
     else:
         pytest.fail("the turn never ended: " + " | ".join(prompts[-5:]))
     assert moved, "no unit was moved by touch: " + " | ".join(prompts)
