@@ -39,10 +39,10 @@ export function scenarioOf(record) {
 // - nothing, if the start panel of that scenario was on screen with no game;
 // - for an address naming another scenario (a link, a bookmark): that scenario's newest game
 //   still in progress, else nothing (its start panel);
-// - with nothing noted (a first start of this version): the newest game kept, of the scenario
-//   named if one is.
+// - with nothing noted and no scenario named (a first start of this version): the newest game
+//   kept.
 export function gameToResume(records, wanted, last) {
-  const list = records || [];
+  const list = (records || []).filter(scenarioOf); // a save without its scenario cannot open
   const find = function (slot) {
     return (
       list.find(function (r) {
