@@ -721,7 +721,6 @@ function start() {
       })
       .then(function (summary) {
         setPlayable(summary);
-        if (state.selected) showHex(state.selected);
         if (updated) showMessage(i18n.t("ui.updated"), "info", true);
       });
   }
@@ -741,6 +740,7 @@ function start() {
       timing.boot = engine.info;
       setStatus("ready");
       html.dataset.ready = "1";
+      if (state.selected) showHex(state.selected); // a hex tapped while the rules loaded
       registerServiceWorker();
     })
     .catch(function (error) {
