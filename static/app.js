@@ -20,6 +20,7 @@ import { keepFocusInDialogs } from "./dialogs.js";
 import { offerInstall } from "./install.js";
 import { initBriefingSetting } from "./panel_scenario.js";
 import { wordScenario } from "./scenario_words.js";
+import { rememberScreen, lastScreen, gameToResume, scenarioOf, showInAddress } from "./resume.js";
 
 const html = document.documentElement;
 const timing = { start: performance.now(), mapPainted: null, rulesReady: null };
@@ -63,6 +64,7 @@ const state = {
   losFrom: null,
   view: null,
   los: null, // the last line of sight's answer, shown at the top of the panel
+  passing: false, // the message shown goes at the next action (showMessage)
 };
 const map = new HexMap(document.getElementById("map"), { onHexTap: onTap });
 const areaMap = new AreaMap(document.getElementById("area-map"), {
@@ -95,6 +97,7 @@ const playOptions = {
     showMessage(errorText(error));
   },
   onKeep: keepGame,
+  onShown: onShown,
   confirmNew: function () {
     const title = state.scenario ? state.scenario.title : "";
     return askLeave(i18n.t("ui.ask_new_game", { title: title }), i18n.t("ui.new_game")).then(
@@ -143,6 +146,7 @@ function current() {
 // Keep a game in its slot after a change; if the browser's storage refuses, say so plainly
 // (the game goes on, and can still be saved to a file).
 function keepGame(slot, save, summary) {
+  rememberScreen(scenarioOf({ save: save }) || state.scenarioId, slot);
   return games.keep(slot, save, summary).then(
     function () {
       if (saved.isOpen()) saved.refresh();
@@ -270,10 +274,18 @@ function setStatus(kind) {
   els.status.textContent = i18n.t("ui.status_" + kind);
 }
 
-function showMessage(text, kind) {
+// A message above the panel. A passing one (a game loaded or resumed, a scenario opened) goes
+// at the next action; the others stay until the next tap says something else.
+function showMessage(text, kind, passing) {
+  state.passing = Boolean(passing && text);
   els.message.textContent = text;
   els.message.dataset.kind = kind || "error";
   els.message.hidden = !text;
+}
+
+// A new view of the game (an action taken): a passing message has said its piece.
+function onShown() {
+  if (state.passing) showMessage("");
 }
 
 function errorText(error) {
@@ -463,6 +475,7 @@ function drawScenario(file) {
   const scenario = wordScenario(file, i18n);
   state.file = file;
   state.scenario = scenario;
+  showInAddress(scenario.id);
   els.title.textContent = scenario.title;
   if (!Array.prototype.some.call(els.scenarioSelect.options, (o) => o.value === scenario.id)) {
     els.scenarioSelect.appendChild(el("option", { value: scenario.id, text: scenario.title }));
@@ -555,7 +568,12 @@ function loadScenarioFile(file) {
             drawScenario(scenario);
             setPlayable(summary);
             state.scenarioId = summary.id;
-            showMessage(i18n.t("ui.scenario_loaded", { title: i18n.pick(summary.title) }), "info");
+            rememberScreen(summary.id, null);
+            showMessage(
+              i18n.t("ui.scenario_loaded", { title: i18n.pick(summary.title) }),
+              "info",
+              true,
+            );
           },
           function (error) {
             showMessage(errorText(error));
@@ -584,10 +602,12 @@ function loadSave(save, slot) {
       drawScenario(scenario);
       frameNextUnits();
       target.opened();
-      showMessage(i18n.t("ui.game_loaded", { title: i18n.pick(scenario.title) }), "info");
+      showMessage(i18n.t("ui.game_loaded", { title: i18n.pick(scenario.title) }), "info", true);
+      return scenario;
     },
     function (error) {
       showMessage(errorText(error));
+      return null;
     },
   );
 }
@@ -678,18 +698,23 @@ function registerServiceWorker() {
   );
 }
 
-// After the player pressed Update: the game that was on screen again, as it was.
-function resumeAfterUpdate(updated) {
-  const record = updated.slot ? games.get(updated.slot) : null;
-  if (!record || current().view) {
-    if (!current().view) current().render();
-    showMessage(i18n.t("ui.updated"), "info");
-    return null;
-  }
-  return loadSave(record.save, record.id).then(function () {
-    if (current().slot !== record.id) return;
+// The game to reopen at a start, its record in the saved games, or null: after an Update, the
+// game that was on screen when it was pressed; else as resume.js decides (the game on screen
+// before a reload, or the newest in progress of the scenario a link names).
+function gameAtStart(updated) {
+  if (updated) return updated.slot ? games.get(updated.slot) : null;
+  return gameToResume(games.records, params.get("scenario"), lastScreen());
+}
+
+// Reopen `record` as the rules come up: the core replays it (a hidden-information game opens
+// behind the privacy screen); resolves true, or false if it was refused (and said).
+function resumeAtStart(record, updated) {
+  return loadSave(record.save, record.id).then(function (scenario) {
+    if (!scenario) return false;
     const title = record.name || saved.title(record);
-    showMessage(i18n.t("ui.updated_game", { title: title }), "info");
+    const key = updated ? "ui.updated_game" : "ui.game_resumed";
+    showMessage(i18n.t(key, { title: title }), "info", true);
+    return true;
   });
 }
 
@@ -697,22 +722,42 @@ function start() {
   setStatus("loading");
   const base = new URL("../scenarios/", import.meta.url);
   const updated = afterUpdate();
-  const wanted = params.get("scenario") || (updated && updated.scenario);
+  const noted = lastScreen();
+  const wanted =
+    params.get("scenario") || (updated && updated.scenario) || (noted && noted.scenario);
   const kept = games.load().catch(function (error) {
     console.warn("saved games unavailable:", error.message || error);
   });
-  const mapReady = fetchJson(new URL("index.json", base)).then(function (index) {
-    const entry =
+  let resume = null;
+  // The scenario of the index a start opens: the one named, else the first.
+  function entryOf(index, id) {
+    return (
       index.find(function (item) {
-        return item.id === wanted;
-      }) || index[0];
-    state.scenarioId = entry.id;
-    state.index = index;
-    index.forEach(function (item) {
-      els.scenarioSelect.appendChild(el("option", { value: item.id, text: i18n.pick(item.title) }));
-    });
-    return fetchJson(new URL(entry.file, base)).then(drawScenario);
-  });
+        return item.id === id;
+      }) || index[0]
+    );
+  }
+  const mapReady = Promise.all([fetchJson(new URL("index.json", base)), kept]).then(
+    function (found) {
+      const index = found[0];
+      state.index = index;
+      index.forEach(function (item) {
+        els.scenarioSelect.appendChild(
+          el("option", { value: item.id, text: i18n.pick(item.title) }),
+        );
+      });
+      // A game to reopen draws its own scenario (the one its save holds) at once.
+      resume = gameAtStart(updated);
+      if (resume) {
+        state.scenarioId = scenarioOf(resume);
+        drawScenario(resume.save.scenario);
+        return null;
+      }
+      const entry = entryOf(index, wanted);
+      state.scenarioId = entry.id;
+      return fetchJson(new URL(entry.file, base)).then(drawScenario);
+    },
+  );
   mapReady.catch(function (error) {
     showMessage(String(error.message || error));
   });
@@ -724,12 +769,31 @@ function start() {
     html.dataset.failed = "1";
   });
 
+  // The scenario of the index in the core, its start panel on screen (no game, or the game to
+  // reopen was refused).
+  function openIndexScenario() {
+    const entry = entryOf(state.index, state.scenarioId);
+    // Drawn already, unless the map shows the scenario of a game that could not be reopened.
+    return (resume ? fetchJson(new URL(entry.file, base)) : Promise.resolve(null))
+      .then(function (scenario) {
+        if (scenario) drawScenario(scenario);
+        state.scenarioId = entry.id;
+        return engine.call("load_scenario", { id: entry.id });
+      })
+      .then(function (summary) {
+        setPlayable(summary);
+        if (updated) showMessage(i18n.t("ui.updated"), "info", true);
+      });
+  }
+
   Promise.all([engine.ready, mapReady])
     .then(function () {
-      return engine.call("load_scenario", { id: state.scenarioId });
+      return resume ? resumeAtStart(resume, updated) : false;
     })
-    .then(function (summary) {
-      current().setRules(summary);
+    .then(function (resumed) {
+      return resumed ? null : openIndexScenario();
+    })
+    .then(function () {
       state.ready = true;
       timing.rulesReady = performance.now();
       // How the worker booted (snapshot or normal, and why a snapshot was refused): for the
@@ -737,12 +801,7 @@ function start() {
       timing.boot = engine.info;
       setStatus("ready");
       html.dataset.ready = "1";
-      if (state.selected) showHex(state.selected);
-      current().render();
-      kept.then(function () {
-        if (updated) return resumeAfterUpdate(updated);
-        if (!current().view) current().render();
-      });
+      if (state.selected) showHex(state.selected); // a hex tapped while the rules loaded
       registerServiceWorker();
     })
     .catch(function (error) {
@@ -796,6 +855,7 @@ function start() {
         state.scenarioId = entry.id;
         drawScenario(scenario);
         setPlayable(summary);
+        rememberScreen(entry.id, null);
         show(function () {
           return [el("p", { class: "hint", text: i18n.t("ui.tap_hint") })];
         });

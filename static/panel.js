@@ -32,6 +32,7 @@ export class Play {
     this.getScenario = opts.getScenario;
     // The app's: keep a game in its slot; ask before a new game; the saved games' list.
     this.onKeep = opts.onKeep;
+    this.onShown = opts.onShown; // a new view of the game came (after an action)
     this.confirmNew = opts.confirmNew;
     this.savedPanel = opts.savedPanel;
     this.openSaved = opts.openSaved;
@@ -214,6 +215,7 @@ export class Play {
     }
     this.costs = null;
     this.autosave();
+    if (this.onShown) this.onShown(view);
     // A new private game, and every change of the side deciding, goes behind the privacy
     // screen: the side taking the tablet asks for its own view.
     if (view.private && !view.result && view.decider && (!before || view.decider !== view.viewer)) {
@@ -545,6 +547,7 @@ export class Play {
     root.replaceChildren.apply(root, nodes);
     this.renderLog();
     this.showAsked();
+    this.fitDock();
   }
 
   // A new question (another prompt, or another side to act) comes into view at its top, even

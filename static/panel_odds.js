@@ -3,7 +3,18 @@
 // result's exact chance as a bar. A modifier's rule opens the rules reference at the row it
 // comes from (panel_rules.js). Methods of the play panel (panel.js), drawn from the core's
 // answers only.
+//
+// A preview in the dock keeps Commit and the prompt in view on a portrait tablet: the list of
+// modifiers folds under a line with their total and count (open on a wide screen, and as the
+// player last left it), and the dock is fitted to the room the panel shows (fitDock): the
+// prompt stays at its top, Commit at its bottom, and only the odds and modifiers between them
+// scroll when they are taller than the room.
 import { el } from "./panels.js";
+
+// The layout where the panel lies under the map (app.css says the same): the modifiers fold.
+const NARROW = "(max-width: 900px), (orientation: portrait)";
+// The least height a fitted dock takes, scrolling the panel's own buttons away if need be.
+const MIN_ROOM = 260;
 
 export const oddsMethods = {
   chanceBox(chance) {
@@ -41,11 +52,12 @@ export const oddsMethods = {
   },
 
   // Before a fight is taken: every modifier (value · reason · rule), the total, what it must
-  // reach, and each result's exact chance as a bar.
+  // reach, and each result's chance as a bar; Commit and Cancel below them, always in view
+  // (fitDock).
   previewBox(pending) {
     return el("div", { class: "preview-box", id: "preview" }, [
       el("h3", { class: "preview-title", text: this.label(pending.item) }),
-      this.previewBody(pending.answer, false),
+      el("div", { class: "preview-scroll" }, [this.previewBody(pending.answer, false)]),
       el("div", { class: "actions confirm-row" }, [
         this.button(this.t("ui.confirm"), () => this.act(pending.item.action), {
           id: "confirm",
@@ -55,6 +67,59 @@ export const oddsMethods = {
         this.tableLink(pending.answer),
       ]),
     ]);
+  },
+
+  // Whether the list of modifiers is open: as the player last left it, else open where the
+  // panel has the height of the screen and folded where it lies under the map.
+  modifiersOpen() {
+    if (typeof this.openModifiers === "boolean") return this.openModifiers;
+    return !(window.matchMedia && window.matchMedia(NARROW).matches);
+  },
+
+  // The modifiers folded under one line: "+2 total, 5 modifiers ▸"; a tap opens the list.
+  modifiersFold(answer, table) {
+    const count = (answer.modifiers || []).length;
+    const line = this.t("ui.modifiers_fold", { total: signed(answer.total), count: count });
+    if (!count) return el("p", { class: "modifiers-summary", text: line }); // nothing to open
+    const attrs = { class: "modifiers-fold" };
+    if (this.modifiersOpen()) attrs.open = "";
+    const summary = el("summary", { class: "modifiers-summary", text: line });
+    const fold = el("details", attrs, [summary, table]);
+    // The player's tap (or Enter) is remembered for the next previews; the list drawn open
+    // by default is not a choice.
+    summary.addEventListener("click", () => {
+      this.openModifiers = !fold.open;
+    });
+    return fold;
+  },
+
+  // Fit the dock to the room the panel shows below its top, so that a preview's prompt and
+  // its Commit are both in view with no scroll (app.css, .dock.fitted); again whenever the
+  // panel changes size. Nothing to fit without a preview.
+  fitDock() {
+    const dock = this.root.querySelector("#dock");
+    const scroller = this.root.closest(".panel");
+    if (!dock || !scroller || !dock.querySelector("#preview")) return;
+    if (!this.dockWatch && typeof ResizeObserver === "function") {
+      this.dockWatch = new ResizeObserver(() => this.fitDock());
+      this.dockWatch.observe(scroller);
+    }
+    dock.classList.add("fitted");
+    const box = scroller.getBoundingClientRect();
+    const top = box.top + scroller.clientTop;
+    const bottom = top + scroller.clientHeight;
+    let at = dock.getBoundingClientRect().top;
+    if (at < top) {
+      scroller.scrollTop -= top - at; // the dock scrolled away with the log: back to it
+      at = top;
+    }
+    if (bottom - at < MIN_ROOM && at > top) {
+      // Little room under the game's buttons (a message above them): they scroll away.
+      const by = Math.min(MIN_ROOM - (bottom - at), at - top);
+      scroller.scrollTop += by;
+      at = dock.getBoundingClientRect().top;
+    }
+    dock.style.setProperty("--dock-room", Math.max(0, Math.floor(bottom - at)) + "px");
   },
 
   // The modifiers and the odds; the link to the results' table after them unless `withTable`
@@ -77,18 +142,17 @@ export const oddsMethods = {
         el("td", {}),
       ]),
     );
-    nodes.push(
-      el("table", { class: "modifiers" }, [
-        el("thead", {}, [
-          el("tr", {}, [
-            el("th", { text: this.t("ui.col_value") }),
-            el("th", { text: this.t("ui.col_reason") }),
-            el("th", { text: this.t("ui.col_rule") }),
-          ]),
+    const table = el("table", { class: "modifiers" }, [
+      el("thead", {}, [
+        el("tr", {}, [
+          el("th", { text: this.t("ui.col_value") }),
+          el("th", { text: this.t("ui.col_reason") }),
+          el("th", { text: this.t("ui.col_rule") }),
         ]),
-        el("tbody", {}, rows),
       ]),
-    );
+      el("tbody", {}, rows),
+    ]);
+    nodes.push(this.modifiersFold(answer, table));
     if (answer.target !== undefined && answer.target !== null) {
       nodes.push(
         el("p", { class: "target", text: this.t("ui.target_roll", { target: answer.target }) }),

@@ -160,7 +160,13 @@ def outcomes(page) -> list[tuple[str, float]]:
 
 
 def modifiers(page) -> list[tuple[str, str]]:
-    """The preview's modifiers: value and why, each with where it comes from; the total last."""
+    """The preview's modifiers: value and why, each with where it comes from; the total last.
+    Folded under their total on the tablet, they are opened first, as a player taps to."""
+    folded = page.locator("#preview details.modifiers-fold:not([open]) > summary")
+    if folded.count():
+        settle(page)
+        folded.tap()
+        page.wait_for_selector("#preview details.modifiers-fold[open]")
     table = page.locator("#preview table.modifiers")
     rows = table.locator("tr.modifier")
     assert rows.count() >= 2

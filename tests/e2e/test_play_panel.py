@@ -169,6 +169,7 @@ def play_a_turn(page, area: bool = False) -> list[str]:
         in_view(page, prompt)
         prompts.append(prompt.inner_text())
         if page.locator("#preview").count():
+            commit_in_view(page)  # the prompt and Commit in the panel, nothing scrolled
             tap(page, page.locator("#confirm"))
         elif page.locator("#picker").count():
             tap(page, page.locator("#picker .pick-row").first)
@@ -181,7 +182,11 @@ def play_a_turn(page, area: bool = False) -> list[str]:
         elif page.locator("#dock button.end").count():
             tap(page, page.locator("#dock button.end").first)
         else:
-            tap(page, page.locator("#dock button.action").first)
+            action = page.locator("#dock button.action").first
+            fight = "fight" in (action.get_attribute("class") or "").split()
+            tap(page, action, wait=not fight)
+            if fight:  # a fight is previewed first: its Commit is tapped next
+                page.wait_for_selector("#preview")
     else:
         pytest.fail("the turn never ended: " + " | ".join(prompts[-5:]))
     assert moved, "no unit was moved by touch: " + " | ".join(prompts)
@@ -311,6 +316,7 @@ def test_a_preview_bar_chart_and_every_face_of_the_die(browser, site_url):
         before = page.locator("#dock").inner_text()
         fights.first.click()
         page.wait_for_selector("#preview")
+        tap(page, page.locator("#preview .modifiers-fold summary"), wait=False)  # folded
         rows = page.locator("#preview table.modifiers tr.modifier")
         assert rows.count() >= 1
         for i in range(rows.count()):
@@ -456,6 +462,205 @@ def test_a_double_tap_takes_one_action(browser, site_url):
         assert moves_after_the_taps(page, moves + 1) == moves + 1
         page.mouse.dblclick(x, y)
         assert moves_after_the_taps(page, moves + 2) == moves + 2
+        app.assert_no_errors()
+    finally:
+        app.context.close()
+
+
+# ---- Commit in view: every kind of preview, docked on a portrait tablet --------------------
+
+# The longest words of the four languages (French), and English.
+PREVIEW_LANGS = ("en", "fr")
+
+
+def in_panel(page, locator) -> dict:
+    """The box of ``locator``, on screen and inside the panel under the map (not slid under
+    the map, nor below the screen's edge)."""
+    box = in_view(page, locator)
+    panel = page.locator("#panel").bounding_box()
+    assert box["y"] >= panel["y"] - 0.5, (box, panel)
+    assert box["y"] + box["height"] <= panel["y"] + panel["height"] + 0.5, (box, panel)
+    return box
+
+
+def commit_in_view(page) -> None:
+    """A preview is docked: its prompt, title, Commit and Cancel are all on screen in the panel,
+    with the panel never scrolled."""
+    page.wait_for_selector("#preview #confirm")
+    settle(page)
+    panel_unscrolled(page)
+    for selector in ("#prompt", "#preview .preview-title", "#confirm", "#cancel"):
+        in_panel(page, page.locator(selector))
+
+
+def preview(page, button) -> None:
+    """Tap a fight's button: its preview docks with Commit in view."""
+    tap(page, button, wait=False)
+    commit_in_view(page)
+
+
+def cancel_preview(page) -> None:
+    tap(page, page.locator("#cancel"), wait=False)
+    page.wait_for_selector("#preview", state="detached")
+    settle(page)
+
+
+def every_modifier_behind_the_fold(page) -> None:
+    """The modifiers are folded under one line (total and count, 44 px high); a tap opens the
+    list, each modifier with its value, reason and rule; Commit and the prompt stay in view."""
+    answer = page.evaluate("window.muster.play.pending.answer")
+    assert answer["modifiers"], "a preview with no modifier: nothing to fold"
+    fold = page.locator("#preview details.modifiers-fold")
+    assert fold.get_attribute("open") is None  # folded on a portrait tablet
+    summary = fold.locator("summary")
+    assert summary.bounding_box()["height"] >= 44
+    words = summary.inner_text()
+    assert str(len(answer["modifiers"])) in words, words
+    assert page.locator("#preview tr.modifier").first.is_hidden()
+    tap(page, summary, wait=False)
+    page.wait_for_selector("#preview details.modifiers-fold[open]")
+    rows = page.locator("#preview tr.modifier")
+    assert rows.count() == len(answer["modifiers"]) >= 1
+    for i in range(rows.count()):
+        row = rows.nth(i)
+        row.scroll_into_view_if_needed()  # within the preview's own part, if it is taller
+        in_panel(page, row)
+        cells = row.locator("td")
+        assert all(cells.nth(j).inner_text().strip() for j in range(3)), row.inner_text()
+        in_panel(page, page.locator("#confirm"))
+        in_panel(page, page.locator("#prompt"))
+    panel_unscrolled(page)
+
+
+def open_own(page, data: dict) -> None:
+    """Open a scenario from a file, as Open scenario… does, in any language."""
+    file = {"name": "s.json", "mimeType": "application/json", "buffer": json.dumps(data).encode()}
+    page.set_input_files("#scenario-file", files=[file])
+    page.wait_for_function(
+        "id => document.querySelector('#ask[open]') || window.muster.state.scenario.id === id",
+        arg=data["id"],
+    )
+    if page.locator("#ask[open]").count():  # a game in progress stays in Saved games: asked
+        page.tap("#ask-ok")
+    page.wait_for_function(
+        "id => window.muster.state.scenario.id === id && !!document.querySelector('#new-game')",
+        arg=data["id"],
+    )
+
+
+def to_button(page, selector: str, tries: int = 6):
+    """End steps and phases until a button matching ``selector`` is in the dock."""
+    for _ in range(tries):
+        settle(page)
+        if page.locator(selector).count():
+            return page.locator(selector)
+        tap(page, page.locator("#dock button.end").first)
+    raise AssertionError(f"no {selector} in the dock: {page.locator('#prompt').inner_text()}")
+
+
+@pytest.mark.parametrize("lang", PREVIEW_LANGS)
+def test_commit_in_view_for_valmont_fire_melee_and_charge(browser, site_url, lang):
+    app = open_demo(browser, site_url, "demo-valmont", lang)
+    page = app.page
+    try:
+        # Fire: the first formation drawn from the cup that has a gun in range.
+        tap(page, page.locator("#new-game"))
+        faces = page.locator("#dock button.face")
+        for value in [faces.nth(i).get_attribute("data-value") for i in range(faces.count())]:
+            tap(page, page.locator(f"#dock button.face[data-value='{value}']"))
+            if page.locator("#dock button.fight").count():
+                break
+            tap(page, page.locator("#undo"))
+        fires = page.locator("#dock button.fight[data-action='fire']")
+        assert fires.count()
+        preview(page, fires.first)
+        every_modifier_behind_the_fold(page)
+        cancel_preview(page)
+        # Melee and a charge: the cuirassiers start facing the Grenzer across the Aubach.
+        sc = scenario("demo-valmont")
+        sc["id"] = "valmont-contact"
+        for unit in sc["units"]:
+            if unit["id"] == "fr-c-1":
+                unit["hex"], unit["facing"] = "0604", 2
+        open_own(page, sc)
+        tap(page, page.locator("#new-game"))
+        tap(page, page.locator("#dock button.face[data-value='fr-cav']"))
+        fights = to_button(page, "#dock button.fight[data-action='melee']")
+        kinds = set()
+        for i in range(page.locator("#dock button.fight").count()):
+            button = page.locator("#dock button.fight").nth(i)
+            kinds.add(button.inner_text())  # "… attack 0704 in melee", "… charge 0704"
+            preview(page, button)
+            # The list opened on an earlier preview stays open: Commit is still in view.
+            assert page.locator("#preview details.modifiers-fold[open]").count() == 1
+            cancel_preview(page)
+        assert len(kinds) >= 2, kinds  # a melee and a charge
+        preview(page, fights.first)
+        tap(page, page.locator("#confirm"))
+        page.wait_for_selector("#dock button.face")
+        app.assert_no_errors()
+    finally:
+        app.context.close()
+
+
+@pytest.mark.parametrize("lang", PREVIEW_LANGS)
+def test_commit_in_view_for_hohenbrueck_bombardment_and_close_combat(browser, site_url, lang):
+    app = open_demo(browser, site_url, "demo-hohenbrueck", lang)
+    page = app.page
+    try:
+        # Kür. 5 and IR 15 with Arnstedt face IR 4 across open ground (test_close_combat).
+        from test_close_combat import contact_scenario
+
+        open_own(page, contact_scenario())
+        tap(page, page.locator("#new-game"))
+        bombard = to_button(page, "#dock button.fight[data-action='bombard']")
+        preview(page, bombard.first)
+        if page.evaluate("window.muster.play.pending.answer.modifiers.length") == 0:
+            # No modifier: the line says so, and there is nothing to open.
+            assert page.locator("#preview details.modifiers-fold").count() == 0
+            assert "0" in page.locator("#preview .modifiers-summary").inner_text()
+        tap(page, page.locator("#confirm"))
+        page.wait_for_selector("#roll")
+        tap(page, page.locator("#roll"))
+        attack = to_button(page, "#dock button.action[data-action='attack']")
+        tap(page, attack.first)
+        # Step 1, the attack designated: previewed, committed.
+        preview(page, page.locator("#dock button.fight[data-action='confirm']"))
+        tap(page, page.locator("#confirm"))
+        # Step 4, the lead unit; step 5, the terrain: previewed, committed.
+        tap(page, page.locator("#dock [data-action='lead']").first)
+        preview(page, page.locator("#dock button.fight[data-action='terrain']").first)
+        every_modifier_behind_the_fold(page)
+        tap(page, page.locator("#confirm"))
+        page.wait_for_selector("#dock button.face")
+        app.assert_no_errors()
+    finally:
+        app.context.close()
+
+
+@pytest.mark.parametrize("lang", PREVIEW_LANGS)
+def test_fontanella_assault_asks_in_view(browser, site_url, lang):
+    """An area map previews no fight: its assault asks each side for its leading blocks, the
+    prompt and every choice of it on screen in the panel, never scrolled."""
+    from test_area_play import SCENARIO
+
+    app = open_demo(browser, site_url, "demo-fontanella", lang)
+    page = app.page
+    try:
+        open_own(page, SCENARIO)
+        tap(page, page.locator("#new-game"))
+        reveal_if_covered(page)
+        tap_map(page, "#area-map [data-lit='w/e']")
+        for _ in range(2):  # the attacker's lead, then the defender's behind the screen
+            page.wait_for_selector("#dock [data-action='lead']")
+            settle(page)
+            panel_unscrolled(page)
+            in_panel(page, page.locator("#prompt"))
+            leads = page.locator("#dock [data-action='lead']")
+            for i in range(leads.count()):
+                in_panel(page, leads.nth(i))
+            tap(page, leads.first)
+            reveal_if_covered(page)
         app.assert_no_errors()
     finally:
         app.context.close()

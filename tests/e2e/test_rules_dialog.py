@@ -134,6 +134,9 @@ def test_a_modifier_line_opens_the_rules_at_its_row(browser, site_url):
         draw_a_formation_that_fires(page, lambda locator: tap(page, locator))
         page.locator("#dock button.fight").first.click()
         page.wait_for_selector("#preview")
+        # On the tablet the modifiers are folded under their total: a tap opens them.
+        tap(page, page.locator("#preview .modifiers-fold > summary"), wait=False)
+        page.wait_for_selector("#preview .modifiers-fold[open]")
         links = page.locator("#preview table.modifiers .rules-link[data-ref]")
         assert links.count() == page.locator("#preview table.modifiers tr.modifier").count()
         for i in range(links.count()):

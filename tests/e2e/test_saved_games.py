@@ -1,6 +1,7 @@
 """Saved games: every game kept in its own slot, asked before a game leaves the screen, resumed
-to the same position after a reload, hidden blocks kept behind the privacy screen, refused saves
-changing nothing, and a full storage said plainly while play goes on."""
+to the same position (by itself after a reload, or from the list), hidden blocks kept behind the
+privacy screen, refused saves changing nothing, and a full storage said plainly while play goes
+on."""
 
 from __future__ import annotations
 
@@ -52,9 +53,10 @@ def answer(page, go: bool, tap: bool = False) -> None:
 
 
 def reload(page) -> None:
+    """Reload the page: the game that was on screen comes back by itself."""
     page.reload()
     page.wait_for_selector("html[data-ready='1']", state="attached", timeout=READY_TIMEOUT_MS)
-    page.wait_for_selector("#play-panel .saved-game")
+    settle(page)
 
 
 def pick_scenario(page, scenario_id: str, go: bool | None = None) -> None:
@@ -237,19 +239,27 @@ def test_each_demo_resumes_after_a_reload_at_the_same_position(browser, site_url
     seen[FONTANELLA] = position(page)
     assert len(seen[FONTANELLA]["pieces"]) > 0
 
+    # A reload: Fontanella, the game on screen, comes back behind the privacy screen.
     reload(page)
-    shot(page, "saved-games-start-panel-desktop")
-    entries = page.locator("#play-panel .saved-game")
+    hand_over(page, "austria")
+    assert page.locator("#scenario-select").input_value() == "demo-fontanella"
+    assert position(page) == seen[FONTANELLA]
+    press(page, "#saved-games")
+    page.wait_for_selector("#saved-dialog[open] .saved-game")
+    entries = page.locator("#saved-list .saved-game")
     assert entries.count() == 3  # newest first
     assert FONTANELLA in entries.nth(0).inner_text()
+    assert "On screen now" in entries.nth(0).inner_text()
     assert HOHENBRUECK in entries.nth(1).inner_text()
-    assert text(page, "#resume") == "Resume"
-    # Valmont, from the start panel: no game in progress, nothing to ask.
-    saved_entry(page, VALMONT).locator(".saved-resume").click()
+    # Valmont, from the dialog during play: asked first, naming both scenarios.
+    saved_entry(page, VALMONT, "#saved-list").locator(".saved-resume").click()
+    page.wait_for_selector("#ask[open]")
+    assert f"This saved game is of {VALMONT}, not of {FONTANELLA}" in text(page, "#ask-body")
+    answer(page, go=True)
     wait_text(page, "#message", f"Saved game loaded: {VALMONT}")
     assert page.locator("#scenario-select").input_value() == "demo-valmont"
     assert position(page) == seen[VALMONT]
-    # Hohenbrück, from the dialog during play: asked first, naming both scenarios.
+    # Hohenbrück, from the dialog again.
     press(page, "#saved-games")
     saved_entry(page, HOHENBRUECK, "#saved-list").locator(".saved-resume").click()
     page.wait_for_selector("#ask[open]")
@@ -259,11 +269,10 @@ def test_each_demo_resumes_after_a_reload_at_the_same_position(browser, site_url
     wait_text(page, "#message", f"Saved game loaded: {HOHENBRUECK}")
     assert page.locator("#scenario-select").input_value() == "demo-hohenbrueck"
     assert position(page) == seen[HOHENBRUECK]
-    # Fontanella: the privacy screen first, then Austria's view as it was.
+    # A reload brings back the game now on screen, Hohenbrück.
     reload(page)
-    saved_entry(page, FONTANELLA).locator(".saved-resume").click()
-    hand_over(page, "austria")
-    assert position(page) == seen[FONTANELLA]
+    assert page.locator("#scenario-select").input_value() == "demo-hohenbrueck"
+    assert position(page) == seen[HOHENBRUECK]
     app.assert_no_errors()
     app.context.close()
 
@@ -281,14 +290,8 @@ def test_a_reload_mid_hand_over_opens_on_the_privacy_screen(browser, site_url):
     page.wait_for_selector("#curtain:not([hidden]) #curtain-go[data-side='france']")
     assert "Hand the tablet to France" in text(page, "#curtain")
     reload(page)
-    entry = page.locator("#play-panel .saved-game").first
-    assert FONTANELLA in entry.inner_text() and "France to act" in entry.inner_text()
-    assert "Turn 1 of 16" in entry.inner_text()
-    shot(page, "saved-games-start-panel-tablet")
-    for button in page.locator("#play-panel .saved-game button").all():
-        assert button.bounding_box()["height"] >= 44
-    page.tap("#resume")
-    # The privacy screen for the side to act; no block of any side's view behind it.
+    # The game comes back by itself, on the privacy screen for the side to act; no block of
+    # any side's view behind it.
     page.wait_for_selector("#curtain:not([hidden]) #curtain-go[data-side='france']")
     assert page.locator("#curtain").is_visible()
     assert page.locator("[data-piece]").count() == 0
@@ -300,6 +303,11 @@ def test_a_reload_mid_hand_over_opens_on_the_privacy_screen(browser, site_url):
     # The list and the question at tablet size, tapped with a finger.
     page.tap("#saved-games")
     page.wait_for_selector("#saved-dialog[open] .saved-game")
+    entry = page.locator("#saved-list .saved-game").first
+    assert FONTANELLA in entry.inner_text() and "France to act" in entry.inner_text()
+    assert "Turn 1 of 16" in entry.inner_text()
+    for button in page.locator("#saved-list .saved-game button").all():
+        assert button.bounding_box()["height"] >= 44
     shot(page, "saved-games-dialog-tablet")
     page.tap("#saved-close")
     settle(page)
@@ -335,6 +343,7 @@ def test_refused_saves_change_nothing_and_another_scenario_asks_first(browser, s
     wrong = tmp_path / "wrong.json"
     wrong.write_text(json.dumps(save))
     page.set_input_files("#save-file", str(wrong))
+    page.wait_for_selector("#ask[open]")  # the file is read first, then the question asked
     assert text(page, "#ask-title") == f"Load the saved game {HOHENBRUECK}?"
     answer(page, go=True)
     wait_text(page, "#message", "This save cannot be used")
@@ -430,10 +439,9 @@ def test_the_old_single_autosave_is_moved_into_the_list(browser, site_url):
     )
     reload(page)
     assert page.evaluate("localStorage.getItem('muster.autosave')") is None
-    entry = page.locator("#play-panel .saved-game")
-    assert entry.count() == 1 and HOHENBRUECK in entry.inner_text()
-    page.click("#resume")
-    wait_text(page, "#message", f"Saved game loaded: {HOHENBRUECK}")
+    assert page.evaluate("window.muster.games.records.length") == 1
+    # The game it kept is the scenario's game in progress: it comes back by itself.
+    wait_text(page, "#message", f"{HOHENBRUECK} goes on where you left it.")
     assert position(page) == before
     # Once resumed, its summary is the core's: turn and side to act.
     page.wait_for_function("window.muster.games.records[0].summary.turn === 1")
