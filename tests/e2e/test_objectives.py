@@ -13,6 +13,7 @@ from apppage import open_app, settle, tablet
 from muster.game import Game
 from muster.scenario import load_builtin
 from muster.systems import common, game_rules
+from muster.texts import english
 
 DEMOS = ("demo-valmont", "demo-hohenbrueck", "demo-fontanella")
 # A random game of each demo in which an objective changes hands, and the seed of it.
@@ -144,7 +145,7 @@ def test_the_count_and_each_sides_standing_are_under_the_prompt(browser, site_ur
     app = open_demo(browser, site_url, demo)
     page = app.page
     start(page)
-    names = {s["id"]: s["name"] for s in load_builtin(demo).data["sides"]}
+    names = {s["id"]: english(s["name"]) for s in load_builtin(demo).data["sides"]}
     standing = page.locator("#dock #standing")
     assert standing.is_visible()
     prompt = page.locator("#prompt").bounding_box()
@@ -189,10 +190,10 @@ def test_the_briefing_opens_at_new_game_and_from_the_scenario_button(browser, si
     finger(page, "#new-game")
     page.wait_for_selector("#briefing-dialog[open]")
     dialog = page.locator("#briefing-dialog")
-    assert page.locator("#briefing-title").inner_text() == data["title"]
-    assert dialog.locator(".brief-description").inner_text() == data["description"]
+    assert page.locator("#briefing-title").inner_text() == english(data["title"])
+    assert dialog.locator(".brief-description").inner_text() == english(data["description"])
     assert dialog.locator(".brief-sides li").all_inner_texts()[1:] == [
-        s["name"] for s in data["sides"][1:]
+        english(s["name"]) for s in data["sides"][1:]
     ]
     assert dialog.locator(".brief-turns").inner_text() == f"Turns: {data['turns']}"
     victory = dialog.locator(".brief-victory li")
@@ -257,12 +258,12 @@ def test_the_standing_and_the_briefing_are_worded_in_each_language(browser, site
     finger(page, "#new-game")
     page.wait_for_selector("#briefing-dialog[open]")
     text = page.locator("#briefing-dialog").inner_text()
-    for english in ("Victory conditions", "Tables in use", "Muster's", "held by", "Begin"):
-        assert english not in text
+    for word in ("Victory conditions", "Tables in use", "Muster's", "held by", "Begin"):
+        assert word not in text
     finger(page, "#briefing-close")
     page.wait_for_selector("#briefing-dialog:not([open])", state="attached")
     settle(page)
     standing = page.locator("#standing").inner_text()
-    for english in ("score", "turns left", "behind", "ahead", "objectives"):
-        assert english not in standing
+    for word in ("score", "turns left", "behind", "ahead", "objectives"):
+        assert word not in standing
     app.assert_no_errors()

@@ -381,7 +381,7 @@ def test_the_log_looks_back_and_exports_as_text(browser, site_url):
             page.click("#export-log")
         text = Path(info.value.path()).read_text(encoding="utf-8")
         lines = [line for line in text.splitlines() if line.strip()]
-        assert lines[0] == scenario("demo-hohenbrueck")["title"]
+        assert lines[0] == scenario("demo-hohenbrueck")["title"]["en"]
         assert len(lines) > 3
         assert not re.search(r"\b(log|prompt|action)\.[a-z_]+", text)
         app.assert_no_errors()

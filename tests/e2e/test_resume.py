@@ -91,7 +91,7 @@ def test_a_reload_resumes_the_game_on_screen(browser, site_url, demo):
     page = app.page
     try:
         area = demo == "demo-fontanella"
-        title = scenario(demo)["title"]
+        title = scenario(demo)["title"]["en"]
         tap(page, page.locator("#new-game"))
         reveal_if_covered(page)
         play_a_turn(page, area=area)
