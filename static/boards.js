@@ -73,6 +73,24 @@ export class HexBoard extends Board {
     this.map.selectUnit(marks ? marks.selected : null);
   }
 
+  // Mark what a result card concerns: its places and the hexes of its units; null clears.
+  mark(view, marks) {
+    if (!this.map.highlight) return;
+    if (!marks) {
+      this.map.highlight(null);
+      return;
+    }
+    const all = (view.state && view.state.units) || {};
+    const shade = {};
+    marks.units.forEach(function (id) {
+      if (all[id] && all[id].hex && !all[id].out) shade[all[id].hex] = "card";
+    });
+    marks.places.forEach(function (p) {
+      shade[p] = "card";
+    });
+    this.map.highlight(shade);
+  }
+
   // Bring the units that act next into view.
   focus(view, units) {
     const all = (view.state && view.state.units) || {};
@@ -100,6 +118,7 @@ export class HexBoard extends Board {
   clear() {
     this.map.setUnits([]);
     this.light(null);
+    this.mark(null, null);
     this.arrows(null);
   }
 
@@ -151,6 +170,20 @@ export class AreaBoard extends Board {
     });
   }
 
+  // Mark what a result card concerns: its places and where its blocks stand; null clears.
+  mark(view, marks) {
+    if (!this.map.mark) return;
+    if (!marks) {
+      this.map.mark(null);
+      return;
+    }
+    const places = marks.places.slice();
+    ((view.state && view.state.blocks) || []).forEach(function (b) {
+      if (marks.units.indexOf(b.id) >= 0 && places.indexOf(b.locale) < 0) places.push(b.locale);
+    });
+    this.map.mark(places);
+  }
+
   focus(view, units) {
     const places = ((view.state && view.state.blocks) || [])
       .filter((b) => units.indexOf(b.id) >= 0)
@@ -179,6 +212,7 @@ export class AreaBoard extends Board {
   clear() {
     this.map.setPieces([]);
     this.light(null);
+    this.mark(null, null);
     this.arrows(null);
   }
 

@@ -8,6 +8,7 @@ import { downloadSave, newSlot } from "./games.js";
 import { oddsMethods } from "./panel_odds.js";
 import { logMethods } from "./panel_log.js";
 import { crtMethods } from "./panel_crt.js";
+import { resultMethods } from "./panel_result.js";
 import { focusKeeper, SHORTCUTS } from "./keys.js";
 import { facingAngle, facingWord } from "./facing.js";
 
@@ -246,6 +247,7 @@ export class Play {
       }
     }
     this.lightNow();
+    this.markCard();
     this.render();
   }
 
@@ -477,6 +479,7 @@ export class Play {
       this.past = { at: at, view: answer };
       this.board.draw(answer, this.getScenario());
       this.board.light(null);
+      this.markCard();
       this.render();
     }, this.onError);
   }
@@ -630,6 +633,8 @@ export class Play {
         }),
       );
     }
+    const card = this.cardBox(); // what the last die or fight did, until put away
+    if (card) nodes.push(card);
     if (this.pending) nodes.push(this.previewBox(this.pending));
     else if (this.picker) nodes.push(this.pickerBox(this.picker));
     else if (view.chance) nodes.push(this.chanceBox(view.chance));
@@ -920,8 +925,8 @@ export class Play {
   }
 }
 
-// The panel's methods by concern: odds and dice, the log, the owner's tables.
-Object.assign(Play.prototype, oddsMethods, logMethods, crtMethods);
+// The panel's methods by concern: odds and dice, the log, the owner's tables, the result card.
+Object.assign(Play.prototype, oddsMethods, logMethods, crtMethods, resultMethods);
 
 function countShown() {
   shown += 1;
