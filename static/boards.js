@@ -75,20 +75,17 @@ export class HexBoard extends Board {
 
   // Mark what a result card concerns: its places and the hexes of its units; null clears.
   mark(view, marks) {
-    if (!this.map.highlight) return;
+    if (!this.map.mark) return;
     if (!marks) {
-      this.map.highlight(null);
+      this.map.mark(null);
       return;
     }
     const all = (view.state && view.state.units) || {};
-    const shade = {};
+    const places = marks.places.slice();
     marks.units.forEach(function (id) {
-      if (all[id] && all[id].hex && !all[id].out) shade[all[id].hex] = "card";
+      if (all[id] && all[id].hex && !all[id].out) places.push(all[id].hex);
     });
-    marks.places.forEach(function (p) {
-      shade[p] = "card";
-    });
-    this.map.highlight(shade);
+    this.map.mark(places);
   }
 
   // Bring the units that act next into view.

@@ -94,10 +94,8 @@ def card_text(page) -> str:
 
 def marked(page) -> set[str]:
     """The places the map marks for the card."""
-    hexes = page.locator("#map .hm-hl.card[data-hl]")
-    areas = page.locator("#area-map [data-mark]")
-    found = {hexes.nth(i).get_attribute("data-hl") for i in range(hexes.count())}
-    return found | {areas.nth(i).get_attribute("data-mark") for i in range(areas.count())}
+    marks = page.locator("#map [data-mark], #area-map [data-mark]")
+    return {marks.nth(i).get_attribute("data-mark") for i in range(marks.count())}
 
 
 def the_card_is_shown(page) -> None:
