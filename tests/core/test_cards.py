@@ -27,7 +27,7 @@ LIMIT = 1500  # actions per game at most: enough to reach every kind of chance p
 # the seeds played.
 KINDS = {
     "demo-valmont": {"fire", "melee", "cohesion", "rally"},
-    "demo-hohenbrueck": {"bombard", "close_combat", "rally", "deep_charge"},
+    "demo-hohenbrueck": {"bombard", "close_combat", "rally", "deep_charge", "leader_loss"},
     "demo-fontanella": {"log.al_result", "log.al_bombard", "log.al_blocked", "log.al_not_blocked"},
 }
 SEEDS = (1, 2, 3)

@@ -147,6 +147,7 @@ DICE = [
     ("demo-hohenbrueck", "close_combat", "log.hh_attack"),
     ("demo-hohenbrueck", "rally", "log.hh_rally"),
     ("demo-hohenbrueck", "deep_charge", "log.hh_deep_charge"),
+    ("demo-hohenbrueck", "leader_loss", None),
 ]
 
 
