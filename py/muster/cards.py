@@ -20,6 +20,9 @@ from .shapes import Event
 
 # How far back (in log lines) the line that declared a fight is looked for.
 HEAD_REACH = 200
+# How many actions that logged results in a row, without dice, one card holds at most (a fight
+# without dice and its aftermath: the losses chosen, the retreats).
+MERGE = 6
 # Lines a card leaves out: the bookkeeping an action may log after its result (the log keeps
 # them). Modifiers (keys ending in "modifier") are the preview's, shown under the fight's line.
 QUIET = frozenset({"log.turn_end", "log.turn_start", "log.game_over"})
@@ -36,7 +39,10 @@ def result_card(
 ) -> dict[str, Any] | None:
     """The newest card in ``log``: the lines of the last action (``marks[i]``: where action
     ``i``'s lines begin) that logged a line keyed in ``keys``, among the lines ``seen`` lets
-    the viewer read; None if no action did.
+    the viewer read; None if no action did. Without a die, the actions just before it that
+    logged results too (or nothing the viewer may read) are in the card, back to the one that
+    declared the fight: a fight and its aftermath, seen at once by the side the tablet is
+    handed to.
 
     ``heads``: for a die's purpose (``""`` without a die), the keys of the line that declared
     the fight it settles: the newest such line before the action, in the same turn and, for a
@@ -54,10 +60,14 @@ def result_card(
     >>> card["at"], card["units"], card["places"]
     (2, ['a', 'b'], ['0101'])
     """
+
+    def lines_of(i: int) -> list[Event]:
+        stop = marks[i + 1] if i + 1 < len(marks) else len(log)
+        return [e for e in log[marks[i] : stop] if seen(e)]
+
     index = len(marks) - 1
     while index >= 0:
-        end = marks[index + 1] if index + 1 < len(marks) else len(log)
-        lines = [e for e in log[marks[index] : end] if seen(e)]
+        lines = lines_of(index)
         if any(e["key"] in keys for e in lines):
             break
         index -= 1
@@ -65,11 +75,36 @@ def result_card(
         return None
     roll = next((e for e in lines if e["key"] == "log.roll"), None)
     purpose = str(roll["params"].get("purpose", "")) if roll else ""
-    head = _head(log, marks[index], seen, keys, purpose, heads.get(purpose, frozenset()))
+    wanted = heads.get(purpose, frozenset())
+    first = index
+    if roll is None:
+        # A fight without dice and its aftermath (losses chosen, retreats) are one card: the
+        # actions before it that logged results too, back to the line that declared it.
+        while (
+            first > 0
+            and index - first < MERGE
+            and not any(e["key"] in wanted for e in lines_of(first))
+        ):
+            before = lines_of(first - 1)
+            if not before:  # nothing the viewer may read (a block picked, a hidden step)
+                first -= 1
+                continue
+            if not any(e["key"] in keys for e in before):
+                break
+            first -= 1
+        lines = [e for i in range(first, index + 1) for e in lines_of(i)]
+    own = next((e for e in lines if e["key"] in wanted), None)
+    if own is not None:  # the action that declared the fight settled it too
+        head: dict[str, Any] | None = _label(own)
+    else:
+        head = _head(log, marks[first], seen, keys, purpose, wanted)
     shown = [
         _label(e)
         for e in lines
-        if e is not roll and e["key"] not in quiet and not e["key"].endswith("modifier")
+        if e is not roll
+        and e is not own
+        and e["key"] not in quiet
+        and not e["key"].endswith("modifier")
     ]
     named = ([head] if head else []) + shown
     units, places = _named(named, words)
@@ -82,7 +117,7 @@ def result_card(
     }
     # Where the card stands in the lines the viewer may read (how many come before it): with
     # what it says, it tells one card from another (the screen keeps which was put away).
-    card["seq"] = sum(1 for e in log[: marks[index]] if seen(e))
+    card["seq"] = sum(1 for e in log[: marks[first]] if seen(e))
     card["at"] = index + 1
     return card
 

@@ -143,9 +143,10 @@ def test_every_resolved_fight_in_fontanella_makes_a_card_that_leaks_nothing():
             if not any(e["key"] in rules.card_keys for e in mine):
                 continue
             seen.update(fought)
-            # Each side sees a card of this fight: the lines of it that its log shows, no more.
-            lines = shown_lines(mine, QUIET | rules.card_quiet)
-            assert card["lines"] == lines
+            # Each side sees a card of this fight: the lines of it that its log shows, no more,
+            # after those of the fight's earlier actions (a fight and its aftermath are one).
+            lines = [x for x in shown_lines(mine, QUIET | rules.card_quiet) if x != card["head"]]
+            assert card["lines"][len(card["lines"]) - len(lines) :] == lines
             assert "at" not in card  # a count of actions would tell how often the other decided
             log = [{"key": e["key"], "params": e["params"]} for e in view["log"]]
             for line in card["lines"] + ([card["head"]] if card["head"] else []):
@@ -191,6 +192,45 @@ def test_fontanellas_assault_card_waits_for_the_side_that_did_not_decide():
                 assert own["lines"] != card["lines"]
                 return
     pytest.fail("no assault settled by the defender in the games played")
+
+
+def test_an_assault_and_its_aftermath_are_one_card_for_the_defender_at_its_hand_over():
+    """The defender's leading blocks settle an assault, the tablet goes to the attacker, who
+    takes its losses; when the tablet comes back to the defender (to retreat, or at the end of
+    the phase) with no other fight between, its card holds the assault's result and all that
+    followed, under the assault's line."""
+    scenario = load_builtin("demo-fontanella")
+    rules = game_rules(scenario.system)
+    found = 0
+    for seed in range(1, 30):
+        game = Game.start(scenario, rules, seed)
+        rng = random.Random(seed)
+        watching: str | None = None  # the defender that settled an assault, not yet shown it
+        aftermath = False
+        while not game.state.get("result") and len(game.actions) < LIMIT:
+            legal = game.legal_actions()
+            fights = [a for a in legal if a["type"] in ("assault", "lead")]
+            decider = rules.decider(scenario, game.state)
+            events = game.push(rng.choice(fights) if fights else rng.choice(legal))
+            after = rules.decider(scenario, game.state)
+            keys = [e["key"] for e in events]
+            if "log.al_result" in keys and after != decider:
+                watching, aftermath = decider, False
+                continue
+            other = rules.card_heads[""] | {"log.al_declare", "log.al_bombard"}
+            if watching and any(k in other for k in keys):
+                watching = None  # another fight before the hand-over: its card is newer
+            if watching and any(k in rules.card_keys for k in keys):
+                aftermath = True  # losses taken or a retreat after the result
+            if watching and aftermath and after == watching and decider != watching:
+                card = game.view(watching, 0)["card"]
+                assert card["head"]["key"] == "log.al_assault", card
+                assert any(x["key"] == "log.al_result" for x in card["lines"])
+                found += 1
+                watching = None
+        if found >= 2:
+            return
+    pytest.fail(f"only {found} assaults settled by a defender reached it again")
 
 
 def test_a_card_is_none_before_any_die_or_fight():
