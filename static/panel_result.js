@@ -80,8 +80,9 @@ export const resultMethods = {
   },
 
   // The card, as the dock shows it: the die and its face, the fight's line, each result.
+  // Not while a fight is previewed: its Commit stays in view (the card is back after Cancel).
   cardBox() {
-    const card = this.openCard();
+    const card = this.pending ? null : this.openCard();
     if (!card) return null;
     const nodes = [];
     const top = [el("h3", { class: "card-title", text: this.t("ui.card_title") })];
