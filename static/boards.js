@@ -100,6 +100,21 @@ export class HexBoard extends Board {
     this.map.selectUnit(marks ? marks.selected : null);
   }
 
+  // Mark what a result card concerns: its places and the hexes of its units; null clears.
+  mark(view, marks) {
+    if (!this.map.mark) return;
+    if (!marks) {
+      this.map.mark(null);
+      return;
+    }
+    const all = (view.state && view.state.units) || {};
+    const places = marks.places.slice();
+    marks.units.forEach(function (id) {
+      if (all[id] && all[id].hex && !all[id].out) places.push(all[id].hex);
+    });
+    this.map.mark(places);
+  }
+
   // What a tap reported, as the panel reads it: the place, the unit tapped, the units there.
   tap(label, info) {
     return {
@@ -120,6 +135,7 @@ export class HexBoard extends Board {
   clear() {
     this.map.setUnits([]);
     this.light(null);
+    this.mark(null, null);
     this.arrows(null);
   }
 
@@ -176,6 +192,20 @@ export class AreaBoard extends Board {
     });
   }
 
+  // Mark what a result card concerns: its places and where its blocks stand; null clears.
+  mark(view, marks) {
+    if (!this.map.mark) return;
+    if (!marks) {
+      this.map.mark(null);
+      return;
+    }
+    const places = marks.places.slice();
+    ((view.state && view.state.blocks) || []).forEach(function (b) {
+      if (marks.units.indexOf(b.id) >= 0 && places.indexOf(b.locale) < 0) places.push(b.locale);
+    });
+    this.map.mark(places);
+  }
+
   tap(target) {
     if (!target) return { place: null, unit: null, stack: [] };
     if (target.kind === "piece") {
@@ -197,6 +227,7 @@ export class AreaBoard extends Board {
   clear() {
     this.map.setPieces([]);
     this.light(null);
+    this.mark(null, null);
     this.arrows(null);
   }
 

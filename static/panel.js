@@ -9,6 +9,7 @@ import { oddsMethods } from "./panel_odds.js";
 import { logMethods } from "./panel_log.js";
 import { crtMethods } from "./panel_crt.js";
 import { scenarioMethods, briefingAtNewGame } from "./panel_scenario.js";
+import { resultMethods } from "./panel_result.js";
 import { focusKeeper, SHORTCUTS } from "./keys.js";
 import { facingAngle, facingWord } from "./facing.js";
 
@@ -252,6 +253,7 @@ export class Play {
       }
     }
     this.lightNow();
+    this.markCard();
     this.render();
   }
 
@@ -483,6 +485,7 @@ export class Play {
       this.past = { at: at, view: answer };
       this.board.draw(answer, this.getScenario());
       this.board.light(null);
+      this.markCard();
       this.render();
     }, this.onError);
   }
@@ -645,6 +648,8 @@ export class Play {
         }),
       );
     }
+    const card = this.cardBox(); // what the last die or fight did, until put away
+    if (card) nodes.push(card);
     if (this.pending) nodes.push(this.previewBox(this.pending));
     else if (this.picker) nodes.push(this.pickerBox(this.picker));
     else if (view.chance) nodes.push(this.chanceBox(view.chance));
@@ -936,8 +941,9 @@ export class Play {
   }
 }
 
-// The panel's methods by concern: odds and dice, the log, the owner's tables, the scenario.
-Object.assign(Play.prototype, oddsMethods, logMethods, crtMethods, scenarioMethods);
+// The panel's methods by concern: odds and dice, the log, the owner's tables, the scenario,
+// the result card.
+Object.assign(Play.prototype, oddsMethods, logMethods, crtMethods, scenarioMethods, resultMethods);
 
 function countShown() {
   shown += 1;

@@ -16,9 +16,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import limits
+from .cards import QUIET, result_card
 from .dice import Die, roll
 from .errors import IllegalActionError, InvalidActionError, RulesError
-from .ruleset import Ruleset
+from .ruleset import Ruleset, words_of
 from .scenario import SYSTEMS, AnyScenario, parse_scenario
 from .shapes import Action, Event, State
 from .standing import objective_marks, view_part
@@ -322,6 +323,17 @@ class Game:
             "result": state.get("result"),
             "summary": self.summary(),
         }
+        view["card"] = result_card(
+            self.log,
+            self.log_marks,
+            (lambda e: e.get("to", viewer) == viewer) if hidden else (lambda e: True),
+            rules.card_keys,
+            rules.card_heads,
+            QUIET | rules.card_quiet,
+            words_of(rules),
+        )
+        if hidden and view["card"]:
+            del view["card"]["at"]  # the count would tell how often the other side decided
         if chance and mine:
             shown = chance_view(chance)
             results = rules.chance_results(sc, state)

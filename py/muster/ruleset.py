@@ -139,6 +139,12 @@ class Ruleset(Protocol[S, A]):
     options: frozenset[str]
     # Parameter name -> kind for this system's messages, beyond ``COMMON_WORDS``.
     words: dict[str, str]
+    # The result card (``muster.cards``): log keys that make an action's lines a card, the keys
+    # of the line that declared the fight a card settles (by the die's purpose, "" without a
+    # die), and the keys a card leaves out.
+    card_keys: frozenset[str]
+    card_heads: dict[str, frozenset[str]]
+    card_quiet: frozenset[str]
 
     def initial_state(self, scenario: Any, options: dict[str, Any]) -> S:
         """The state at the start of play."""
@@ -220,6 +226,9 @@ class RulesBase(Generic[S, A]):
     hidden_information = False
     options: frozenset[str] = frozenset()
     words: dict[str, str] = {}
+    card_keys: frozenset[str] = frozenset({"log.roll"})  # every die rolled or typed in
+    card_heads: dict[str, frozenset[str]] = {}
+    card_quiet: frozenset[str] = frozenset()
 
     def decider(self, scenario: Any, state: S) -> str | None:
         """The side whose turn it is."""

@@ -15,6 +15,7 @@
 //                                  printed by them; units (block ids) ringed; selected (a
 //                                  block id, or a list) outlined. The older form
 //                                  {locales, approaches, pieces} is still read.
+//   mark(places) | mark(null)      shade the places a result card concerns
 //   setArrows([{from, to, kind}]) | setArrows(null)
 //                                  attacks in progress between locales or approaches: an
 //                                  arrow from approach "a/b" goes from a into b
@@ -186,11 +187,22 @@ export class AreaMap extends PanZoomMap {
     this._lit = null;
     this._selected = new Set();
     this._arrows = [];
+    this._marks = []; // places a result card concerns (mark())
     this._costAt = new Map(); // locale id -> where a cost is printed (see _drawLabels)
 
     // Only locales, approaches and pieces take pointer events; taps resolve by element.
     const tappable = { locales: 1, approaches: 1, pieces: 1 };
-    const layers = ["locales", "roads", "lit", "labels", "approaches", "pieces", "arrows", "costs"];
+    const layers = [
+      "locales",
+      "roads",
+      "marks",
+      "lit",
+      "labels",
+      "approaches",
+      "pieces",
+      "arrows",
+      "costs",
+    ];
     for (const name of layers.concat(["cursor"])) {
       this._addLayer(name, "am-layer am-layer-" + name, !!tappable[name]);
     }
@@ -238,6 +250,7 @@ export class AreaMap extends PanZoomMap {
     this._drawApproaches();
     this._drawPieces();
     this._drawLit();
+    this._drawMarks();
     this._drawArrows();
     this._svg.setAttribute("data-map-drawn", "1");
     this.fit();
@@ -733,6 +746,31 @@ export class AreaMap extends PanZoomMap {
       `<g class="am-cost" data-cost="${esc(place)}"><rect x="${r1(x - w / 2)}" y="${r1(y - 9)}" width="${r1(w)}" height="18" rx="9"/>` +
       `<text x="${r1(x)}" y="${r1(y + 4.5)}">${esc(t)}</text></g>`
     );
+  }
+
+  // The places a result card concerns (locale ids and approaches "a/b"), shaded under what
+  // is lit; null clears.
+  mark(places) {
+    this._marks = (places || []).map(String);
+    this._drawMarks();
+  }
+
+  _drawMarks() {
+    let s = "";
+    for (const id of this._marks || []) {
+      const L = this._locales.get(id);
+      if (L) {
+        s += `<polygon class="am-mark" data-mark="${esc(id)}" points="${pointsAttr(L.poly)}"/>`;
+        continue;
+      }
+      const g = this._approaches.get(id);
+      if (!g) continue;
+      s +=
+        `<g data-mark="${esc(id)}" transform="translate(${r1(g.x)} ${r1(g.y)}) rotate(${r1(g.angle)})">` +
+        rect(g.len + 12, BAR_THICK + 12, 9, 'class="am-mark"') +
+        "</g>";
+    }
+    this.layers.marks.innerHTML = s;
   }
 
   // Outline the selected pieces; null clears. Survives setPieces.

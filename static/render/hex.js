@@ -24,6 +24,7 @@
 //                                  attacks in progress, hex to hex; kinds melee, fire,
 //                                  bombard, assault, attack
 //   select(label), selectUnit(id), highlight(marks), setLines(lines)   board tools
+//   mark(labels) | mark(null)     shade the hexes a result card concerns
 //   fit(), fitAll(), zoomBy(f), panBy(dx, dy), centerOn(label, {zoom}), zoom; framing
 //                                  (PanZoomMap): frame(), toggleFit(), frameNextPieces(),
 //                                  showPieces(unit ids), showPlaces(hex labels), onView
@@ -124,6 +125,7 @@ export class HexMap extends PanZoomMap {
       "hexsides",
       "roads",
       "highlights",
+      "marks",
       "lit",
       "labels",
       "objectives",
@@ -180,6 +182,7 @@ export class HexMap extends PanZoomMap {
     this._numsLayer = this.layers.labels.firstChild;
     this.layers.highlights.innerHTML = "";
     this._hlCosts.innerHTML = "";
+    this.layers.marks.innerHTML = "";
     this.layers.overlays.innerHTML = "";
     this.layers.arrows.innerHTML = "";
     this._drawLit();
@@ -450,6 +453,23 @@ export class HexMap extends PanZoomMap {
       );
     });
     this.layers.arrows.innerHTML = out.join("");
+  }
+
+  // The hexes a result card concerns, shaded in their own layer (apart from highlight(),
+  // which the board tools use); null clears.
+  mark(labels) {
+    const grid = this._grid;
+    if (!grid || !labels) {
+      this.layers.marks.innerHTML = "";
+      return;
+    }
+    this.layers.marks.innerHTML = unique(labels)
+      .filter((label) => grid.has(label))
+      .map((label) => {
+        const p = grid.center(label);
+        return `<polygon class="hm-mark" data-mark="${esc(label)}" points="${grid.points(p[0], p[1])}"/>`;
+      })
+      .join("");
   }
 
   // Shade hexes: {label: "className"} or {label: {cls, text}}; null clears.

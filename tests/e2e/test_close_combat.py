@@ -181,6 +181,10 @@ def test_an_owner_crt_imported_from_a_file_changes_the_result(browser, site_url,
     log = text_of(page, "#log-panel")
     assert "Die 4, modified 6, column 2:1: D2" in log and "(owner's table)" in log
     assert "IR 4 Deutschmeister is eliminated" in log
+    # The result card says the same under the prompt until put away.
+    assert "IR 4 Deutschmeister is eliminated" in text_of(page, "#result-card")
+    press(page, "#card-continue")
+    page.wait_for_selector("#result-card", state="detached")
     # A malformed table is refused, and the one in use stays.
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps({"columns": []}))

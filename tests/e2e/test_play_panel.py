@@ -168,7 +168,9 @@ def play_a_turn(page, area: bool = False) -> list[str]:
         prompt = page.locator("#prompt")
         in_view(page, prompt)
         prompts.append(prompt.inner_text())
-        if page.locator("#preview").count():
+        if page.locator("#card-continue").count():
+            tap(page, page.locator("#card-continue"))  # a result card: read, then put away
+        elif page.locator("#preview").count():
             commit_in_view(page)  # the prompt and Commit in the panel, nothing scrolled
             tap(page, page.locator("#confirm"))
         elif page.locator("#picker").count():

@@ -36,6 +36,25 @@ class AreaLocaleRules(RulesBase[AreaLocaleState, Action]):
     hidden_information = True
     options: frozenset[str] = frozenset()
     words = screen.WORDS
+    # The result card (muster.cards): no dice; a fight resolved (an assault, a bombardment, a
+    # maneuver attack blocked or not) and every loss and retreat, under the attack's line.
+    card_keys = frozenset(
+        {
+            "log.al_result",
+            "log.al_bombard",
+            "log.al_blocked",
+            "log.al_not_blocked",
+            "log.al_artillery_fire",
+            "log.al_pursuit",
+            "log.al_step_lost",
+            "log.al_eliminated",
+            "log.al_guns_lost",
+            "log.al_retreat",
+            "log.al_no_retreat",
+        }
+    )
+    card_heads = {"": frozenset({"log.al_assault", "log.al_maneuver"})}
+    card_quiet = frozenset({"log.al_phase"})
 
     def board(self, scenario: AreaScenario, state: State) -> None:
         """No hex board: area maps have their own queries."""

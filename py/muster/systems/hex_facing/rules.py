@@ -119,6 +119,16 @@ class HexFacingRules(RulesBase[HexFacingState, Action]):
     hidden_information = False
     options: frozenset[str] = frozenset()
     words = screen.WORDS
+    # The result card (muster.cards): every die; a fight's die and the cohesion tests its
+    # results call for, under the line that declared the fight.
+    card_heads = {
+        "fire": frozenset({"log.hf_fire"}),
+        "melee": frozenset({"log.hf_melee", "log.hf_charge", "log.hf_counterattack"}),
+        "cohesion": frozenset(
+            {"log.hf_fire", "log.hf_melee", "log.hf_charge", "log.hf_counterattack"}
+        ),
+    }
+    card_quiet = frozenset({"log.hf_step", "log.rally_phase", "log.face"})
 
     def board(self, scenario: Scenario, state: State) -> Board:
         """The map with the units where the state puts them."""

@@ -99,6 +99,15 @@ class HexHexsideRules(RulesBase[HexHexsideState, Action]):
     hidden_information = False
     options = frozenset({"crt"})  # an owner's combat results table (crt_info checks it)
     words = views.WORDS
+    # The result card (muster.cards): every die, under the line that declared what it settles.
+    card_heads = {
+        "close_combat": frozenset({"log.hh_attack"}),
+        "leader_loss": frozenset({"log.hh_attack", "log.hh_bombard"}),
+        "bombard": frozenset({"log.hh_bombard"}),
+        "deep_charge": frozenset({"log.hh_deep_charge"}),
+        "rally": frozenset({"log.hh_rally"}),
+    }
+    card_quiet = frozenset({"log.hh_phase", "log.hh_player_turn", "log.hh_formed"})
 
     def board(self, scenario: Scenario, state: State) -> Board:
         """The map with the units where the state puts them."""
