@@ -133,6 +133,9 @@ class Ruleset(Protocol[S, A]):
     options: frozenset[str]
     # Parameter name -> kind for this system's messages, beyond ``COMMON_WORDS``.
     words: dict[str, str]
+    # Every marker word ``view_extra``'s ``markers`` may put on a unit, in the legend's order
+    # (the screen's legend explains each; a marker sent that is not here is a defect, tested).
+    markers: tuple[str, ...]
 
     def initial_state(self, scenario: Any, options: dict[str, Any]) -> S:
         """The state at the start of play."""
@@ -202,6 +205,7 @@ class RulesBase(Generic[S, A]):
     hidden_information = False
     options: frozenset[str] = frozenset()
     words: dict[str, str] = {}
+    markers: tuple[str, ...] = ()
 
     def decider(self, scenario: Any, state: S) -> str | None:
         """The side whose turn it is."""

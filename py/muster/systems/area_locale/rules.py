@@ -35,6 +35,7 @@ class AreaLocaleRules(RulesBase[AreaLocaleState, Action]):
     hidden_information = True
     options: frozenset[str] = frozenset()
     words = screen.WORDS
+    markers = screen.MARKERS
 
     def board(self, scenario: AreaScenario, state: State) -> None:
         """No hex board: area maps have their own queries."""

@@ -117,6 +117,7 @@ class HexFacingRules(RulesBase[HexFacingState, Action]):
     hidden_information = False
     options: frozenset[str] = frozenset()
     words = screen.WORDS
+    markers = screen.MARKERS
 
     def board(self, scenario: Scenario, state: State) -> Board:
         """The map with the units where the state puts them."""

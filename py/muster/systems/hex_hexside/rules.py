@@ -98,6 +98,7 @@ class HexHexsideRules(RulesBase[HexHexsideState, Action]):
     hidden_information = False
     options = frozenset({"crt"})  # an owner's combat results table (crt_info checks it)
     words = views.WORDS
+    markers = views.MARKERS
 
     def board(self, scenario: Scenario, state: State) -> Board:
         """The map with the units where the state puts them."""
