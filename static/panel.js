@@ -9,7 +9,7 @@ import { oddsMethods } from "./panel_odds.js";
 import { logMethods } from "./panel_log.js";
 import { crtMethods } from "./panel_crt.js";
 import { focusKeeper, SHORTCUTS } from "./keys.js";
-import { facingAngle, facingWord } from "./facing.js";
+import { byBearing, facingArrowSvg, facingWord } from "./facing.js";
 
 // A tap or click this soon after the panel changed is taken for the second half of a double
 // tap, and ignored: one tap, one action.
@@ -110,11 +110,7 @@ export class Play {
   // Facing 0-11 in words: the compass point and arrow of its direction on this map.
   facingWord(n) {
     if (typeof n !== "number") return null;
-    return facingWord((key) => this.t(key), this.orientation(), n);
-  }
-
-  facingAngle(n) {
-    return facingAngle(this.orientation(), n);
+    return facingWord((key, params) => this.t(key, params), this.orientation(), n);
   }
 
   orientation() {
@@ -774,23 +770,23 @@ export class Play {
         el("p", { class: "hint", text: this.t("ui.facing_pick_unit") }),
       ]);
     }
-    const ordered = shown
-      .filter((i) => i.action.facing % 2 === 0)
-      .concat(shown.filter((i) => i.action.facing % 2 !== 0));
+    // Clockwise from north, each with its arrow at its angle on this map and in words.
+    const facings = byBearing(
+      this.orientation(),
+      shown.map((i) => i.action.facing),
+    );
+    const ordered = facings.map((f) => shown.find((i) => i.action.facing === f));
     const arrows = ordered.map((i) => {
       const node = this.button("", () => this.run(i), {
         class: "facing",
         "data-action": i.action.type,
         "data-facing": String(i.action.facing),
         "aria-label": this.label(i),
-        title: this.label(i),
       });
-      node.innerHTML =
-        '<svg viewBox="-12 -12 24 24" width="26" height="26" aria-hidden="true">' +
-        '<g transform="rotate(' +
-        this.facingAngle(i.action.facing) +
-        ')"><line x1="-8" y1="0" x2="4" y2="0" stroke="currentColor" stroke-width="2.4"/>' +
-        '<polygon points="10,0 2,-5 2,5" fill="currentColor"/></g></svg>';
+      node.innerHTML = facingArrowSvg(this.orientation(), i.action.facing, 26);
+      node.appendChild(
+        el("span", { class: "facing-word", text: this.facingWord(i.action.facing) }),
+      );
       return node;
     });
     return el("div", { class: "choice", "data-kind": "facing" }, [

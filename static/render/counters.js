@@ -229,7 +229,16 @@ export function counterSvg(u, x, y, o) {
   const maxW = COUNTER - 6;
   const covered = o.covered && o.ratings;
   s += `<g class="hm-unit-text" fill="${esc(ink)}" text-anchor="middle">`;
-  s += fitText("hm-unit-name", o.label, covered ? h - 5.5 : -h + 13.5, NAME_FS, 600, 0, o.font, maxW);
+  s += fitText(
+    "hm-unit-name",
+    o.label,
+    covered ? h - 5.5 : -h + 13.5,
+    NAME_FS,
+    600,
+    0,
+    o.font,
+    maxW,
+  );
   if (covered && type === "leader") {
     s += `<g transform="translate(${-h + 9} ${-h + 8.5}) scale(0.6)">${typeSymbol(type, esc(ink), 0)}</g>`;
     s += `<g transform="translate(8 0)">`;
