@@ -10,6 +10,7 @@ import { logMethods } from "./panel_log.js";
 import { crtMethods } from "./panel_crt.js";
 import { focusKeeper, SHORTCUTS } from "./keys.js";
 import { byBearing, facingArrowSvg, facingWord } from "./facing.js";
+import { legendSections } from "./legend.js";
 
 // A tap or click this soon after the panel changed is taken for the second half of a double
 // tap, and ignored: one tap, one action.
@@ -125,6 +126,7 @@ export class Play {
   setRules(summary) {
     this.playable = summary.playable;
     this.options = summary.options || [];
+    this.markers = summary.markers || [];
     if (this.i18n.setWords) this.i18n.setWords(summary.words || {}, this.names());
   }
 
@@ -864,20 +866,17 @@ export class Play {
     ]);
   }
 
-  // The markers of the game in view, each with its sign and what it means.
+  // The legend of the game in view: every marker its rule system declares (and any other
+  // on the map now), the map's kinds, the counters' signs (legend.js).
   legend() {
-    const seen = [];
-    const markers = (this.view && this.view.markers) || {};
-    Object.keys(markers).forEach((id) => {
-      markers[id].forEach((m) => {
-        if (seen.indexOf(m) < 0) seen.push(m);
+    const markers = (this.markers || []).slice();
+    const onMap = (this.view && this.view.markers) || {};
+    Object.keys(onMap).forEach((id) => {
+      onMap[id].forEach((m) => {
+        if (markers.indexOf(m) < 0) markers.push(m);
       });
     });
-    (this.legendSeen || []).forEach((m) => {
-      if (seen.indexOf(m) < 0) seen.push(m);
-    });
-    this.legendSeen = seen;
-    return seen.map((m) => ({ sign: this.t("marker_sign." + m), text: this.t("marker." + m) }));
+    return legendSections((key, params) => this.t(key, params), this.getScenario(), markers);
   }
 
   // ---- saves and the owner's tables --------------------------------------------------------
@@ -894,7 +893,12 @@ export class Play {
   load(save, slot) {
     return this.engine.call("load_save", { save: save }).then((answer) => {
       this.clear();
-      this.setRules({ playable: true, options: answer.options, words: answer.words });
+      this.setRules({
+        playable: true,
+        options: answer.options,
+        words: answer.words,
+        markers: answer.markers,
+      });
       this.slot = slot || newSlot();
       this.view = answer.view;
       this.viewer = answer.view.private ? null : answer.view.viewer;

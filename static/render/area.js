@@ -47,7 +47,7 @@ const HIT = 46; // an approach's hit area is at least this many units each way
 const BAR_LEN = { narrow: 26, wide: 52 };
 
 // Locale fills by terrain: bg tint and an optional texture tile of w x h units.
-const TERRAIN = {
+export const TERRAIN = {
   open: { bg: "#e4e8c6" },
   town: {
     bg: "#efcfc6",

@@ -62,12 +62,16 @@ export function shortName(name, type) {
   return last.length <= MAX_NAME ? last : abbr;
 }
 
+// The ratings a counter shows, in the order it shows them.
+export function ratingKeys(ratings) {
+  if (!ratings) return [];
+  const order = ["strength", "morale", "movement"];
+  return order.every((k) => k in ratings) ? order : Object.keys(ratings);
+}
+
 export function ratingsText(ratings) {
   if (!ratings) return "";
-  const keys = Object.keys(ratings);
-  const order = ["strength", "morale", "movement"];
-  const shown = order.every((k) => k in ratings) ? order : keys;
-  return shown
+  return ratingKeys(ratings)
     .map((k) => {
       const v = ratings[k];
       return /modifier$/.test(k) && v > 0 ? "+" + v : String(v);
@@ -76,7 +80,7 @@ export function ratingsText(ratings) {
 }
 
 // The type symbol of a counter, drawn around (0, cy) in colour c.
-function typeSymbol(type, c, cy) {
+export function typeSymbol(type, c, cy) {
   if (type === "leader") {
     let d = "";
     for (let i = 0; i < 10; i++) {
