@@ -343,7 +343,9 @@ function areaEntries(t, map) {
       id: "approach:cavalry_obstructed",
       sign: svg(
         [-28, -18, 56, 36],
-        bar(26) + '<path class="am-cav-obstructed" d="M-27 -3l2 6 2-6 2 6 2-6 2 6"/>',
+        '<g transform="translate(8 0)">' +
+          bar(26) +
+          '<path class="am-cav-obstructed" d="M-30 -3l2 6 2-6 2 6 2-6 2 6"/></g>',
       ),
       text: t("legend.approach_cavalry_obstructed"),
     });
