@@ -158,14 +158,20 @@ export function legendSections(t, scenario, markers) {
       seen.push(id);
       pieces.push({
         id: id,
-        sign: counterSwatch(textRow(ratingsText(u.ratings), 8, 16)),
+        sign: ratingsText(u.ratings),
         text: keys.map((k) => t("rating." + k)).join(" – "),
       });
     });
     if (units.some((u) => typeof u.facing === "number")) {
       pieces.push({
         id: "counter:facing",
-        sign: counterSwatch('<polygon points="40,0 31,-7 31,7" fill="#111"/>'),
+        sign: svg(
+          [-34, -34, 78, 68],
+          '<rect x="-32" y="-32" width="64" height="64" rx="5" fill="#e9e4d4" stroke="#1c1c1c" stroke-width="1.3"/>' +
+            '<polygon points="40,0 31,-6 31,6" fill="#111" stroke="#1c1c1c"/>',
+          46,
+          40,
+        ),
         text: t("legend.facing"),
       });
     }
