@@ -43,6 +43,9 @@ DRAWN = """() => {
     if (c === 'hm-trail') out.add('road:trail');
   });
   if (document.querySelector('#map .hm-facing')) out.add('counter:facing');
+  if (document.querySelector('#map .hm-objective, #map [data-objective]')) {
+    out.add('map:objective');
+  }
   classes('#area-map .am-locale').forEach((c) => {
     const m = /^am-t-(.+)$/.exec(c);
     if (m) out.add('locale:' + m[1]);
