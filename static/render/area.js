@@ -457,8 +457,8 @@ export class AreaMap extends PanZoomMap {
   }
 
   // Where the blocks go: {pos: piece id -> [x, y], group: piece id -> its place ("A", or
-  // "A/B" on an approach), stacks: place -> piece ids in drawing order, nameY: locale id
-  // -> the baseline of its name, set above its reserve}.
+  // "A/B" on an approach), nameY: locale id -> the baseline of its name, set above its
+  // reserve}.
   _layout() {
     const groups = new Map(); // "A" (reserve) or "A/B" (approach) -> pieces, in order
     for (const p of this._pieces) {
@@ -469,15 +469,10 @@ export class AreaMap extends PanZoomMap {
     }
     const pos = new Map();
     const group = new Map();
-    const stacks = new Map();
     const nameY = new Map();
     const rowsIn = new Map(); // locale id -> [{x, y, u}] of its blocks on approaches
     const reserves = [];
     groups.forEach((list, key) => {
-      stacks.set(
-        key,
-        list.map((p) => p.id),
-      );
       list.forEach((p) => group.set(p.id, key));
       const g = this._approaches.get(key);
       if (!g) {
@@ -526,7 +521,7 @@ export class AreaMap extends PanZoomMap {
       nameY.set(list[0].locale, top + sy - PITCH / 2 - 16);
       list.forEach((p, i) => pos.set(p.id, [cells[i][0] + sx, cells[i][1] + sy]));
     }
-    return { pos, group, stacks, nameY };
+    return { pos, group, nameY };
   }
 
   _selectedSet() {
@@ -540,7 +535,6 @@ export class AreaMap extends PanZoomMap {
 
   _drawPieces() {
     const layout = this._layout();
-    this._stacks = layout.stacks;
     this._groupOf = layout.group;
     this._pos = layout.pos;
     const lit = new Set(((this._lit && this._lit.units) || []).map(String));
