@@ -582,8 +582,7 @@ export class HexMap extends PanZoomMap {
     };
   }
 
-  // {label, terrain, level, units}: units are the ids on the hex, the bottom of a stack first
-  // (as drawn: leaders under the units they stack with).
+  // {label, terrain, level, units}: units are the ids on the hex, the bottom of a stack first.
   hexInfo(label) {
     if (!this._grid || !this._grid.has(label)) return null;
     const map = this._scenario.map;
@@ -596,7 +595,7 @@ export class HexMap extends PanZoomMap {
       label,
       terrain,
       level: (data && data.level) || 0,
-      units: stackOrder(this._units.filter((u) => u && u.hex === label)).map((u) => u.id),
+      units: this._units.filter((u) => u && u.hex === label).map((u) => u.id),
     };
   }
 
