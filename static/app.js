@@ -245,27 +245,33 @@ function showLocale(id) {
   });
 }
 
-// The legend: each marker of the game in view with its sign and meaning, and what the lights
-// and arrows on the map say.
-function openLegend(markers) {
+// The legend (legend.js): each section a heading and its entries, a sign drawn as the map
+// draws it and what it means.
+function openLegend(sections) {
   const dialog = document.getElementById("legend-dialog");
-  const rows = markers.map(function (m) {
-    return el("li", {}, [
-      el("span", { class: "legend-sign", text: m.sign }),
-      el("span", { text: m.text }),
-    ]);
-  });
-  ["lit", "ring", "arrow"].forEach(function (what) {
-    rows.push(
-      el("li", {}, [
-        el("span", { class: "legend-sign legend-" + what, text: "" }),
-        el("span", { text: i18n.t("ui.legend_" + what) }),
-      ]),
+  const nodes = [];
+  sections.forEach(function (section) {
+    nodes.push(el("h3", { class: "legend-head", text: section.title }));
+    nodes.push(
+      el(
+        "ul",
+        { class: "legend-list", "data-section": section.id },
+        section.entries.map(function (entry) {
+          const sign = el("span", { class: "legend-sign " + (entry.cls || "") });
+          if (/^<svg/.test(entry.sign)) {
+            sign.classList.add("legend-drawn");
+            sign.innerHTML = entry.sign;
+          } else sign.textContent = entry.sign;
+          return el("li", { "data-legend": entry.id }, [
+            sign,
+            el("span", { class: "legend-text", text: entry.text }),
+          ]);
+        }),
+      ),
     );
   });
-  document
-    .getElementById("legend-list")
-    .replaceChildren.apply(document.getElementById("legend-list"), rows);
+  const box = document.getElementById("legend-list");
+  box.replaceChildren.apply(box, nodes);
   dialog.showModal();
 }
 

@@ -11,7 +11,8 @@ import { crtMethods } from "./panel_crt.js";
 import { scenarioMethods, briefingAtNewGame } from "./panel_scenario.js";
 import { resultMethods } from "./panel_result.js";
 import { focusKeeper, SHORTCUTS } from "./keys.js";
-import { facingAngle, facingWord } from "./facing.js";
+import { byBearing, facingArrowSvg, facingWord } from "./facing.js";
+import { legendSections } from "./legend.js";
 
 // A tap or click this soon after the panel changed is taken for the second half of a double
 // tap, and ignored: one tap, one action.
@@ -113,11 +114,7 @@ export class Play {
   // Facing 0-11 in words: the compass point and arrow of its direction on this map.
   facingWord(n) {
     if (typeof n !== "number") return null;
-    return facingWord((key) => this.t(key), this.orientation(), n);
-  }
-
-  facingAngle(n) {
-    return facingAngle(this.orientation(), n);
+    return facingWord((key, params) => this.t(key, params), this.orientation(), n);
   }
 
   orientation() {
@@ -132,6 +129,7 @@ export class Play {
   setRules(summary) {
     this.playable = summary.playable;
     this.options = summary.options || [];
+    this.markers = summary.markers || [];
     if (this.i18n.setWords) this.i18n.setWords(summary.words || {}, this.names());
   }
 
@@ -794,23 +792,23 @@ export class Play {
         el("p", { class: "hint", text: this.t("ui.facing_pick_unit") }),
       ]);
     }
-    const ordered = shown
-      .filter((i) => i.action.facing % 2 === 0)
-      .concat(shown.filter((i) => i.action.facing % 2 !== 0));
+    // Clockwise from north, each with its arrow at its angle on this map and in words.
+    const facings = byBearing(
+      this.orientation(),
+      shown.map((i) => i.action.facing),
+    );
+    const ordered = facings.map((f) => shown.find((i) => i.action.facing === f));
     const arrows = ordered.map((i) => {
       const node = this.button("", () => this.run(i), {
         class: "facing",
         "data-action": i.action.type,
         "data-facing": String(i.action.facing),
         "aria-label": this.label(i),
-        title: this.label(i),
       });
-      node.innerHTML =
-        '<svg viewBox="-12 -12 24 24" width="26" height="26" aria-hidden="true">' +
-        '<g transform="rotate(' +
-        this.facingAngle(i.action.facing) +
-        ')"><line x1="-8" y1="0" x2="4" y2="0" stroke="currentColor" stroke-width="2.4"/>' +
-        '<polygon points="10,0 2,-5 2,5" fill="currentColor"/></g></svg>';
+      node.innerHTML = facingArrowSvg(this.orientation(), i.action.facing, 26);
+      node.appendChild(
+        el("span", { class: "facing-word", text: this.facingWord(i.action.facing) }),
+      );
       return node;
     });
     return el("div", { class: "choice", "data-kind": "facing" }, [
@@ -889,20 +887,17 @@ export class Play {
     ]);
   }
 
-  // The markers of the game in view, each with its sign and what it means.
+  // The legend of the game in view: every marker its rule system declares (and any other
+  // on the map now), the map's kinds, the counters' signs (legend.js).
   legend() {
-    const seen = [];
-    const markers = (this.view && this.view.markers) || {};
-    Object.keys(markers).forEach((id) => {
-      markers[id].forEach((m) => {
-        if (seen.indexOf(m) < 0) seen.push(m);
+    const markers = (this.markers || []).slice();
+    const onMap = (this.view && this.view.markers) || {};
+    Object.keys(onMap).forEach((id) => {
+      onMap[id].forEach((m) => {
+        if (markers.indexOf(m) < 0) markers.push(m);
       });
     });
-    (this.legendSeen || []).forEach((m) => {
-      if (seen.indexOf(m) < 0) seen.push(m);
-    });
-    this.legendSeen = seen;
-    return seen.map((m) => ({ sign: this.t("marker_sign." + m), text: this.t("marker." + m) }));
+    return legendSections((key, params) => this.t(key, params), this.getScenario(), markers);
   }
 
   // ---- saves and the owner's tables --------------------------------------------------------
@@ -919,7 +914,12 @@ export class Play {
   load(save, slot) {
     return this.engine.call("load_save", { save: save }).then((answer) => {
       this.clear();
-      this.setRules({ playable: true, options: answer.options, words: answer.words });
+      this.setRules({
+        playable: true,
+        options: answer.options,
+        words: answer.words,
+        markers: answer.markers,
+      });
       this.slot = slot || newSlot();
       this.view = answer.view;
       this.viewer = answer.view.private ? null : answer.view.viewer;

@@ -536,6 +536,7 @@ class Session:
             "view": view,
             "options": sorted(game.rules.options),
             "words": words_of(game.rules),
+            "markers": list(game.rules.markers),
         }
 
 
@@ -551,6 +552,7 @@ def _summary(scenario: Any) -> dict[str, Any]:
         "playable": playable(scenario.system),
         "options": _game_options(scenario.system),
         "words": words_of(game_rules(scenario.system)) if playable(scenario.system) else {},
+        "markers": list(game_rules(scenario.system).markers) if playable(scenario.system) else [],
     }
 
 

@@ -145,6 +145,9 @@ class Ruleset(Protocol[S, A]):
     card_keys: frozenset[str]
     card_heads: dict[str, frozenset[str]]
     card_quiet: frozenset[str]
+    # Every marker word ``view_extra``'s ``markers`` may put on a unit, in the legend's order
+    # (the screen's legend explains each; a marker sent that is not here is a defect, tested).
+    markers: tuple[str, ...]
 
     def initial_state(self, scenario: Any, options: dict[str, Any]) -> S:
         """The state at the start of play."""
@@ -229,6 +232,7 @@ class RulesBase(Generic[S, A]):
     card_keys: frozenset[str] = frozenset({"log.roll"})  # every die rolled or typed in
     card_heads: dict[str, frozenset[str]] = {}
     card_quiet: frozenset[str] = frozenset()
+    markers: tuple[str, ...] = ()
 
     def decider(self, scenario: Any, state: S) -> str | None:
         """The side whose turn it is."""

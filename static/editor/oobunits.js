@@ -216,7 +216,7 @@ export const unitMethods = {
 
   facingWord(n) {
     const map = (this.scenario && this.scenario.map) || {};
-    return facingWord((key) => this.t(key), map.orientation, n);
+    return facingWord((key, params) => this.t(key, params), map.orientation, n);
   },
 
   facingSelect(unit, edit) {

@@ -27,8 +27,9 @@
 //                                  approach and block, and Enter calls onTap with the target a
 //                                  tap there reports
 // A tap calls onTap(target): {kind: "piece", id, locale, approach, place, stack} (place:
-// where the block stands, "a/b" on an approach; stack: the blocks there in drawing
-// order), {kind: "approach", id: "a/b", locale, facing} or {kind: "locale", id}.
+// where the block stands, "a/b" on an approach; stack: the blocks drawn on top of one
+// another at the block, itself among them, in drawing order), {kind: "approach", id:
+// "a/b", locale, facing} or {kind: "locale", id}.
 
 import { PanZoomMap } from "./panzoom.js";
 import { r1, esc } from "./svg.js";
@@ -48,10 +49,11 @@ const BADGE_H = 15;
 const READ_ZOOM = Math.max(11.1 / BADGE_FS, 44 / PITCH);
 const INSET = 14; // approach marker centre: this far from the border toward the locale
 const BAR_THICK = 8;
+const HIT = 46; // an approach's hit area is at least this many units each way
 const BAR_LEN = { narrow: 26, wide: 52 };
 
 // Locale fills by terrain: bg tint and an optional texture tile of w x h units.
-const TERRAIN = {
+export const TERRAIN = {
   open: { bg: "#e4e8c6" },
   town: {
     bg: "#efcfc6",
@@ -422,6 +424,16 @@ export class AreaMap extends PanZoomMap {
     return name(ap.from) + " → " + name(ap.facing);
   }
 
+  // The invisible hit area of approach g: at least HIT units each way (44 CSS px at the
+  // default zoom), from the border (INSET behind the bar) into A, along the border.
+  _approachHit(g) {
+    const w = Math.max(g.len + 18, HIT);
+    // Which way A lies in the bar's turned frame: +y is (-t[1], t[0]).
+    const towardA = g.u[0] * -g.t[1] + g.u[1] * g.t[0] >= 0 ? 1 : -1;
+    const y = towardA > 0 ? -INSET : INSET - HIT;
+    return `<rect class="am-approach-hit" x="${r1(-w / 2)}" y="${r1(y)}" width="${r1(w)}" height="${HIT}" fill="#000" fill-opacity="0"/>`;
+  }
+
   _drawApproaches() {
     const out = [];
     this._approaches.forEach((g, id) => {
@@ -443,8 +455,9 @@ export class AreaMap extends PanZoomMap {
       let s =
         `<g class="am-approach am-${ap.width === "wide" ? "wide" : "narrow"}" ${attrs}>` +
         `<title>${esc(this._approachName(ap))}</title>` +
-        // A finger-sized invisible hit area round the bar.
-        rect(g.len + 16, 22, 0, 'fill="#000" fill-opacity="0"') +
+        // A finger-sized invisible hit area round the bar, HIT across at the least: from
+        // the border into its own locale, so it never takes a tap meant for the other side.
+        this._approachHit(g) +
         rect(g.len, BAR_THICK, BAR_THICK / 2, 'class="am-bar"');
       if (ap.effect > 0) {
         // Counter-rotated so the number stays upright.
@@ -516,8 +529,8 @@ export class AreaMap extends PanZoomMap {
   }
 
   // Where the blocks go: {pos: piece id -> [x, y], group: piece id -> its place ("A", or
-  // "A/B" on an approach), stacks: place -> piece ids in drawing order, nameY: locale id
-  // -> the baseline of its name, set above its reserve}.
+  // "A/B" on an approach), nameY: locale id -> the baseline of its name, set above its
+  // reserve}.
   _layout() {
     const groups = new Map(); // "A" (reserve) or "A/B" (approach) -> pieces, in order
     for (const p of this._pieces) {
@@ -528,15 +541,10 @@ export class AreaMap extends PanZoomMap {
     }
     const pos = new Map();
     const group = new Map();
-    const stacks = new Map();
     const nameY = new Map();
     const rowsIn = new Map(); // locale id -> [{x, y, u}] of its blocks on approaches
     const reserves = [];
     groups.forEach((list, key) => {
-      stacks.set(
-        key,
-        list.map((p) => p.id),
-      );
       list.forEach((p) => group.set(p.id, key));
       const g = this._approaches.get(key);
       if (!g) {
@@ -585,7 +593,7 @@ export class AreaMap extends PanZoomMap {
       nameY.set(list[0].locale, top + sy - PITCH / 2 - 16);
       list.forEach((p, i) => pos.set(p.id, [cells[i][0] + sx, cells[i][1] + sy]));
     }
-    return { pos, group, stacks, nameY };
+    return { pos, group, nameY };
   }
 
   _selectedSet() {
@@ -599,7 +607,6 @@ export class AreaMap extends PanZoomMap {
 
   _drawPieces() {
     const layout = this._layout();
-    this._stacks = layout.stacks;
     this._groupOf = layout.group;
     this._pos = layout.pos;
     const lit = new Set(((this._lit && this._lit.units) || []).map(String));
@@ -1080,15 +1087,28 @@ export class AreaMap extends PanZoomMap {
   // The targets a tap reports (the class comment): a block, an approach, a locale.
   _pieceTarget(p) {
     const place = (this._groupOf && this._groupOf.get(p.id)) || p.locale;
-    const stack = (this._stacks && this._stacks.get(place)) || [p.id];
     return {
       kind: "piece",
       id: p.id,
       locale: p.locale,
       approach: p.approach || null,
       place: place,
-      stack: stack.slice(),
+      stack: this._overlapping(p),
     };
+  }
+
+  // The blocks drawn on top of one another where p is (p among them), in drawing order: a
+  // tap there could mean any of them. Blocks side by side in a locale are not a stack.
+  _overlapping(p) {
+    const pos = this._pos;
+    const at = pos && pos.get(p.id);
+    if (!at) return [p.id];
+    return this._pieces
+      .filter((q) => {
+        const b = pos.get(q.id);
+        return b && Math.abs(b[0] - at[0]) < BLOCK && Math.abs(b[1] - at[1]) < BLOCK;
+      })
+      .map((q) => q.id);
   }
 
   _approachTarget(g) {

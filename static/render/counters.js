@@ -25,6 +25,13 @@ export function stackOffsets(n) {
   return out;
 }
 
+// The drawing order of a stack (the caller's order, bottom first): leaders under the units
+// they stack with, so a fighting unit is drawn whole on top.
+export function stackOrder(list) {
+  const leaders = list.filter((u) => u.type === "leader");
+  return leaders.length ? leaders.concat(list.filter((u) => u.type !== "leader")) : list;
+}
+
 const MAX_NAME = 11; // characters of a name on a counter; longer names are shortened
 
 // A name short enough for a counter: the whole name; a leader's last name; a numbered
@@ -55,12 +62,16 @@ export function shortName(name, type) {
   return last.length <= MAX_NAME ? last : abbr;
 }
 
+// The ratings a counter shows, in the order it shows them.
+export function ratingKeys(ratings) {
+  if (!ratings) return [];
+  const order = ["strength", "morale", "movement"];
+  return order.every((k) => k in ratings) ? order : Object.keys(ratings);
+}
+
 export function ratingsText(ratings) {
   if (!ratings) return "";
-  const keys = Object.keys(ratings);
-  const order = ["strength", "morale", "movement"];
-  const shown = order.every((k) => k in ratings) ? order : keys;
-  return shown
+  return ratingKeys(ratings)
     .map((k) => {
       const v = ratings[k];
       return /modifier$/.test(k) && v > 0 ? "+" + v : String(v);
@@ -69,7 +80,7 @@ export function ratingsText(ratings) {
 }
 
 // The type symbol of a counter, drawn around (0, cy) in colour c.
-function typeSymbol(type, c, cy) {
+export function typeSymbol(type, c, cy) {
   if (type === "leader") {
     let d = "";
     for (let i = 0; i < 10; i++) {
@@ -194,7 +205,9 @@ export function haloSvg(u, x, y) {
 }
 
 // One counter centred on (x, y). o: {grid, side, label, ratings, lit, selected, stackCount,
-// font: the map's font family, to measure names}.
+// covered, font: the map's font family, to measure names}. A covered counter (under another
+// in a stack, only its top row in sight) shows its ratings in that row, a leader's after a
+// star, and its name at the bottom.
 export function counterSvg(u, x, y, o) {
   const side = o.side || {};
   const fill = side.color || "#9a9a9a";
@@ -218,10 +231,27 @@ export function counterSvg(u, x, y, o) {
   }
   s += typeSymbol(type, esc(ink), 1);
   const maxW = COUNTER - 6;
+  const covered = o.covered && o.ratings;
   s += `<g class="hm-unit-text" fill="${esc(ink)}" text-anchor="middle">`;
-  s += fitText("hm-unit-name", o.label, -h + 13.5, NAME_FS, 600, 0, o.font, maxW);
-  if (o.ratings)
-    s += fitText("hm-unit-ratings", o.ratings, h - 5.5, RATINGS_FS, 700, 0.04, o.font, maxW);
+  s += fitText(
+    "hm-unit-name",
+    o.label,
+    covered ? h - 5.5 : -h + 13.5,
+    NAME_FS,
+    600,
+    0,
+    o.font,
+    maxW,
+  );
+  if (covered && type === "leader") {
+    s += `<g transform="translate(${-h + 9} ${-h + 8.5}) scale(0.6)">${typeSymbol(type, esc(ink), 0)}</g>`;
+    s += `<g transform="translate(8 0)">`;
+    s += fitText("hm-unit-ratings", o.ratings, -h + 14, RATINGS_FS, 700, 0.04, o.font, maxW - 16);
+    s += "</g>";
+  } else if (o.ratings) {
+    const y = covered ? -h + 14 : h - 5.5;
+    s += fitText("hm-unit-ratings", o.ratings, y, RATINGS_FS, 700, 0.04, o.font, maxW);
+  }
   s += "</g>";
   if (typeof u.facing === "number" && u.facing >= 0 && u.facing < 12) {
     s += facingSvg(o.grid, u.facing, ink);

@@ -53,6 +53,7 @@ import {
   counterSvg,
   haloSvg,
   stackOffsets,
+  stackOrder,
   shortName,
   ratingsText,
   SMALLEST_FS,
@@ -282,8 +283,9 @@ export class HexMap extends PanZoomMap {
     for (const cell of cells) {
       const n = cell.list.length;
       const offs = stackOffsets(n);
+      const list = stackOrder(cell.list);
       for (let i = 0; i < n; i++) {
-        const u = cell.list[i];
+        const u = list[i];
         const isSel = selected != null && String(u.id) === selected;
         const isLit = lit.has(String(u.id));
         const x = cell.p[0] + offs[i][0];
@@ -297,6 +299,7 @@ export class HexMap extends PanZoomMap {
           lit: isLit,
           selected: isSel,
           stackCount: i === n - 1 ? n : 0,
+          covered: i < n - 1 && !isSel,
           font: this._font(),
         });
         if (isSel) top = svg;

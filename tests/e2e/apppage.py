@@ -162,7 +162,7 @@ def play_valmont(page: Any) -> None:
     tap_hex(page, "0604")
     wait_text(page, "#prompt", "choose its facing")
     press(page, "#dock button.facing[data-facing='2']")
-    wait_text(page, "#log-panel", "1/8e Ligne faces → east")
+    wait_text(page, "#log-panel", "1/8e Ligne faces east (hexside)")
 
 
 def draw_a_formation_that_fires(page: Any, tap: Any = None) -> None:

@@ -147,10 +147,10 @@ def test_an_assault_and_a_blocked_maneuver_attack_passed_between_the_players(bro
     press(page, "#dock [data-action='end_phase']")
     wait_prompt(page, "Austria: movement, 2 commands left")
     # Wallis (tap) into North, held by France: a maneuver attack the French reserve may block.
+    # Wallis stands beside Kinsky in West, not under it: the tap selects it, no list to pick.
     tap_center(page, "#area-map [data-piece='a2']")
-    page.wait_for_selector("#picker")  # Kinsky and Wallis stand together in West
-    press(page, "#picker button.pick-row[data-unit='a2']")
     page.wait_for_selector("#area-map [data-lit='n']", state="attached")
+    assert page.locator("#picker").count() == 0
     tap_center(page, "#area-map [data-locale='n']")
     hand_over(page, "france")
     wait_prompt(page, "France: block the attack from West into North?")

@@ -70,7 +70,7 @@ def test_moving_a_unit_by_taps_then_choosing_its_facing(game):
         "1/8e Ligne has moved: it must choose its facing now"
     )
     press(page, "#dock button.facing[data-facing='2']")
-    wait_text(page, "#log-panel", "1/8e Ligne faces → east")
+    wait_text(page, "#log-panel", "1/8e Ligne faces east (hexside)")
     log = page.locator("#log-panel").inner_text()
     assert "1/8e Ligne moves 0404 → 0604 (2 MP)" in log
     assert at(page, "fr-1-1") == "0604"
@@ -94,7 +94,7 @@ def test_undo_takes_back_the_facing_then_the_move(game):
     if not arrows:  # (a panel bug, asserted below) a player can still tap the unit instead
         tap_center(page, "#map [data-unit='fr-1-1']")
         page.wait_for_selector("#picker")
-        press(page, "#picker button.pick-row:has-text('faces → east')")
+        press(page, "#picker button.pick-row:has-text('faces east (hexside)')")
     else:
         press(page, "#dock button.facing[data-facing='2']")
     wait_text(page, "#prompt", "movement")

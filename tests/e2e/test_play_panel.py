@@ -250,7 +250,8 @@ def test_every_control_is_44_px_and_counter_text_9_px(browser, site_url):
 
 
 def test_the_stack_picker_lists_each_unit_of_a_hex(browser, site_url):
-    # Hohenbrück: IR 15 stands under the general Arnstedt; both may move.
+    # Hohenbrück: IR 15 and the general Arnstedt stand together (the general drawn under
+    # it); both may move, so a tap on the hex asks which.
     app = open_demo(browser, site_url, "demo-hohenbrueck")
     page = app.page
     try:
@@ -286,7 +287,7 @@ def test_the_stack_picker_lists_each_unit_of_a_hex(browser, site_url):
         )
         for i in range(rows.count()):
             assert rows.nth(i).bounding_box()["height"] >= 48
-        # Picking the unit under the leader selects it and lights where it may go.
+        # Picking the second of the list selects it and lights where it may go.
         under = ids[-1]
         tap(page, page.locator(f"#picker .pick-row[data-unit='{under}']"), wait=False)
         page.wait_for_selector(f"#dock .selected-bar[data-unit='{under}']")

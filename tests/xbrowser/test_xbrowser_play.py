@@ -89,7 +89,7 @@ def test_valmont_a_cup_draw_a_move_by_the_map_undo_redo_and_a_fire_with_its_odds
     tap_map(app, "#map svg [data-hex='0604']")
     d.wait_text("#prompt", "choose its facing")
     d.press("#dock button.facing[data-facing='2']")
-    d.wait_text("#log-panel", "1/8e Ligne faces → east")
+    d.wait_text("#log-panel", "1/8e Ligne faces east (hexside)")
     assert "1/8e Ligne moves 0404 → 0604 (2 MP)" in d.text("#log-panel")
     assert unit_at(app, "fr-1-1") == "0604"
     # Undo the facing, then the move; redo the move.

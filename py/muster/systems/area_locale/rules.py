@@ -55,6 +55,7 @@ class AreaLocaleRules(RulesBase[AreaLocaleState, Action]):
     )
     card_heads = {"": frozenset({"log.al_assault", "log.al_maneuver"})}
     card_quiet = frozenset({"log.al_phase"})
+    markers = screen.MARKERS
 
     def board(self, scenario: AreaScenario, state: State) -> None:
         """No hex board: area maps have their own queries."""

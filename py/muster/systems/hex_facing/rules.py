@@ -129,6 +129,7 @@ class HexFacingRules(RulesBase[HexFacingState, Action]):
         ),
     }
     card_quiet = frozenset({"log.hf_step", "log.rally_phase", "log.face"})
+    markers = screen.MARKERS
 
     def board(self, scenario: Scenario, state: State) -> Board:
         """The map with the units where the state puts them."""

@@ -108,6 +108,7 @@ class HexHexsideRules(RulesBase[HexHexsideState, Action]):
         "rally": frozenset({"log.hh_rally"}),
     }
     card_quiet = frozenset({"log.hh_phase", "log.hh_player_turn", "log.hh_formed"})
+    markers = views.MARKERS
 
     def board(self, scenario: Scenario, state: State) -> Board:
         """The map with the units where the state puts them."""

@@ -74,6 +74,16 @@ WORDS: dict[str, str] = {
 }
 # Markers a unit may carry (``marker.<id>`` words, ``marker_sign.<id>`` the sign drawn).
 LOST_MARKERS = 5  # step losses: hh_lost_1 .. hh_lost_5 (5: five or more)
+# Every marker ``markers`` may put on a unit, in the order it puts them.
+MARKERS = (
+    "hh_locked",
+    *(f"hh_lost_{n}" for n in range(1, LOST_MARKERS + 1)),
+    "hh_column",
+    "hh_engaged",
+    "hh_wcm",
+    "hh_must_attack",
+    "hh_lead",
+)
 
 
 def _outcomes(
