@@ -50,7 +50,7 @@ export const flowMethods = {
     if (!item.unused || !asksFirst()) return false;
     this.asking = item;
     this.picker = null;
-    this.render();
+    this.draw(); // a new view of the same game: the question in the dock
     return true;
   },
 
@@ -80,6 +80,6 @@ export const flowMethods = {
 
   keepPlaying() {
     this.asking = null;
-    this.render();
+    this.draw();
   },
 };

@@ -319,7 +319,7 @@ def test_refused_saves_change_nothing_and_another_scenario_asks_first(browser, s
     page = app.page
     press(page, "#new-game")
     press(page, "#play-panel button.face[data-value='fr-bde1']")
-    wait_text(page, "#prompt", "artillery fire")
+    wait_text(page, "#prompt", "movement")  # Morand has no gun: its fire step passed
     with page.expect_download() as download:
         press(page, "#save-game")
     valmont = tmp_path / "valmont.json"
@@ -361,7 +361,7 @@ def test_refused_saves_change_nothing_and_another_scenario_asks_first(browser, s
     answer(page, go=True)
     wait_text(page, "#message", f"Saved game loaded: {VALMONT}")
     assert page.locator("#scenario-select").input_value() == "demo-valmont"
-    assert "artillery fire" in text(page, "#prompt")
+    assert "movement" in text(page, "#prompt")
     # The Hohenbrück game stays in Saved games.
     press(page, "#saved-games")
     assert saved_entry(page, HOHENBRUECK, "#saved-list").count() == 1
@@ -392,9 +392,9 @@ def test_a_full_storage_is_said_and_play_goes_on(browser, site_url):
     )
     # Play goes on: the draw happens, the next step can be taken, the game can be saved.
     press(page, "#play-panel button.face[data-value='fr-bde1']")
-    wait_text(page, "#prompt", "artillery fire")
-    press(page, "#dock [data-action='next_step']")
-    wait_text(page, "#prompt", "movement")
+    wait_text(page, "#prompt", "movement")  # Morand has no gun: its fire step passed
+    press(page, "#dock [data-action='next_step']")  # its units not moved: confirmed
+    page.wait_for_function("!document.querySelector('#prompt').textContent.includes('movement')")
     with page.expect_download() as download:
         press(page, "#save-game")
     assert len(json.loads(Path(download.value.path()).read_text())["actions"]) == 2
@@ -402,7 +402,7 @@ def test_a_full_storage_is_said_and_play_goes_on(browser, site_url):
     # Room again: the game is kept again, at its latest position.
     cdp.send("Storage.overrideQuotaForOrigin", {"origin": origin})
     press(page, "#undo")
-    wait_text(page, "#prompt", "artillery fire")
+    wait_text(page, "#prompt", "movement")
     page.wait_for_function(
         "window.muster.games.records.length === 1 "
         "&& window.muster.games.records[0].summary.moves === 1"
