@@ -55,7 +55,13 @@ export const flowMethods = {
   },
 
   askBox(item) {
-    return el("div", { class: "ask-unused", id: "ask-unused", role: "group" }, [
+    const attrs = {
+      class: "ask-unused",
+      id: "ask-unused",
+      role: "group",
+      "aria-labelledby": "ask-unused-text",
+    };
+    return el("div", attrs, [
       el("p", { class: "ask-what", text: this.label(item) }),
       el("p", {
         class: "ask-text",

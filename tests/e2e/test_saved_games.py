@@ -184,7 +184,7 @@ def test_new_game_asks_first_and_the_old_game_stays_in_saved_games(browser, site
     path = tmp_path / "export.json"
     download.value.save_as(path)
     exported = json.loads(path.read_text())
-    assert exported["format"] == "muster-save/1" and len(exported["actions"]) == 4
+    assert exported["format"] == "muster-save/1" and len(exported["actions"]) == 3
     assert download.value.suggested_filename == "demo-valmont.save.json"
     # Resume it: asked first (a game is in progress), then the same position as before.
     old.locator(".saved-resume").click()
@@ -277,6 +277,8 @@ def test_a_reload_mid_hand_over_opens_on_the_privacy_screen(browser, site_url):
     wait_text(page, "#prompt", "Austria")
     settle(page)
     page.tap("#dock [data-action='end_phase']")
+    settle(page)
+    page.tap("#ask-unused-end")  # 3 commands unused: asked first, and ended anyway
     # The screen now asks to hand the tablet to France; the French player reloads.
     page.wait_for_selector("#curtain:not([hidden]) #curtain-go[data-side='france']")
     assert "Hand the tablet to France" in text(page, "#curtain")

@@ -151,7 +151,7 @@ def test_the_screen_is_kept_awake_while_a_game_is_open(browser, site_url):
     box = page.locator("#wake-lock")
     assert box.is_checked() and box.is_enabled()
     assert page.locator("#wake-lock-note").is_hidden()
-    row = page.locator("label.check-row").bounding_box()
+    row = page.locator("label.check-row[for='wake-lock']").bounding_box()
     assert row["height"] >= 44
     settings(page, False)
     # No game open: the screen may sleep.
