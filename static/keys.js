@@ -218,11 +218,12 @@ export function setupKeys(opts) {
     (opts.area() ? opts.areaMap : opts.hexMap).focus();
   }
 
-  // Escape: the preview, the stack picker, the selection, the look back, the line-of-sight
-  // tool, whichever is open (in that order).
+  // Escape: the preview, the question before an ending, the stack picker, the selection, the
+  // look back, the line-of-sight tool, whichever is open (in that order).
   function cancel() {
     return (
       press("#preview #cancel") ||
+      press("#ask-unused-keep") ||
       press("#picker-cancel") ||
       press("#unselect") ||
       press("#back-to-game") ||

@@ -10,6 +10,7 @@ import { logMethods } from "./panel_log.js";
 import { crtMethods } from "./panel_crt.js";
 import { scenarioMethods, briefingAtNewGame } from "./panel_scenario.js";
 import { resultMethods } from "./panel_result.js";
+import { flowMethods } from "./panel_flow.js";
 import { focusKeeper, SHORTCUTS } from "./keys.js";
 import { byBearing, facingArrowSvg, facingWord } from "./facing.js";
 import { legendSections } from "./legend.js";
@@ -49,6 +50,7 @@ export class Play {
     this.selected = null;
     this.slot = null;
     this.pending = null; // a fight being previewed: {item, answer}
+    this.asking = null; // an ending that leaves something unused, asked about first
     this.picker = null; // several things one tap could mean: {title, items} or {title, units}
     this.past = null; // the map as it was after an earlier action: {at, view}
     this.covered = null; // the side the privacy screen waits for
@@ -198,6 +200,7 @@ export class Play {
     this.view = view;
     this.viewer = view.viewer;
     this.pending = null;
+    this.asking = null;
     this.picker = null;
     this.past = null;
     const side = view.prompt ? view.prompt.side : null;
@@ -409,6 +412,7 @@ export class Play {
   }
 
   run(item) {
+    if (this.asksBefore(item)) return null;
     if (item.preview) return this.askPreview(item);
     return this.act(item.action);
   }
@@ -649,6 +653,7 @@ export class Play {
     const card = this.cardBox(); // what the last die or fight did, until put away
     if (card) nodes.push(card);
     if (this.pending) nodes.push(this.previewBox(this.pending));
+    else if (this.asking) nodes.push(this.askBox(this.asking));
     else if (this.picker) nodes.push(this.pickerBox(this.picker));
     else if (view.chance) nodes.push(this.chanceBox(view.chance));
     else if (!view.result) nodes.push(this.choicesBox());
@@ -671,14 +676,20 @@ export class Play {
     const unit = this.selected;
     if (unit) nodes.push(this.selectedBar(unit));
     const choices = (this.view.choices || []).map((choice, index) => ({ choice, index }));
-    // What ends the step, phase or turn first, under the prompt: going on is always in reach.
-    const ordered = choices
-      .filter((c) => c.choice.end)
-      .concat(choices.filter((c) => !c.choice.end));
-    ordered.forEach(({ choice, index }) => {
-      const items = choice.items.map((i) => Object.assign({ choice: index }, i));
-      if (choice.end) nodes.push(this.endChoice(choice, items));
-      else if (choice.kind === "map") nodes.push(this.mapChoice(choice, items));
+    // The way on first, under the prompt: the natural next step (the core's primary item),
+    // then what ends the step, phase or turn: going on is always in reach.
+    const all = this.items();
+    const way = all
+      .filter((i) => i.primary && !choices[i.choice].choice.end)
+      .concat(all.filter((i) => choices[i.choice].choice.end));
+    if (way.length) nodes.push(this.wayOn(way));
+    choices.forEach(({ choice, index }) => {
+      if (choice.end) return;
+      const items = choice.items
+        .filter((i) => !i.primary)
+        .map((i) => Object.assign({ choice: index }, i));
+      if (!items.length) return; // its one item leads the way on
+      if (choice.kind === "map") nodes.push(this.mapChoice(choice, items));
       else if (choice.kind === "facing") nodes.push(this.facingChoice(choice, items));
       else nodes.push(this.buttonChoice(choice, items));
     });
@@ -718,20 +729,6 @@ export class Play {
       "data-at": item.at || "",
       "data-unit": item.unit || "",
     });
-  }
-
-  // The way on: each a large button saying what comes next.
-  endChoice(choice, items) {
-    return el(
-      "div",
-      { class: "choice end-choice", "data-kind": "end" },
-      items.map((i) => {
-        const node = this.itemButton(i);
-        node.classList.add("end");
-        node.setAttribute("aria-keyshortcuts", SHORTCUTS.end);
-        return node;
-      }),
-    );
   }
 
   buttonChoice(choice, items) {
@@ -942,8 +939,16 @@ export class Play {
 }
 
 // The panel's methods by concern: odds and dice, the log, the owner's tables, the scenario,
-// the result card.
-Object.assign(Play.prototype, oddsMethods, logMethods, crtMethods, scenarioMethods, resultMethods);
+// the result card, the way on.
+Object.assign(
+  Play.prototype,
+  oddsMethods,
+  logMethods,
+  crtMethods,
+  scenarioMethods,
+  resultMethods,
+  flowMethods,
+);
 
 function countShown() {
   shown += 1;

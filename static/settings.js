@@ -1,7 +1,9 @@
-// The settings dialog's own choices (the language is the app's): the theme, and keeping the
-// screen awake during a game. Each is remembered in this browser. The theme is also applied
-// before the first paint by static/theme.js, which reads the same key.
+// The settings dialog's own choices (the language is the app's): the theme, keeping the
+// screen awake during a game, and asking before an ending that leaves something unused. Each
+// is remembered in this browser. The theme is also applied before the first paint by
+// static/theme.js, which reads the same key.
 import { ScreenLock } from "./wakelock.js";
+import { asksFirst, setAsksFirst } from "./panel_flow.js";
 
 const THEME_KEY = "muster.theme";
 const THEMES = ["auto", "light", "dark"];
@@ -48,6 +50,15 @@ export function initSettings(opts) {
       const chosen = THEMES.indexOf(theme.value) >= 0 ? theme.value : "auto";
       write(THEME_KEY, chosen === "auto" ? null : chosen);
       applyTheme(chosen);
+    });
+  }
+
+  // Ask before an ending that leaves commands unused or units unmoved (the play panel asks).
+  const ask = document.getElementById("ask-unused-setting");
+  if (ask) {
+    ask.checked = asksFirst();
+    ask.addEventListener("change", function () {
+      setAsksFirst(ask.checked);
     });
   }
 

@@ -15,7 +15,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import limits
+from . import flow, limits
 from .cards import QUIET, result_card
 from .dice import Die, roll
 from .errors import IllegalActionError, InvalidActionError, RulesError
@@ -315,7 +315,7 @@ class Game:
             "private": hidden,
             "prompt": rules.prompt(sc, state),
             "legal": legal,
-            "choices": [] if chance or not legal else rules.choices(sc, state, legal),
+            "choices": [] if chance or not legal else self.choices(legal),
             "chance": None,
             "log": [self.log[i] for i in recent],
             "can_undo": mine and self.can_take_back(),
@@ -354,6 +354,11 @@ class Game:
         view.update(view_part(rules, sc, state))
         view.update(rules.view_extra(sc, state, viewer))
         return view
+
+    def choices(self, legal: list[Action]) -> list[dict[str, Any]]:
+        """The legal actions in the rules' choices, the natural next step marked primary
+        (``flow.mark_primary``: never a give-up)."""
+        return flow.mark_primary(self.rules.choices(self.scenario, self.state, legal))
 
     def view_at(self, index: int, viewer: str | None) -> dict[str, Any]:
         """The position after the first ``index`` actions (0: the start) as ``viewer`` may

@@ -32,7 +32,8 @@ Choice = dict[str, Any]
 Item = dict[str, Any]
 CHOICE_KINDS = ("buttons", "map", "facing")
 # A choice may carry "end": true: it ends the step, the phase or the turn (the panel shows it
-# within reach, under the prompt).
+# within reach, under the prompt). An item may carry "give_up": true, "primary": true and, on
+# an ending, "unused" (``muster.flow``: the natural next step, and what an ending leaves).
 # Action fields that name the place a tap on the map takes an action at, in order of preference.
 PLACE_FIELDS = ("at", "to", "target", "hex", "approach")
 # How the screen words a message parameter, by its name (docs/play-view.md): the names every

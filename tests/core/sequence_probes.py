@@ -74,7 +74,8 @@ def _hex_facing_field(seq: dict | None = None, orders: bool = True) -> dict:
             unit("a1", "au", "infantry", "0503", 8),
             unit("a2", "au", "cavalry", "0603", 8),
         ],
-        "overrides": {"sequence": seq or {}},
+        # Every step ended by hand (empty_steps off): the probes walk the sequence.
+        "overrides": {"sequence": {"empty_steps": {"passed": False}, **(seq or {})}},
     }
 
 
@@ -152,6 +153,21 @@ def probe_hex_facing_counterattack(record: Record) -> None:
     g.apply({"type": "roll", "value": 0})  # below 0: counterattack
     while g.state["chance"]:
         g.apply({"type": "roll", "value": 0})
+    g.legal_actions()
+
+
+def probe_hex_facing_breakthrough(record: Record) -> None:
+    """procedures.breakthrough.*: a strong attacker's melee reads 10 or more, the defender
+    retreats, and the attacker is offered the hex it left."""
+    from test_fight_hex_facing import at_step, duel
+
+    sc = record(duel({"strength": 6, "cohesion": 7}, {"strength": 6, "cohesion": 5}))
+    g = at_step(sc, "combat")
+    melee = {"type": "melee", "target": "0403", "attackers": ["a1"]}
+    g.apply(melee)
+    g.apply({"type": "roll", "value": 9})  # modified 10 or more: the defender retreats
+    while g.state["retreat"] or g.state["chance"]:
+        g.apply(g.legal_actions()[0])
     g.legal_actions()
 
 

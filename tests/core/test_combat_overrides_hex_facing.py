@@ -90,7 +90,13 @@ def test_a_rally_reads_the_scenarios_cohesion_test():
     next(u for u in data["units"] if u["id"] == "f1")["state"] = {"disordered": True}
     for pass_if, needed in (("at_most", 6), ("below", 5)):
         sc = parse_scenario(
-            {**data, "overrides": {"combat": {"cohesion_test": {"pass_if": pass_if}}}}
+            {
+                **data,
+                "overrides": {
+                    **data["overrides"],
+                    "combat": {"cohesion_test": {"pass_if": pass_if}},
+                },
+            }
         )
         g = to_rally(Game.start(sc, RULES, 1))
         g.apply({"type": "rally", "unit": "f1"})
@@ -162,7 +168,7 @@ def test_long_range_reaches_as_far_as_the_scenario_says():
     fire = {"type": "fire", "unit": "gun", "target": "0403"}
     assert fire in at_step(sc, "fire").legal_actions()  # effective 2, and 2 beyond
     near = own(sc, fire_modifiers={"long_range_limit": {"value": 0}})
-    g = at_step(near, "fire")
+    g = at_step(near, "fire", by_hand=True)  # out of range: an empty step, held to see it
     assert fire not in g.legal_actions()
     assert RULES.refusal(near, g.state, fire)["key"] == "error.hf_out_of_range"
 

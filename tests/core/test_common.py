@@ -95,8 +95,8 @@ RECORDED = {
     ("demo-fontanella", 2): (641, {"austria": 4, "france": 6}, "france"),
     ("demo-hohenbrueck", 1): (287, {"prussia": 3, "austria": 9}, "austria"),
     ("demo-hohenbrueck", 2): (303, {"prussia": 7, "austria": 12}, "austria"),
-    ("demo-valmont", 1): (501, {"france": 0, "austria": 9}, "austria"),
-    ("demo-valmont", 2): (519, {"france": 2, "austria": 7}, "austria"),
+    ("demo-valmont", 1): (456, {"france": 0, "austria": 8}, "austria"),
+    ("demo-valmont", 2): (452, {"france": 0, "austria": 8}, "austria"),
 }
 
 

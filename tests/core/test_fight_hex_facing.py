@@ -47,11 +47,25 @@ def scenario(units, hexes=None):
     )
 
 
-def at_step(sc, step):
+def at_step(sc, step, by_hand=False):
+    """A game of ``sc`` at ``step`` of the French activation; ``by_hand``: with every step
+    ended by hand (sequence.json empty_steps off), to stop at a step with nothing to do."""
+    if by_hand:
+        overrides = sc.data.get("overrides", {})
+        sequence = {**overrides.get("sequence", {}), "empty_steps": {"passed": False}}
+        sc = parse_scenario({**sc.data, "overrides": {**overrides, "sequence": sequence}})
     g = Game.start(sc, RULES, 1)
     g.apply({"type": "roll", "value": "fr"})
-    for _ in range(["fire", "move", "combat"].index(step)):
+    return walk_to(g, step)
+
+
+def walk_to(g, step):
+    """The active formation ends its steps up to ``step`` (an empty step passes by itself,
+    sequence.json empty_steps: only those with something to do are ended here)."""
+    steps = ["fire", "move", "combat"]
+    while steps.index(g.state["active"]["step"]) < steps.index(step):
         g.apply({"type": "next_step"})
+    assert g.state["active"]["step"] == step
     return g
 
 
@@ -235,11 +249,10 @@ def test_forming_square_and_charging_it():
     assert g.state["units"]["i1"]["square"] is True
     assert not [a for a in g.legal_actions() if a.get("unit") == "i1"]  # that was its move
     # The Austrian cavalry's turn: its charge against the square loses the bonus (-2).
-    g.apply({"type": "next_step"})
-    g.apply({"type": "next_step"})
+    while g.state["active"]:  # the rest of the French activation (an empty step passes)
+        g.apply({"type": "next_step"})
     g.apply({"type": "roll", "value": "au"})
-    g.apply({"type": "next_step"})
-    g.apply({"type": "next_step"})
+    walk_to(g, "combat")
     charge = {"type": "melee", "target": "0403", "attackers": ["c1"], "charge": True}
     assert charge in g.legal_actions()
     keys = {m["key"]: m["value"] for m in RULES.preview(sc, g.state, charge)["modifiers"]}

@@ -11,8 +11,14 @@ from muster.systems import game_rules
 RULES = game_rules("hex-facing")
 
 
+# The tests of tiny() walk the sequence by hand: its empty steps are not passed by themselves
+# (sequence.json empty_steps; test_an_empty_step_passes_by_itself and after test what is).
+BY_HAND = {"sequence": {"empty_steps": {"passed": False}}}
+
+
 def tiny(**extra):
-    """A 6x4 map: two French units in one brigade, one Austrian, one objective."""
+    """A 6x4 map: two French units in one brigade, one Austrian, one objective; every step
+    ended by hand (``BY_HAND``)."""
     data = {
         "format": "muster-scenario/1",
         "id": "t",
@@ -59,6 +65,7 @@ def tiny(**extra):
             },
         ],
     }
+    data["overrides"] = BY_HAND
     data.update(extra)
     return parse_scenario(data)
 

@@ -43,7 +43,7 @@ def test_a_fire_it_cannot_make_says_why(target, key, rule):
         for i, h in enumerate(("0603", "0101", "0503"))
     ]
     sc = scenario(units, hexes={"0402": {"terrain": ["woods"]}, "0403": {"terrain": ["woods"]}})
-    g = at_step(sc, "fire")
+    g = at_step(sc, "fire", by_hand=True)  # no fire it may make: an empty step
     error = refused(g, {"type": "fire", "unit": "gun", "target": target})
     assert error.key == key
     assert (error.rule, error.place) == (rule, target)
@@ -54,7 +54,7 @@ def test_a_fire_it_cannot_make_says_why(target, key, rule):
 
 def test_other_refusals_are_the_cores():
     sc = scenario([{"id": "i1", "hex": "0103", "facing": 2, "ratings": {"movement": 2}}])
-    g = at_step(sc, "fire")  # not the move step
+    g = at_step(sc, "fire", by_hand=True)  # not the move step
     error = refused(g, {"type": "move", "unit": "i1", "to": "0603"})
     assert error.key == "error.refused"
     for junk in ({"type": "move", "unit": ["x"]}, {"type": "fire", "unit": "gun", "target": 3}):

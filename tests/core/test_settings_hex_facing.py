@@ -26,8 +26,10 @@ RULES = game_rules("hex-facing")
 
 
 def overridden(sc, **tables):
-    """The scenario again, with ``overrides`` (table -> settings)."""
-    return parse_scenario({**sc.data, "overrides": tables})
+    """The scenario again, with ``overrides`` (table -> settings) added to its own."""
+    own = sc.data.get("overrides", {})
+    merged = {**own, **{k: {**own.get(k, {}), **v} for k, v in tables.items()}}
+    return parse_scenario({**sc.data, "overrides": merged})
 
 
 def to_rally(g):
@@ -218,7 +220,9 @@ def test_no_orders_may_melee(may):
         ]
     )
     data = {**sc.data, "formations": [{**f, "orders": False} for f in sc.data["formations"]]}
-    sc = overridden(parse_scenario(data), sequence={"no_orders": {"may_melee": may}})
+    # Without melee the combat step is empty: ended by hand here, to see it.
+    sequence = {"no_orders": {"may_melee": may}, "empty_steps": {"passed": False}}
+    sc = overridden(parse_scenario(data), sequence=sequence)
     g = at_step(sc, "combat")
     assert any(a["type"] == "melee" for a in g.legal_actions()) is may
     assert ("why" in RULES.prompt(sc, g.state)) is not may
@@ -252,6 +256,7 @@ def test_every_setting_of_sequence_json_is_a_setting_or_a_note():
             yield ".".join(path)
 
     assert sorted(set(leaves(data))) == [
+        "empty_steps.passed",
         "formation_steps",
         "no_orders.may_melee",
         "no_orders.movement_factor",

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 from playouts import random_playout
+from test_fight_hex_facing import walk_to
+from test_play_hex_facing import BY_HAND
 
 from muster.game import Game, canonical, chance_faces
 from muster.ruleset import CHOICE_KINDS, words_of
@@ -224,8 +226,14 @@ def texts(game):
     return [say(game.scenario, i) for c in view["choices"] for i in c["items"]]
 
 
+def by_hand(sc):
+    """The scenario with every step ended by hand (sequence.json empty_steps off): the tests
+    below read what each step shows, empty or not."""
+    return parse_scenario({**sc.data, "overrides": BY_HAND})
+
+
 def demo_at(formation):
-    g = Game.start(DEMO, RULES, 1)
+    g = Game.start(by_hand(DEMO), RULES, 1)
     g.apply({"type": "roll", "value": formation})
     return g
 
@@ -320,9 +328,7 @@ def duel(a, d, gun=None):
 def at_combat(sc):
     g = Game.start(sc, RULES, 1)
     g.apply({"type": "roll", "value": "fr"})
-    g.apply({"type": "next_step"})
-    g.apply({"type": "next_step"})
-    return g
+    return walk_to(g, "combat")
 
 
 def test_a_melee_button_names_its_attackers_and_the_roll_says_what_each_face_does():
@@ -408,7 +414,7 @@ def test_reaction_fire_is_offered_to_the_defender_with_the_melee_drawn():
 
 
 def test_rally_prompt_buttons_and_results():
-    sc = duel({"cohesion": 6}, {"cohesion": 5})
+    sc = by_hand(duel({"cohesion": 6}, {"cohesion": 5}))
     g = Game.start(sc, RULES, 1)
     g.states[-1]["units"]["a1"]["status"] = "routed"
     g.states[-1]["units"]["a1"]["hex"] = "0101"  # not next to the enemy

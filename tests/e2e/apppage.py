@@ -113,9 +113,15 @@ def settle(page: Any) -> None:
 
 
 def press(page: Any, selector: str) -> None:
-    """Click a control of the play panel as a player does: once it has settled."""
+    """Click a control of the play panel as a player does: once it has settled. An ending
+    that asks first (commands unused, units not moved) is confirmed: the player pressed it
+    meaning it (tests/e2e/test_flow.py taps the question itself)."""
     settle(page)
     page.locator(selector).first.click()
+    ask = page.locator("#ask-unused-end")
+    if selector != "#ask-unused-end" and ask.count():
+        settle(page)
+        ask.click()
 
 
 def tap_center(page: Any, selector: str, touch: bool = False) -> None:
@@ -144,12 +150,10 @@ def wait_text(page: Any, selector: str, text: str) -> None:
 
 def valmont_to_movement(page: Any) -> None:
     """A new Valmont game to its first movement: the cup draws Morand's brigade (the face
-    typed in, as from a real cup), its artillery fire is passed."""
+    typed in, as from a real cup); it has no gun, so its artillery fire passes by itself."""
     press(page, "#new-game")
     page.wait_for_selector("#roll")
     press(page, "#play-panel button.face[data-value='fr-bde1']")
-    wait_text(page, "#prompt", "artillery fire")
-    press(page, "#dock [data-action='next_step']")
     wait_text(page, "#prompt", "movement")
 
 

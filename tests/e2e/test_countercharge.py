@@ -201,10 +201,10 @@ def to_the_charge(app) -> tuple[list, list]:
         tap_at(app, "#ask-ok", within=None)
     page.wait_for_selector("#roll")
     tap_at(app, "#dock button.face[data-value='fr-cav']")
-    wait_text(page, "#prompt", "artillery fire")
+    wait_text(page, "#prompt", "movement")  # no artillery fire: the step passed by itself
     tap_at(app, "#dock [data-action='next_step']")
-    wait_text(page, "#prompt", "movement")
-    tap_at(app, "#dock [data-action='next_step']")
+    page.wait_for_selector("#ask-unused-end")  # the hussars have not moved: asked first
+    tap_at(app, "#ask-unused-end")
     wait_text(page, "#prompt", "melee and charges")
     # The hussars may fight 0704 two ways: a tap on it asks which.
     tap_map(app, TARGET)

@@ -87,9 +87,7 @@ def test_a_heavy_cavalry_charge(battle):
             press(page, "#dock [data-action='next_step']")
     prompt_has(page, "Draw a formation marker")
     press(page, "#play-panel button.face[data-value='fr-cav']")
-    prompt_has(page, "artillery fire")
-    press(page, "#dock [data-action='next_step']")
-    prompt_has(page, "movement")
+    prompt_has(page, "movement")  # cavalry has no artillery fire: the step passed by itself
     press(page, "#dock [data-action='next_step']")
     prompt_has(page, "melee and charges")
     charge = page.locator("#dock button.fight", has_text="charge").first

@@ -306,7 +306,10 @@ def test_hohenbrueck_a_move_and_a_bombardment_by_keyboard(browser, site_url):
             arg=["pr-ir21", to],
         )
         focus_on(page, "#map")
-        # `e`: the bombardment phase. The gun by the cursor, its target lit; Enter previews.
+        # `e`: the bombardment phase (asked first: units have not moved; `e` again ends it).
+        # The gun by the cursor, its target lit; Enter previews.
+        key(page, "e")
+        page.wait_for_selector("#ask-unused")
         key(page, "e")
         page.wait_for_function(
             "document.getElementById('prompt').innerText.includes('bombardment phase')"
@@ -388,7 +391,10 @@ def test_fontanella_a_move_and_an_assault_by_keyboard(browser, site_url):
         focus_on(page, "#area-map")
         walk_to(page, "a09", "#area-map", "#area-map [data-piece='a09']")
         assert "on the approach Cascina Rovere → Torre Bianca" in said(page, "#area-map")
-        # `e` ends the movement; the tablet goes to France behind the privacy screen.
+        # `e` ends the movement (asked first: commands unused; `e` again ends it); the tablet
+        # goes to France behind the privacy screen.
+        key(page, "e")
+        page.wait_for_selector("#ask-unused")
         key(page, "e")
         pass_the_screen(page, "france")
         assert "France: assaults" in page.locator("#prompt").inner_text()

@@ -52,11 +52,12 @@ def test_a_new_game_opens_with_a_cup_draw_and_its_odds(game):
 def test_a_marker_drawn_at_the_table_activates_its_formation(game):
     page = game.page
     press(page, "#play-panel button.face[data-value='fr-bde1']")
-    wait_text(page, "#prompt", "artillery fire")
-    assert prompt(page) == "Brigade Morand (France): artillery fire"
-    assert "Brigade Morand drawn (at the table)" in page.locator("#log-panel").inner_text()
-    press(page, "#dock [data-action='next_step']")
+    # Morand's brigade has no gun: its artillery fire passes by itself, said in the log.
     wait_text(page, "#prompt", "movement")
+    assert prompt(page) == "Brigade Morand (France): movement"
+    log = page.locator("#log-panel").inner_text()
+    assert "Brigade Morand drawn (at the table)" in log
+    assert "Brigade Morand has nothing to do in its fire step: step passed" in log
 
 
 def test_moving_a_unit_by_taps_then_choosing_its_facing(game):
@@ -108,7 +109,7 @@ def test_save_and_load_a_game(game, tmp_path):
     path = tmp_path / "game.json"
     download.value.save_as(path)
     save = json.loads(path.read_text())
-    assert save["format"] == "muster-save/1" and len(save["actions"]) == 4
+    assert save["format"] == "muster-save/1" and len(save["actions"]) == 3
     # Play on, then load the save: the position returns to it.
     press(page, "#dock [data-action='next_step']")
     wait_text(page, "#prompt", "melee")
@@ -117,14 +118,14 @@ def test_save_and_load_a_game(game, tmp_path):
     wait_text(page, "#prompt", "movement")
     assert at(page, "fr-1-1") == "0604"
     # A tampered save is refused and the game stays as it is.
-    save["actions"][2]["to"] = "1212"
+    save["actions"][1]["to"] = "1212"
     path.write_text(json.dumps(save))
     page.set_input_files("#save-file", str(path))
     answer(page)
-    wait_text(page, "#message", "action 3")
+    wait_text(page, "#message", "action 2")
     message = page.locator("#message").inner_text()
     # The refusal says why, by the unit's name and the hex: out of its reach this move.
-    assert message.startswith("The save cannot be replayed: action 3: ")
+    assert message.startswith("The save cannot be replayed: action 2: ")
     assert "cannot reach 1212 this move" in message and "fr-1" not in message
     assert message.endswith("The game in progress is unchanged.")
     assert at(page, "fr-1-1") == "0604"

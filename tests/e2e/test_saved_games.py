@@ -186,7 +186,7 @@ def test_new_game_asks_first_and_the_old_game_stays_in_saved_games(browser, site
     path = tmp_path / "export.json"
     download.value.save_as(path)
     exported = json.loads(path.read_text())
-    assert exported["format"] == "muster-save/1" and len(exported["actions"]) == 4
+    assert exported["format"] == "muster-save/1" and len(exported["actions"]) == 3
     assert download.value.suggested_filename == "demo-valmont.save.json"
     # Resume it: asked first (a game is in progress), then the same position as before.
     old.locator(".saved-resume").click()
@@ -286,6 +286,8 @@ def test_a_reload_mid_hand_over_opens_on_the_privacy_screen(browser, site_url):
     wait_text(page, "#prompt", "Austria")
     settle(page)
     page.tap("#dock [data-action='end_phase']")
+    settle(page)
+    page.tap("#ask-unused-end")  # 3 commands unused: asked first, and ended anyway
     # The screen now asks to hand the tablet to France; the French player reloads.
     page.wait_for_selector("#curtain:not([hidden]) #curtain-go[data-side='france']")
     assert "Hand the tablet to France" in text(page, "#curtain")
@@ -327,7 +329,7 @@ def test_refused_saves_change_nothing_and_another_scenario_asks_first(browser, s
     page = app.page
     press(page, "#new-game")
     press(page, "#play-panel button.face[data-value='fr-bde1']")
-    wait_text(page, "#prompt", "artillery fire")
+    wait_text(page, "#prompt", "movement")  # Morand has no gun: its fire step passed
     with page.expect_download() as download:
         press(page, "#save-game")
     valmont = tmp_path / "valmont.json"
@@ -370,7 +372,7 @@ def test_refused_saves_change_nothing_and_another_scenario_asks_first(browser, s
     answer(page, go=True)
     wait_text(page, "#message", f"Saved game loaded: {VALMONT}")
     assert page.locator("#scenario-select").input_value() == "demo-valmont"
-    assert "artillery fire" in text(page, "#prompt")
+    assert "movement" in text(page, "#prompt")
     # The Hohenbrück game stays in Saved games.
     press(page, "#saved-games")
     assert saved_entry(page, HOHENBRUECK, "#saved-list").count() == 1
@@ -402,9 +404,9 @@ def test_a_full_storage_is_said_and_play_goes_on(browser, site_url):
     )
     # Play goes on: the draw happens, the next step can be taken, the game can be saved.
     press(page, "#play-panel button.face[data-value='fr-bde1']")
-    wait_text(page, "#prompt", "artillery fire")
-    press(page, "#dock [data-action='next_step']")
-    wait_text(page, "#prompt", "movement")
+    wait_text(page, "#prompt", "movement")  # Morand has no gun: its fire step passed
+    press(page, "#dock [data-action='next_step']")  # its units not moved: confirmed
+    page.wait_for_function("!document.querySelector('#prompt').textContent.includes('movement')")
     with page.expect_download() as download:
         press(page, "#save-game")
     assert len(json.loads(Path(download.value.path()).read_text())["actions"]) == 2
@@ -412,7 +414,7 @@ def test_a_full_storage_is_said_and_play_goes_on(browser, site_url):
     # Room again: the game is kept again, at its latest position.
     cdp.send("Storage.overrideQuotaForOrigin", {"origin": origin})
     press(page, "#undo")
-    wait_text(page, "#prompt", "artillery fire")
+    wait_text(page, "#prompt", "movement")
     page.wait_for_function(
         "window.muster.games.records.length === 1 "
         "&& window.muster.games.records[0].summary.moves === 1"

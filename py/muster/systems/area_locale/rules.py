@@ -116,7 +116,8 @@ class AreaLocaleRules(RulesBase[AreaLocaleState, Action]):
         return self._enter(scenario, state, P.phases(scenario)[0])
 
     def _enter(self, scenario: AreaScenario, state: State, phase: str) -> list[Event]:
-        """Begin ``phase``; one with nothing to do passes by itself."""
+        """Begin ``phase``; one with nothing to do passes by itself, logged for its side
+        (sequence.json ``empty_steps``)."""
         if state["phase"] == "bombardment" and phase != "bombardment":
             for pid in self._own(scenario, state):  # a declaration not fired lapses
                 state["pieces"][pid]["declared"] = False
@@ -127,8 +128,11 @@ class AreaLocaleRules(RulesBase[AreaLocaleState, Action]):
             "assault": not self._assault_actions(scenario, state),
             "declaration": not self._declare_actions(scenario, state),
         }
-        if empty.get(phase):
-            return events + self._next_phase(scenario, state)
+        if empty.get(phase) and P.settings(scenario)["empty_steps"]["passed"]:
+            # Its own side's log only: the other side is not told it had nothing to do.
+            side = state["side"]
+            passed = {"key": "log.al_phase_passed", "params": {"phase": phase, "side": side}}
+            return events + [{**passed, "to": side}] + self._next_phase(scenario, state)
         return events
 
     def _next_phase(self, scenario: AreaScenario, state: State) -> list[Event]:

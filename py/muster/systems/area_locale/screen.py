@@ -15,6 +15,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from ... import flow
 from ...areamap import AreaScenario
 from ...ruleset import Action, choice, item
 from . import pieces as P
@@ -235,7 +236,11 @@ def choices(rules: Any, scenario: AreaScenario, state: State, legal: list[Action
             g = group(("end",), "choice.al_end", {})
             g["end"] = True
             key, params = _end_label(rules, scenario, state, action)
-            g["items"].append(item(action, key, params))
+            ending = item(action, key, params)
+            unused = _unused(scenario, state, legal)
+            if unused:
+                ending["unused"] = unused
+            g["items"].append(ending)
     order = ("move", "road", "assault", "bombard", "declare", "select")
     ranked = sorted(
         groups.items(),
@@ -291,6 +296,18 @@ def _loss_choice(state: State, group: Any) -> dict[str, Any]:
         return group(("loss",), "choice.al_group_loss", {"at": _group_place(state, entry["group"])})
     params = {"n": entry["n"], "reason": entry.get("why", "assault")}
     return group(("loss",), "choice.al_loss", params)
+
+
+def _unused(scenario: AreaScenario, state: State, legal: list[Action]) -> dict | None:
+    """The commands an ending leaves unused: those left when no later phase of the player turn
+    spends commands (movement, assault) and a block could still spend them now."""
+    phases = P.phases(scenario)
+    later = phases[phases.index(state["phase"]) + 1 :]
+    if any(p in ("movement", "assault") for p in later):
+        return None
+    if not any(a["type"] in ("select", "move", "road", "assault") for a in legal):
+        return None
+    return flow.unused_label("unused.commands", state["commands"])
 
 
 def _end_label(

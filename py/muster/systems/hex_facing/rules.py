@@ -347,7 +347,8 @@ class HexFacingRules(RulesBase[HexFacingState, Action]):
         state["active"] = None
         sides = [s["id"] for s in scenario.data["sides"]]
         state["rally"] = {"side": sides[0], "tried": []}
-        return [{"key": "log.rally_phase", "params": {"side": sides[0]}}]
+        events = [{"key": "log.rally_phase", "params": {"side": sides[0]}}]
+        return events + self._pass_empty_rally(scenario, state)
 
     def _end_turn(self, scenario: Scenario, state: State) -> list[Event]:
         self._update_held(scenario, state)
@@ -534,7 +535,31 @@ class HexFacingRules(RulesBase[HexFacingState, Action]):
         steps = settings(scenario)["formation_steps"]
         ongoing(state, "active")["step"] = steps[0]
         key = "log.hf_activated" if orders else "log.hf_activated_no_orders"
-        return [{"key": key, "params": {"formation": fid, "side": formation["side"]}}]
+        events = [{"key": key, "params": {"formation": fid, "side": formation["side"]}}]
+        return events + self._pass_empty_step(scenario, state)
+
+    def _pass_empty_step(self, scenario: Scenario, state: State) -> list[Event]:
+        """A step just begun in which the active formation can do nothing but end it passes by
+        itself, logged (sequence.json ``empty_steps``); so may the steps after it."""
+        if not settings(scenario)["empty_steps"]["passed"]:
+            return []
+        if self._formation_actions(scenario, state) != [{"type": "next_step"}]:
+            return []
+        active = ongoing(state, "active")
+        params = {"formation": active["formation"], "step": active["step"]}
+        passed: list[Event] = [{"key": "log.hf_step_passed", "params": params}]
+        return passed + self.next_step(scenario, state, {"type": "next_step"})
+
+    def _pass_empty_rally(self, scenario: Scenario, state: State) -> list[Event]:
+        """A side's rally just begun with no unit it may rally passes by itself, logged
+        (sequence.json ``empty_steps``)."""
+        if not settings(scenario)["empty_steps"]["passed"]:
+            return []
+        if self._rally_actions(scenario, state) != [{"type": "end_rally"}]:
+            return []
+        side = ongoing(state, "rally")["side"]
+        passed: list[Event] = [{"key": "log.hf_rally_passed", "params": {"side": side}}]
+        return passed + self.end_rally(scenario, state, {"type": "end_rally"})
 
     def next_step(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
         """The formation ends its present step (fire, move, combat)."""
@@ -545,7 +570,9 @@ class HexFacingRules(RulesBase[HexFacingState, Action]):
             active["step"] = steps[index + 1]
             active["acted"] = []
             params = {"formation": active["formation"], "step": active["step"]}
-            return [{"key": "log.hf_step", "params": params}]
+            return [{"key": "log.hf_step", "params": params}] + self._pass_empty_step(
+                scenario, state
+            )
         return self._next_draw(scenario, state)
 
     def move(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
@@ -1081,7 +1108,8 @@ class HexFacingRules(RulesBase[HexFacingState, Action]):
         index = sides.index(ongoing(state, "rally")["side"])
         if index + 1 < len(sides):
             state["rally"] = {"side": sides[index + 1], "tried": []}
-            return [{"key": "log.rally_phase", "params": {"side": sides[index + 1]}}]
+            events = [{"key": "log.rally_phase", "params": {"side": sides[index + 1]}}]
+            return events + self._pass_empty_rally(scenario, state)
         state["rally"] = None
         return self._after(scenario, state, "rally")
 

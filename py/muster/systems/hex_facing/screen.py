@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
+from ... import flow
 from ...hexmap import Scenario
 from ...ruleset import Choice, Item, Label, choice, item
 from ...shapes import Action
@@ -321,6 +322,12 @@ def choices(scenario: Scenario, state: State, legal: list[Action]) -> list[Choic
         else:
             ending.append(_ending(scenario, state, a))
     out = list(groups.values())
+    movers = {a["unit"] for a in legal if a["type"] in ("move", "face", "square")}
+    for it in ending:
+        if it["action"]["type"] == "next_step" and ongoing(state, "active")["step"] == "move":
+            unused = flow.unused_label("unused.units_not_moved", len(movers))
+            if unused:
+                it["unused"] = unused
     if ending:
         done = choice("choice.hf_done", {}, end=True)
         done["items"] = ending

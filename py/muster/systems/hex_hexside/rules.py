@@ -186,13 +186,21 @@ class HexHexsideRules(RulesBase[HexHexsideState, Action]):
         return events + self._enter(scenario, state, phases(scenario)[0])
 
     def _enter(self, scenario: Scenario, state: State, phase: str) -> list[Event]:
-        """Begin ``phase``; a rally or bombardment phase with nothing to do passes by itself."""
+        """Begin ``phase``; a rally or bombardment phase with nothing to do passes by itself,
+        logged (sequence.json ``empty_steps``)."""
         state["phase"] = phase
         events = [{"key": "log.hh_phase", "params": {"phase": phase}}]
-        if phase == "rally" and not self._rally_actions(scenario, state):
-            return events + self._next_phase(scenario, state)
-        if phase == "bombardment" and not self._bombard_actions(scenario, state):
-            return events + self._next_phase(scenario, state)
+        if not settings(scenario)["empty_steps"]["passed"]:
+            return events
+        empty = (phase == "rally" and not self._rally_actions(scenario, state)) or (
+            phase == "bombardment" and not self._bombard_actions(scenario, state)
+        )
+        if empty:
+            passed = {
+                "key": "log.hh_phase_passed",
+                "params": {"phase": phase, "side": state["side"]},
+            }
+            return events + [passed] + self._next_phase(scenario, state)
         return events
 
     def _next_phase(self, scenario: Scenario, state: State) -> list[Event]:

@@ -11,6 +11,7 @@ import copy
 from fractions import Fraction
 from typing import Any
 
+from ... import flow
 from ...dice import distribution as die_distribution
 from ...game import chance_faces
 from ...hexgrid import hex_distance
@@ -495,7 +496,15 @@ def choices(rules: Any, scenario: Scenario, state: State, legal: list[Action]) -
             key = f"action.hh_{kind}"
             if kind == "cancel" and ongoing(state, "combat")["extended"]:
                 key = "action.hh_decline_extended"
-            put("choice.hh_go_on", item(a, key, params, fight=fight))
+            it = item(a, key, params, fight=fight)
+            if kind == "cancel":
+                it["give_up"] = True  # never the primary button (muster.flow)
+            if kind == "end_phase" and state["phase"] == "movement":
+                movers = {m["unit"] for m in legal if m["type"] in ("move", "formation")}
+                unused = flow.unused_label("unused.units_not_moved", len(movers))
+                if unused:
+                    it["unused"] = unused
+            put("choice.hh_go_on", it)
         elif kind == "move":
             it = item(a, "action.hh_move", {"unit": a["unit"], "to": a["to"]})
             put(CHOICE_OF[kind], it, kind="map")
@@ -520,7 +529,9 @@ def choices(rules: Any, scenario: Scenario, state: State, legal: list[Action]) -
                 "units": list(picked["attackers"]),
                 "targets": list(picked["targets"]),
             }
-            put(CHOICE_OF[kind], item(a, "action.hh_confirm", params, fight=fight))
+            it = item(a, "action.hh_confirm", params, fight=fight)
+            it["primary"] = True  # the attack designated: the natural next step
+            put(CHOICE_OF[kind], it)
         elif kind == "lead":
             role = "attacker" if ongoing(state, "combat")["step"] == "lead_attacker" else "defender"
             it = item(a, "action.hh_lead", {"unit": a["unit"]}, fight=fight)
