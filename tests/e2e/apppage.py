@@ -115,7 +115,7 @@ def settle(page: Any) -> None:
 def press(page: Any, selector: str) -> None:
     """Click a control of the play panel as a player does: once it has settled. An ending
     that asks first (commands unused, units not moved) is confirmed: the player pressed it
-    meaning it (tests/e2e/test_flow.py taps the question itself)."""
+    meaning it (tests/e2e/test_way_on.py taps the question itself)."""
     settle(page)
     page.locator(selector).first.click()
     ask = page.locator("#ask-unused-end")
