@@ -40,6 +40,12 @@ CORE_OF_ISSUE_15 = 367_000
 # (the memory snapshot +23,413; the core's files +6,706; the words +8,544; the app's scripts
 # outside the editor +462). Counted apart too; anything more fails.
 CORE_OF_ISSUE_23 = 40_000
+# Issue 24 (the result card, objectives and the briefing, the way on, the legend from the marks,
+# the map's framing, names in four languages): measured between the two builds, 131,224
+# compressed bytes (the memory snapshot +81,777; the core's files +13,820; the app's scripts and
+# styles outside the editor +23,383; the words +9,573; the page and the demos' files, their names
+# now in four languages, +3,065). Counted apart too; anything more fails.
+CORE_OF_ISSUE_24 = 132_000
 
 
 class CountingHandler(build.Handler):
@@ -132,5 +138,5 @@ def test_a_first_visit_fetches_each_file_once(playwright, browser_type_launch_ar
         f"first visit: {raw:,} bytes, {compressed:,} compressed ({later:,} of them the editor's);"
         f" wasm {duplicate_wasm:,}"
     )
-    grown = CORE_OF_ISSUE_15 + CORE_OF_ISSUE_23
+    grown = CORE_OF_ISSUE_15 + CORE_OF_ISSUE_23 + CORE_OF_ISSUE_24
     assert compressed - later - grown <= BEFORE_COMPRESSED - duplicate_wasm
