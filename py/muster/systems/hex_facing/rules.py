@@ -122,10 +122,19 @@ class HexFacingRules(RulesBase[HexFacingState, Action]):
     # The result card (muster.cards): every die; a fight's die and the cohesion tests its
     # results call for, under the line that declared the fight.
     card_heads = {
-        "fire": frozenset({"log.hf_fire"}),
-        "melee": frozenset({"log.hf_melee", "log.hf_charge", "log.hf_counterattack"}),
+        "fire": frozenset({"log.hf_fire", "log.hf_reaction_fire"}),
+        "melee": frozenset(
+            {"log.hf_melee", "log.hf_charge", "log.hf_counterattack", "log.hf_countercharge"}
+        ),
         "cohesion": frozenset(
-            {"log.hf_fire", "log.hf_melee", "log.hf_charge", "log.hf_counterattack"}
+            {
+                "log.hf_fire",
+                "log.hf_reaction_fire",
+                "log.hf_melee",
+                "log.hf_charge",
+                "log.hf_counterattack",
+                "log.hf_countercharge",
+            }
         ),
     }
     card_quiet = frozenset({"log.hf_step", "log.rally_phase", "log.face"})
