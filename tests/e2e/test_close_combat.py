@@ -100,15 +100,15 @@ def test_a_full_close_combat_in_twelve_steps(browser, site_url):
     page.wait_for_selector("#play-panel .crt-label")
     label = page.locator("#play-panel .crt-label").first
     assert label.get_attribute("data-stand-in") == "true"
-    assert "a stand-in of ours, not the game's own" in label.inner_text()
+    assert "the app's own, not the game's" in label.inner_text()
     odds_shown = play_until_the_die(page)
     preview = text_of(page, "#preview")
     assert "+2" in preview and "cavalry shock of Kür. 5 Markgraf" in preview
-    assert "a stand-in of ours" in preview  # the preview says which table it reads
+    assert "the app's own, not the game's" in preview  # the preview says which table it reads
     odds = page.locator("#preview .outcome .odds").all_inner_texts()
     assert round(sum(float(o.rstrip(" %")) for o in odds)) == 100
     press(page, "#confirm")
-    # 6: the die, typed in from the table: 4 + 2 = 6 on 2:1 reads D1 + Dr (stand-in).
+    # 6: the die, typed in from the table: 4 + 2 = 6 on 2:1 reads D1 + Dr (the app's table).
     wait_text(page, "#prompt", "step 6 of 12")
     four = page.locator("#dock button.face[data-value='4']")
     assert four.locator(".face-result").inner_text().startswith("modified 6: D1")
@@ -144,7 +144,7 @@ def test_a_full_close_combat_in_twelve_steps(browser, site_url):
         "Odds 12 : 6, column 2:1",
         "Kür. 5 Markgraf leads the attacker",
         "Die 4, modified 6, column 2:1: D1 (the defender loses one step), Dr",
-        "(stand-in table)",
+        "(the app's table (not the game's))",
         "IR 4 Deutschmeister loses a step",
         "Kür. 5 Markgraf gains a Winning Combat marker",
         "Kür. 5 Markgraf is Engaged",
@@ -192,5 +192,5 @@ def test_an_owner_crt_imported_from_a_file_changes_the_result(browser, site_url,
     wait_text(page, "#message", "This combat results table cannot be used")
     assert "owner's table Club table" in text_of(page, "#play-panel .crt-next")
     press(page, "#crt-forget")
-    wait_text(page, "#play-panel .crt-next", "stand-in table")
+    wait_text(page, "#play-panel .crt-next", "New games use the app's table")
     app.context.close()

@@ -29,14 +29,17 @@ PLACES = {CHARGER: (FROM, 2), DEFENDER: (TARGET, 8), "au-1-4": ("1409", 8)}
 
 QUESTION = (
     f"Defender: do {DEFENDER_NAME} countercharge the charge of {CHARGER_NAME} on {TARGET}?"
-    " (rule: 9.4; a stand-in procedure: the aid names it without its details)"
+    " (rule: 9.4; the aid names it without the details: the app assumes them)"
 )
-COUNTERCHARGE = f"{DEFENDER_NAME} countercharge from {TARGET} (rule: 9.4, stand-in)"
+COUNTERCHARGE = (
+    f"{DEFENDER_NAME} countercharge from {TARGET} (rule: 9.4; procedure assumed by the app)"
+)
 DECLINE = f"{DEFENDER_NAME} stand to receive the charge on {TARGET}"
+PURSUIT_RULE = "(rule: 9.5; procedure assumed by the app)"
 PURSUIT = "pursuit (cavalry must advance, then tests its cohesion)"
 LOGGED = (
     f"{DEFENDER_NAME} countercharge the charge of {CHARGER_NAME} on {TARGET}"
-    " (rule: 9.4, stand-in; modifiers 1)"
+    " (rule: 9.4; procedure assumed by the app; modifiers 1)"
 )
 
 # What must never reach the screen: unit, formation and side ids; message keys; an unfilled
@@ -364,7 +367,7 @@ def test_the_defender_countercharges(app):
     assert LOGGED in log
     if re.search(rf"{CHARGER_NAME} retreats {FROM} → \d{{4}}", log) and face in later:
         # The hussars fell back: the Chevaulegers pursued them (9.5).
-        assert f"{DEFENDER_NAME} advances {TARGET} → {FROM} in pursuit (rule: 9.5, stand-in)" in log
+        assert f"{DEFENDER_NAME} advances {TARGET} → {FROM} in pursuit {PURSUIT_RULE}" in log
     no_raw_text(page)
     app.assert_no_errors()
 
@@ -404,7 +407,7 @@ def test_the_defender_stands_to_receive_the_charge(app):
     wait_text(page, "#log-panel", f"{DEFENDER_NAME} retreats {TARGET} → {to}")
     play_out(app)
     log = log_text(page)
-    assert f"{CHARGER_NAME} advances {FROM} → {TARGET} in pursuit (rule: 9.5, stand-in)" in log
+    assert f"{CHARGER_NAME} advances {FROM} → {TARGET} in pursuit {PURSUIT_RULE}" in log
     assert page.locator(f"#map [data-unit='{CHARGER}']").first.get_attribute("data-at") == TARGET
     assert "countercharge" not in log
     no_raw_text(page)
@@ -431,7 +434,7 @@ def test_the_countercharging_cavalry_pursues_hussars_that_fall_back(app):
     wait_text(page, "#prompt", f"Cohesion test of {DEFENDER_NAME}")
     play_out(app, ("0",))
     log = [x.strip() for x in log_text(page).splitlines()]
-    pursued = f"{DEFENDER_NAME} advances {TARGET} → {FROM} in pursuit (rule: 9.5, stand-in)"
+    pursued = f"{DEFENDER_NAME} advances {TARGET} → {FROM} in pursuit {PURSUIT_RULE}"
     assert log[2 : log.index(LOGGED) + 1] == [
         f"{DEFENDER_NAME} passes its cohesion test (0 ≤ 7)",
         "cohesion test: 0 (at the table)",
