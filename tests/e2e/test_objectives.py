@@ -17,7 +17,7 @@ from muster.texts import english
 
 DEMOS = ("demo-valmont", "demo-hohenbrueck", "demo-fontanella")
 # A random game of each demo in which an objective changes hands, and the seed of it.
-SEEDS = {"demo-valmont": 2, "demo-hohenbrueck": 2, "demo-fontanella": 1}
+SEEDS = {"demo-valmont": 8, "demo-hohenbrueck": 2, "demo-fontanella": 1}
 
 
 def open_demo(browser, site_url: str, demo: str, briefing: bool = False):
