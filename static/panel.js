@@ -639,7 +639,10 @@ export class Play {
     if (prompt && prompt.why) {
       nodes.push(el("p", { class: "why", text: this.label(prompt.why) }));
     }
-    const standing = this.standingBox();
+    // What the last die or fight did, until put away; while it shows, the standing (also in
+    // the briefing) gives way so that Continue and the way on stay in view on a tablet.
+    const card = this.cardBox();
+    const standing = card ? null : this.standingBox();
     if (standing) nodes.push(standing);
     if (this.handover && side) {
       nodes.push(
@@ -650,7 +653,6 @@ export class Play {
         }),
       );
     }
-    const card = this.cardBox(); // what the last die or fight did, until put away
     if (card) nodes.push(card);
     if (this.pending) nodes.push(this.previewBox(this.pending));
     else if (this.asking) nodes.push(this.askBox(this.asking));

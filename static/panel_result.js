@@ -96,6 +96,13 @@ export const resultMethods = {
         }),
       );
     }
+    // Continue heads the card, so that however long the card, it is in view under the prompt.
+    top.push(
+      this.button(this.t("ui.card_continue"), () => this.putCardAway(card), {
+        id: "card-continue",
+        class: "card-continue",
+      }),
+    );
     nodes.push(el("div", { class: "card-top" }, top));
     if (card.die) {
       // The die and its face, and what it was rolled for, as the log words it.
@@ -113,12 +120,6 @@ export const resultMethods = {
           el("li", { class: "card-line", "data-key": line.key, text: this.label(line) }),
         ),
       ),
-    );
-    nodes.push(
-      this.button(this.t("ui.card_continue"), () => this.putCardAway(card), {
-        id: "card-continue",
-        class: "card-continue",
-      }),
     );
     return el(
       "section",
