@@ -74,6 +74,8 @@ def next_action(page) -> None:
     for selector in ("#roll", "#dock button.end", "#dock button.action"):
         if page.locator(selector).count():
             tap(page, page.locator(selector).first)
+            if page.locator("#ask-unused-end").count():  # units left unmoved: asked first
+                tap(page, page.locator("#ask-unused-end"))
             return
     raise AssertionError(page.locator("#dock").inner_text())
 
