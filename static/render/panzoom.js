@@ -8,9 +8,10 @@ const SVGNS = "http://www.w3.org/2000/svg";
 const TAP_SLOP = 8; // CSS px a tap may wander before it becomes a drag
 const MAX_ZOOM = 6; // CSS px per map unit at the closest zoom (a hex.js hex about 600 px wide)
 const FRAME_MARGIN = 16; // CSS px kept clear round the pieces a view frames or brings in
-// A frame may be farther than the readable zoom (readZoom) to show every piece, down to this
-// share of it (counter texts of 11 CSS px at readZoom are 8.8 px there); no farther.
-const FRAME_READ_SHARE = 0.8;
+// A frame is never farther than the readable zoom (readZoom: counter texts of 11 CSS px, a
+// block a finger's width): pieces too spread to show at it are framed at it, centred, filling
+// the view (the Fit control's second tap shows the whole map).
+const FRAME_READ_SHARE = 1;
 // The arrow keys' steps on the screen.
 const KEY_STEPS = {
   ArrowUp: [0, -1],
@@ -34,8 +35,8 @@ const KEY_STEPS = {
 // never farther than this: the zoom at which the map's smallest text is readable).
 //
 // The default view (fit, frame) frames the pieces: the box they are drawn in, a margin round
-// it, at the default zoom or farther when they need it, down to FRAME_READ_SHARE of the
-// readable zoom (the whole map when there are none).
+// it, at the default zoom or farther when they need it, never farther than the readable zoom
+// (FRAME_READ_SHARE of it) (the whole map when there are none).
 // fitAll shows the whole map ("contain"); toggleFit goes from the one to the other (the map's
 // Fit control). No zoom is farther than the whole map's; none closer than MAX_ZOOM.
 // frameNextPieces() frames the next non-empty set of pieces drawn (a new game, a game
