@@ -59,7 +59,7 @@ def test_an_update_fetches_what_changed_and_waits_for_the_player(browser, site):
     # The game is kept after its last action.
     page.wait_for_function(
         "window.muster.games.records.length === 1 "
-        "&& window.muster.games.records[0].summary.moves >= 4"
+        "&& window.muster.games.records[0].summary.moves >= 3"
     )
     slot = page.evaluate("window.muster.play.slot")
     before = position(page)
