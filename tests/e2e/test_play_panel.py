@@ -554,13 +554,20 @@ def open_own(page, data: dict) -> None:
     )
 
 
-def to_button(page, selector: str, tries: int = 6):
-    """End steps and phases until a button matching ``selector`` is in the dock."""
+def to_button(page, selector: str, tries: int = 8):
+    """End steps and phases until a button matching ``selector`` is in the dock. What the
+    dice ask on the way is answered: a die rolled (a leader's loss check after a
+    bombardment), a forced choice taken (the hex a unit the bombardment routed retreats to)."""
     for _ in range(tries):
         settle(page)
         if page.locator(selector).count():
             return page.locator(selector)
-        tap(page, page.locator("#dock button.end").first)
+        for way in ("#roll", "#dock button.end", "#dock button.action"):
+            if page.locator(way).count():
+                tap(page, page.locator(way).first)
+                break
+        else:
+            raise AssertionError(page.locator("#dock").inner_text())
     raise AssertionError(f"no {selector} in the dock: {page.locator('#prompt').inner_text()}")
 
 
