@@ -111,6 +111,15 @@ export const resultMethods = {
         el("p", { class: "card-purpose", text: this.t("log.roll", card.die) }),
       );
     }
+    if (card.draw) {
+      // A marker drawn from a cup: what was drawn, as the log words it.
+      nodes.push(
+        el("p", {
+          class: "card-purpose card-draw",
+          text: this.label({ key: "log.draw", params: card.draw }),
+        }),
+      );
+    }
     if (card.head) nodes.push(el("p", { class: "card-head", text: this.label(card.head) }));
     nodes.push(
       el(

@@ -1,8 +1,9 @@
 """The result card: what the newest chance point or fight did, as the viewer may see it.
 
-After a die is rolled (or typed in) or a fight is resolved, the panel shows a card: the die
-and its face, the fight it settled, what happened to each unit, and the units and places
-concerned, marked on the map until the player taps on (docs/play-view.md, ``card``).
+After a die is rolled (or typed in), a marker drawn, or a fight is resolved, the panel shows
+a card: the die and its face (or the marker drawn), the fight it settled, what happened to
+each unit, and the units and places concerned, marked on the map until the player taps on
+(docs/play-view.md, ``card``).
 
 The card is made from the log the game keeps, so the card and the log always agree: the
 lines one action logged, when one of them is a result (``Ruleset.card_keys``), headed by the
@@ -26,6 +27,8 @@ MERGE = 6
 # Lines a card leaves out: the bookkeeping an action may log after its result (the log keeps
 # them). Modifiers (keys ending in "modifier") are the preview's, shown under the fight's line.
 QUIET = frozenset({"log.turn_end", "log.turn_start", "log.game_over"})
+# The lines of a chance point settled: a die rolled or typed in, a marker drawn from a cup.
+CHANCE = frozenset({"log.roll", "log.draw"})
 
 
 def result_card(
@@ -73,7 +76,7 @@ def result_card(
         index -= 1
     else:
         return None
-    roll = next((e for e in lines if e["key"] == "log.roll"), None)
+    roll = next((e for e in lines if e["key"] in CHANCE), None)
     purpose = str(roll["params"].get("purpose", "")) if roll else ""
     wanted = heads.get(purpose, frozenset())
     first = index
@@ -109,7 +112,8 @@ def result_card(
     named = ([head] if head else []) + shown
     units, places = _named(named, words)
     card: dict[str, Any] = {
-        "die": dict(roll["params"]) if roll else None,
+        "die": dict(roll["params"]) if roll and roll["key"] == "log.roll" else None,
+        "draw": dict(roll["params"]) if roll and roll["key"] == "log.draw" else None,
         "head": head,
         "lines": shown,
         "units": units,

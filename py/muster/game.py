@@ -332,6 +332,9 @@ class Game:
             QUIET | rules.card_quiet,
             words_of(rules),
         )
+        if view["card"]:
+            units = view["card"]["units"]
+            units += [u for u in rules.card_units(sc, state, view["card"]) if u not in units]
         if hidden and view["card"]:
             del view["card"]["at"]  # the count would tell how often the other side decided
         if chance and mine:

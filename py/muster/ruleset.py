@@ -186,6 +186,11 @@ class Ruleset(Protocol[S, A]):
         """The state as ``viewer`` may see it (all of it without hidden information)."""
         ...
 
+    def card_units(self, scenario: Any, state: S, card: dict[str, Any]) -> list[str]:
+        """Units ``card`` concerns beyond those its lines name (a formation drawn: its units on
+        the map), marked with them; only units the card's viewer may see."""
+        ...
+
     def preview(self, scenario: Any, state: S, action: A) -> dict[str, Any]:
         """Modifiers (value, reason, rule) and exact odds of a legal previewable action."""
         ...
@@ -265,6 +270,10 @@ class RulesBase(Generic[S, A]):
 
     def chance_results(self, scenario: Any, state: S) -> list[Label | None]:
         """Unknown by default: the prompt says what the die decides."""
+        return []
+
+    def card_units(self, scenario: Any, state: S, card: dict[str, Any]) -> list[str]:
+        """None beyond the lines' own by default."""
         return []
 
     def view_for(self, scenario: Any, state: S, viewer: str | None) -> dict[str, Any]:

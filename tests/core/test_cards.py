@@ -79,6 +79,10 @@ def test_a_card_after_every_die_with_its_face_the_fight_and_each_units_result(de
         for side in sides(game):
             card = game.view(side, 0)["card"]
             if roll is None:
+                if any(e["key"] == "log.draw" for e in events):
+                    # A formation drawn from the cup: its own card (checked below).
+                    assert card["at"] == len(game.actions) and card["draw"] is not None
+                    continue
                 # No die this time: the card is an earlier one, never one of this action.
                 assert card is None or card["at"] < len(game.actions)
                 continue
@@ -258,3 +262,41 @@ def test_undo_takes_the_card_back_with_the_die():
     game.apply({"type": "roll", "value": 1})
     again = game.view(None, 0)["card"]
     assert again["seq"] == card["seq"] and again["lines"] != card["lines"]  # another die
+
+
+def test_the_cup_draw_makes_a_card_naming_the_formation_and_marking_its_units():
+    """Valmont's activation draw is a chance point too: its card says which formation was drawn
+    and whether it has orders, and marks every unit of it still on the map."""
+    scenario = load_builtin("demo-valmont")
+    rules = game_rules(scenario.system)
+    drawn: set[str] = set()
+    for seed in SEEDS:
+        game = Game.start(scenario, rules, seed)
+        rng = random.Random(seed)
+        while not game.state.get("result") and len(game.actions) < 300:
+            chance = game.state.get("chance")
+            if chance and chance["purpose"] == "activation":
+                face = rng.choice(chance["options"])
+                events = game.push({"type": "roll", "value": face})
+                card = game.view(None, 0)["card"]
+                assert card["at"] == len(game.actions) and card["die"] is None
+                assert card["draw"] == {"drawn": face, "how": "physical", "purpose": "activation"}
+                keys = [line["key"] for line in card["lines"]]
+                assert keys[0] in ("log.hf_activated", "log.hf_activated_no_orders"), keys
+                assert card["lines"][0]["params"]["formation"] == face
+                assert card["lines"] == shown_lines(events, QUIET | rules.card_quiet)[1:]
+                members = {
+                    uid
+                    for uid, unit in game.state["units"].items()
+                    if not unit["out"] and unit_formation(scenario, uid) == face
+                }
+                assert members and members <= set(card["units"])
+                drawn.add(face)
+                continue
+            legal = game.legal_actions()
+            game.push(rng.choice(legal))
+    assert len(drawn) >= 4, drawn
+
+
+def unit_formation(scenario, uid: str) -> str:
+    return str(scenario.units[uid].get("formation", uid))

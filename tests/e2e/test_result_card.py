@@ -194,6 +194,38 @@ def test_a_card_after_each_kind_of_die(browser, site_url, tmp_path, demo, purpos
         app.context.close()
 
 
+def test_a_card_after_the_cup_draw_names_the_formation_and_marks_its_units(
+    browser, site_url, tmp_path
+):
+    """Valmont's activation draw is a chance point: the marker typed in from the real cup makes
+    a card saying which formation was drawn, and its units are marked where they stand."""
+    game, save = position("demo-valmont", lambda g: len(g.actions) > 20 and at_die("activation")(g))
+    fid = game.state["chance"]["options"][-1]
+    game.apply({"type": "roll", "value": fid})
+    expected = game.view(None, 0)["card"]
+    app = open_demo(browser, site_url, "demo-valmont")
+    page = app.page
+    try:
+        open_save(page, save, tmp_path)
+        if page.locator("#card-continue").count():
+            tap(page, page.locator("#card-continue"))
+        marker = page.locator(f"#dock button.face[data-value='{fid}']")
+        marker.evaluate("e => e.scrollIntoView({block: 'center'})")
+        tap(page, marker)
+        shot(page, "demo-valmont-activation")
+        the_card_is_shown(page)
+        assert page.locator("#result-card .card-die").count() == 0  # no die: a marker
+        names = {f["id"]: f["name"]["en"] for f in scenario("demo-valmont")["formations"]}
+        draw = page.locator("#result-card .card-draw").inner_text()
+        assert names[fid] in draw and fid not in draw
+        assert page.locator("#result-card .card-line").count() == len(expected["lines"])
+        where = {u: s["hex"] for u, s in game.state["units"].items() if not s.get("out")}
+        assert {where[u] for u in expected["units"]} <= marked(page)
+        put_away_and_reload(app)
+    finally:
+        app.context.close()
+
+
 def resolves(keys: tuple[str, ...], kind: str):
     """Before the first legal action of type ``kind`` of an area game (its first button) that
     logs one of ``keys``, after which the other side decides."""

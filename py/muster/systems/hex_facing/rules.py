@@ -119,7 +119,8 @@ class HexFacingRules(RulesBase[HexFacingState, Action]):
     hidden_information = False
     options: frozenset[str] = frozenset()
     words = screen.WORDS
-    # The result card (muster.cards): every die; a fight's die and the cohesion tests its
+    # The result card (muster.cards): every die and every formation drawn from the cup (its
+    # units marked, ``card_units``); a fight's die and the cohesion tests its
     # results call for, under the line that declared the fight.
     card_heads = {
         "fire": frozenset({"log.hf_fire", "log.hf_reaction_fire"}),
@@ -137,8 +138,20 @@ class HexFacingRules(RulesBase[HexFacingState, Action]):
             }
         ),
     }
+    card_keys = frozenset({"log.roll", "log.draw"})
     card_quiet = frozenset({"log.hf_step", "log.rally_phase", "log.face"})
     markers = screen.MARKERS
+
+    def card_units(self, scenario: Scenario, state: State, card: dict[str, Any]) -> list[str]:
+        """The units on the map of the formation a card's draw activated."""
+        drawn = (card.get("draw") or {}).get("drawn")
+        if drawn is None:
+            return []
+        return [
+            uid
+            for uid, unit in state["units"].items()
+            if not unit["out"] and formation_of(scenario, uid) == drawn
+        ]
 
     def board(self, scenario: Scenario, state: State) -> Board:
         """The map with the units where the state puts them."""
