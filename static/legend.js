@@ -211,7 +211,7 @@ export function legendSections(t, scenario, markers) {
   sections.push({
     id: "play",
     title: t("legend.play"),
-    entries: ["lit", "ring", "arrow"].map((what) => ({
+    entries: ["lit", "ring", "arrow", "card"].map((what) => ({
       id: "play:" + what,
       sign: "",
       cls: "legend-" + what,

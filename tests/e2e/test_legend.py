@@ -43,6 +43,7 @@ DRAWN = """() => {
     if (c === 'hm-trail') out.add('road:trail');
   });
   if (document.querySelector('#map .hm-facing')) out.add('counter:facing');
+  if (document.querySelector('#map .hm-mark, #area-map .am-mark')) out.add('play:card');
   if (document.querySelector('#map .hm-objective, #map [data-objective]')) {
     out.add('map:objective');
   }
@@ -141,7 +142,7 @@ def test_the_legend_explains_every_mark_in_every_language(browser, site_url, dem
         assert drawn - set(ids) == set()
         # ... and every marker the system may send, and every kind of the scenario's map.
         assert expected(demo) - set(ids) == set()
-        assert {"play:lit", "play:ring", "play:arrow"} <= set(ids)
+        assert {"play:lit", "play:ring", "play:arrow", "play:card"} <= set(ids)
         for lang in LANGS:
             if lang != "en":
                 set_language(page, lang)

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 from apppage import READY_TIMEOUT_MS, settle
+from test_legend import DRAWN, open_legend
 from test_play_panel import in_view, open_demo, reveal_if_covered, scenario, tap
 
 from muster.game import Game
@@ -221,6 +222,9 @@ def test_a_card_after_the_cup_draw_names_the_formation_and_marks_its_units(
         assert page.locator("#result-card .card-line").count() == len(expected["lines"])
         where = {u: s["hex"] for u, s in game.state["units"].items() if not s.get("out")}
         assert {where[u] for u in expected["units"]} <= marked(page)
+        # The legend explains the shading, and the map's marks read in the page are all in it.
+        ids = {e["id"] for e in open_legend(page)}
+        assert "play:card" in page.evaluate(DRAWN) and set(page.evaluate(DRAWN)) <= ids
         put_away_and_reload(app)
     finally:
         app.context.close()
