@@ -65,7 +65,7 @@ def test_artillery_fire_with_preview_and_a_roll(battle):
     odds = odds_on_screen(page)
     assert len(odds) >= 2 and abs(sum(odds) - 100) < 0.5
     press(page, "#confirm")
-    prompt_has(page, "Fire of Bty. Lemoine (12-pdr) at 0704")
+    prompt_has(page, "Fire of Batt. Lemoine (de 12) at 0704")
     # Each face of the die says what it does before it is rolled.
     nine = page.locator("#dock button.face[data-value='9']")
     assert nine.locator(".face-result").inner_text() == "total 13: disordered"
@@ -75,7 +75,7 @@ def test_artillery_fire_with_preview_and_a_roll(battle):
     settle_rolls(page)
     log = log_text(page)
     assert "Fire: total 13 → disordered" in log
-    assert "Bty. Lemoine (12-pdr) fire" in log and "at 0704 (modifiers 4)" in log
+    assert "Batt. Lemoine (de 12) fire" in log and "at 0704 (modifiers 4)" in log
     assert "Grenz IR 1 is now disordered" in log
 
 
