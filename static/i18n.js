@@ -36,6 +36,13 @@ function isLabel(value) {
   return Boolean(value) && typeof value === "object" && typeof value.key === "string";
 }
 
+// Put before each parameter's words while a text is filled, so that French elision (elide())
+// touches only "de"/"que" written just before them; never left in a text.
+const ELIDE_MARK = "\u0001";
+// "de " or "que " (a whole word) before a marked parameter's words that begin with a vowel.
+const ELIDE_BEFORE =
+  /(^|[\s(«\u00a0"'])(de|que|De|Que) \u0001([aeiouyàâæéèêëîïôœùûüAEIOUYÀÂÆÉÈÊËÎÏÔŒÙÛÜ])/g;
+
 export class I18n {
   constructor(baseUrl) {
     this.baseUrl = baseUrl;
@@ -126,10 +133,25 @@ export class I18n {
       text = key;
     }
     const self = this;
-    return text.replace(/\{(\w+)\}/g, function (whole, name) {
-      if (!Object.prototype.hasOwnProperty.call(values, name)) return whole;
-      return self.word(name, values[name]);
-    });
+    return this.elide(
+      text.replace(/\{(\w+)\}/g, function (whole, name) {
+        if (!Object.prototype.hasOwnProperty.call(values, name)) return whole;
+        return ELIDE_MARK + self.word(name, values[name]);
+      }),
+    );
+  }
+
+  // French elides "de" and "que" before a vowel: "l'étape de {formation}" with "Artillerie"
+  // reads "d'Artillerie". Only before a parameter's words (marked where they were put in):
+  // the texts' own words are written elided already. Other languages: the marks go.
+  elide(text) {
+    if (this.lang !== "fr") return text.split(ELIDE_MARK).join("");
+    return text
+      .replace(ELIDE_BEFORE, function (whole, start, word, first) {
+        return start + (word.length === 3 ? word.slice(0, 2) : word.charAt(0)) + "'" + first;
+      })
+      .split(ELIDE_MARK)
+      .join("");
   }
 
   // The words of `key` (the plural form for `count` when it has forms), or undefined.
@@ -268,9 +290,11 @@ export class I18n {
   fill(key, raw) {
     const text = this.text(key);
     if (text === undefined) return key;
-    return text.replace(/\{(\w+)\}/g, function (whole, name) {
-      return Object.prototype.hasOwnProperty.call(raw, name) ? String(raw[name]) : whole;
-    });
+    return this.elide(
+      text.replace(/\{(\w+)\}/g, function (whole, name) {
+        return Object.prototype.hasOwnProperty.call(raw, name) ? ELIDE_MARK + raw[name] : whole;
+      }),
+    );
   }
 
   list(parts) {

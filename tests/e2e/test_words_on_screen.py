@@ -271,3 +271,29 @@ def test_undo_and_cancel_differ(browser, site_url, lang):
         app.assert_no_errors()
     finally:
         app.context.close()
+
+
+def test_french_elides_de_and_que_before_a_name_that_begins_with_a_vowel(browser, site_url):
+    """A French text puts "d'" and "qu'" before a name beginning with a vowel, as French is
+    written ("Tir d'artillerie d'Artillerie"), and "de" before any other; no other language's
+    text is touched, and nothing the texts write themselves."""
+    app = open_demo(browser, site_url, "demo-valmont", "fr")
+    page = app.page
+    try:
+        t = "([k, p]) => window.muster.i18n.t(k, p)"
+        assert page.evaluate(t, ["choice.hf_fire", {"formation": "au-art"}]) == (
+            "Tir d'artillerie d'Artillerie"
+        )
+        assert page.evaluate(t, ["choice.hf_fire", {"formation": "fr-bde1"}]) == (
+            "Tir d'artillerie de Brigade Morand"
+        )
+        assert page.evaluate(t, ["editor.ask_edit_play", {"title": "Ulm"}]).startswith(
+            "Modifier une copie d'Ulm,"
+        )
+        assert page.evaluate(t, ["editor.ask_edit_play", {"title": "Hohenbrück"}]).startswith(
+            "Modifier une copie de Hohenbrück,"
+        )
+        assert "\u0001" not in page.evaluate(t, ["choice.hf_fire", {"formation": "au-art"}])
+        app.assert_no_errors()
+    finally:
+        app.context.close()
