@@ -27,10 +27,7 @@ export function el(tag, attrs, children) {
 
 // Words with {names} filled in as they are (names, hex numbers: already words).
 export function say(i18n, key, raw) {
-  const values = raw || {};
-  return String(i18n.t(key)).replace(/\{(\w+)\}/g, function (whole, name) {
-    return Object.prototype.hasOwnProperty.call(values, name) ? String(values[name]) : whole;
-  });
+  return i18n.fill(key, raw || {});
 }
 
 // A number typed in an input, checked against {min, max}: {ok, value, empty}.
