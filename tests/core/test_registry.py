@@ -57,6 +57,18 @@ def id_comparisons(source: str, ids: frozenset[str]) -> list[int]:
     return found
 
 
+def imports_by_name(source: str) -> list[str]:
+    """The modules ``source`` imports by a name written out (``import_module("a.b")``)."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant):
+            func = node.func
+            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            if name in ("import_module", "__import__") and isinstance(node.args[0].value, str):
+                found.append(node.args[0].value)
+    return found
+
+
 def test_the_reader_finds_a_branch_on_a_system():
     ids = frozenset({"hex-facing"})
     assert id_comparisons('if system == "hex-facing":\n    pass\n', ids) == [1]
@@ -65,6 +77,8 @@ def test_the_reader_finds_a_branch_on_a_system():
     assert id_comparisons('"""system == "hex-facing" in words"""\n', ids) == []
     assert system_folder("muster.systems.hex_facing.rules") == "muster.systems.hex_facing"
     assert system_folder("muster.systems") is None and system_folder("muster.api") is None
+    source = 'import importlib\nimportlib.import_module("muster.systems.hex_facing.rules")\n'
+    assert imports_by_name(source) == ["muster.systems.hex_facing.rules"]
 
 
 def test_no_module_outside_a_system_folder_imports_it():
@@ -75,6 +89,10 @@ def test_no_module_outside_a_system_folder_imports_it():
             folder = system_folder(target)
             if folder is not None and folder != own:
                 found.append(f"{name} imports {target}")
+        for target in imports_by_name(MODULES[name].read_text(encoding="utf-8")):
+            folder = system_folder(target)
+            if folder is not None and folder != own:
+                found.append(f"{name} imports {target} by its name")
     assert found == [], "\n".join(found)
 
 
