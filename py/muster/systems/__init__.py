@@ -135,6 +135,8 @@ class System:
 
 # Systems of other packages, registered by id (the shipped ones are read from FOLDERS).
 _REGISTERED: dict[str, System] = {}
+# The shipped systems' descriptors, by id, once their packages are imported.
+_SHIPPED: dict[str, System] = {}
 
 
 def register(system: System) -> None:
@@ -143,9 +145,10 @@ def register(system: System) -> None:
     Raises:
         ValueError: a system of that id, or with that folder's name, is there already.
     """
-    if system.id in ids() or system.folder in FOLDERS.values():
+    if system.id in ids():
         raise ValueError(f"a system {system.id!r} is registered already")
-    if any(s.folder == system.folder for s in _REGISTERED.values()):
+    folders = [*FOLDERS.values(), *(s.folder for s in _REGISTERED.values())]
+    if system.folder in folders:
         raise ValueError(f"a system's folder is named {system.folder!r} already")
     _REGISTERED[system.id] = system
 
@@ -172,7 +175,9 @@ def get(system: str) -> System:
     """
     if system in _REGISTERED:
         return _REGISTERED[system]
-    found: System = import_module(f"{__name__}.{FOLDERS[system]}").SYSTEM
+    found = _SHIPPED.get(system)
+    if found is None:
+        found = _SHIPPED[system] = import_module(f"{__name__}.{FOLDERS[system]}").SYSTEM
     return found
 
 
