@@ -12,7 +12,7 @@ import gc
 from collections.abc import Callable
 from typing import Any
 
-from . import __version__, limits
+from . import __version__, limits, systems
 from .errors import IllegalActionError, InvalidActionError, RulesError
 from .game import Game, canonical, echo
 from .hexgrid import HEX_DIRECTIONS, Hex, Hexside, hex_add
@@ -21,8 +21,6 @@ from .movement import Board, Reach, path_to, step_json
 from .movement import reachable as find_reachable
 from .ruleset import words_of
 from .scenario import (
-    MAP_KINDS,
-    SYSTEMS,
     AnyScenario,
     Scenario,
     builtin_scenarios,
@@ -149,7 +147,7 @@ class Session:
         and the limits of the files the UI reads for it (characters)."""
         return {
             "version": __version__,
-            "systems": [{"id": s, "map_kind": MAP_KINDS[s]} for s in SYSTEMS],
+            "systems": [{"id": s, "map_kind": systems.get(s).map_kind} for s in systems.ids()],
             "limits": {
                 "scenario": limits.MAX_SCENARIO_CHARS,
                 "save": limits.MAX_SAVE_CHARS,
@@ -429,10 +427,21 @@ class Session:
         return self._game().save()
 
     def check_crt(self, params: Params) -> dict[str, Any]:
-        """Check an owner's combat results table (hex-hexside) before it is used in a new game."""
-        from .systems.hex_hexside.rules import crt_info
+        """Check an owner's combat results table before it is used in a new game: by the
+        loaded scenario's system if it reads one, else by the first system that does.
 
-        return crt_info({"crt": params.get("crt")})
+        Raises:
+            RulesError: the table is malformed (``error.bad_crt``), or no system reads one.
+        """
+        loaded = self.scenario.system if self.scenario is not None else None
+        tables = {s: systems.get(s).owner_table for s in systems.ids()}
+        readers = [t for s, t in tables.items() if t is not None and s == loaded]
+        readers += [t for t in tables.values() if t is not None]
+        if not readers:
+            raise InvalidActionError(
+                "error.unknown_method", "unknown method {method}", method="check_crt"
+            )
+        return readers[0].info(params.get("crt"))
 
     def rules_reference(self, params: Params) -> dict[str, Any]:
         """The charts of the loaded scenario's rule system, read from the tables its rules read,

@@ -12,9 +12,11 @@ join locales. Every problem raises :class:`ScenarioError` naming the place.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import systems
 from .errors import ScenarioError
 from .limits import (
     MAX_APPROACHES,
@@ -39,24 +41,10 @@ from .parsing import _int as _whole
 from .parsing import _str as _text
 from .texts import check_words, english
 
-
-def _system_data() -> Any:
-    """The area-locale system's data (``systems/area_locale/data.py``: its json files, loaded
-    once and checked). Imported here, not with the others: it imports nothing of the core."""
-    from .systems.area_locale import data
-
-    return data
-
-
 WIDTHS = ("narrow", "wide")
 APPROACH_FLAGS = frozenset({"cavalry_obstructed", "impassable"})
 ROAD_KINDS = ("primary", "secondary")
-# Piece type -> its most steps (units.json; the notes: infantry 3, cavalry 2, artillery 1).
-PIECE_TYPES: dict[str, int] = _system_data().piece_steps()
 TERRAINS = ("open", "town", "woods", "farm", "river_bank", "hills")
-# How many leading pieces an assault may have by default, by the width of its approach
-# (sequence.json "leading", the notes'); the rules read the scenario's (``pieces.leaders``).
-LEADING: dict[str, int] = {w: int(_system_data().defaults()["leading"][w]) for w in WIDTHS}
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,18 +144,21 @@ def parse_area_scenario(data: dict[str, Any]) -> AreaScenario:
     approaches = _approaches(m.get("approaches"), locales)
     roads = _roads(m.get("roads", []), locales, approaches)
     sides = _sides(data.get("sides"))
-    units = _units(data.get("units", []), sides, locales, approaches)
+    described = systems.get(str(data["system"]))
+    units = _units(data.get("units", []), sides, locales, approaches, described.pieces)
     if "turns" in data:
         _whole(data["turns"], "turns", 1, 99)
     _parse_overrides(data.get("overrides", {}), str(data["system"]))
-    _check_sequence(data.get("overrides", {}).get("sequence"))
+    if described.sequence_problem is not None:
+        _check_sequence(data.get("overrides", {}).get("sequence"), described.sequence_problem)
     return AreaScenario(data, locales, approaches, roads, units)
 
 
-def _check_sequence(overrides: Any) -> None:
+def _check_sequence(overrides: Any, problem: Callable[[Any], systems.Problem | None]) -> None:
     """Refuse sequence settings the rules cannot play (a negative count, a value outside its
-    closed set, a phase twice): the loader has checked their keys and kinds."""
-    found = _system_data().problem(overrides)
+    closed set, a phase twice: the system's ``problem``): the loader has checked their keys
+    and kinds."""
+    found = problem(overrides)
     if found:
         raise ScenarioError(f"overrides.sequence.{found[0]}", found[1], **found[2])
 
@@ -273,7 +264,11 @@ def _sides(items: Any) -> set[str]:
 
 
 def _units(
-    items: Any, sides: set[str], locales: dict[str, Locale], approaches: dict[str, Approach]
+    items: Any,
+    sides: set[str],
+    locales: dict[str, Locale],
+    approaches: dict[str, Approach],
+    pieces: Mapping[str, int],
 ) -> dict[str, dict[str, Any]]:
     _expect(isinstance(items, list), "units", "problem.list")
     check_count(items, "units", "units", MAX_UNITS)
@@ -288,10 +283,10 @@ def _units(
         _expect(uid not in out, place, "problem.id_twice")
         side = _known(spec.get("side"), sides, place, "problem.unknown_side")
         kind = spec.get("type")
-        ok = isinstance(kind, str) and kind in PIECE_TYPES
-        _expect(ok, place, "problem.piece_type", options=_options(PIECE_TYPES))
+        ok = isinstance(kind, str) and kind in pieces
+        _expect(ok, place, "problem.piece_type", options=_options(pieces))
         check_words(spec.get("name"), place + " name")
-        _whole(spec.get("steps"), place + " steps", 1, PIECE_TYPES[kind])
+        _whole(spec.get("steps"), place + " steps", 1, pieces[kind])
         where = _known(spec.get("locale"), locales, place, "problem.unknown_locale")
         facing = spec.get("approach")
         ok = facing is None or (isinstance(facing, str) and f"{where}/{facing}" in approaches)

@@ -16,19 +16,17 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
-from . import areamap
+from . import areamap, systems
 from .errors import InvalidActionError, RulesError
 from .game import echo
 from .movement import MOVEMENT_NOTES, movement_closed, movement_columns, movement_data
 from .parsing import _brief
+from .play import NOTES, closed_sets, sequence_data
 from .reference import Label, label, names_label
 from .ruleset import COMMON_WORDS, words_of
 from .scenario import (
-    ARMY_MORALE,
     DIRECTIONAL_FEATURES,
     FORMAT,
-    MAP_KINDS,
-    UNIT_TYPES,
     connection_kinds,
     hex_terrains,
     hexside_features,
@@ -36,13 +34,8 @@ from .scenario import (
     unit_types,
 )
 from .systems import data_path, folder, game_rules, playable
-from .systems.common import NOTES, closed_sets, sequence_data
-from .systems.hex_facing import combat as hf_combat  # its defaults a scenario may change
-from .systems.hex_facing.reference import HEADINGS as HF_HEADINGS  # the chart's column headings
-from .systems.hex_hexside.reference import DRM_ROWS as HH_DRM  # the close combat DRM rows
 from .terrain import load_chart
 
-SYSTEMS = ("hex-facing", "hex-hexside", "area-locale")
 # Hex elevation and the scenario's turn count, as the loader bounds them.
 LEVELS = {"min": -9, "max": 99}
 TURNS = {"min": 1, "max": 99}
@@ -54,78 +47,15 @@ NOT_TABLES = frozenset(
 # Keys of a terrain chart's cell that a scenario may not write (refused as overrides): the
 # mark of a default, and what the aid prints where the rules read another value.
 CELL_NOTES = ("default", "printed")
-# Settings the rules reference already words: (system or "*", table, path) -> key.
+# Settings the rules reference words in every system: (table, *path) -> key. A system's own
+# are its descriptor's (``System.editor.words``).
 WORDED: dict[tuple[str, ...], str] = {
-    ("*", "los", "vertex"): "ref.los.vertex",
-    ("*", "los", "eye_height"): "ref.los.eye",
-    ("*", "movement", "zoc", "extent"): "ref.move.zoc",
-    ("*", "movement", "zoc", "entering_stops"): "ref.move.zoc_stops",
-    ("*", "movement", "stacking", "max_units"): "ref.move.stacking",
-    ("hex-facing", "movement", "hex_terrain_combination", "rule"): "ref.move.combination",
-    ("hex-facing", "movement", "road", "adjacent_enemy_forbids_road"): (
-        "ref.move.road_next_to_enemy"
-    ),
-    ("hex-facing", "movement", "road", "prohibited_crossing_extra"): "ref.move.road_crossing",
-    ("hex-facing", "movement", "level_prohibition_cancelled_by_road", "value"): (
-        "ref.move.road_level"
-    ),
-    ("hex-facing", "movement", "steep_slope_impassable_levels"): "ref.move.steep_slope_levels",
-    ("hex-hexside", "movement", "road", "cost"): "ref.move.road_cost",
-    ("hex-facing", "sequence", "square", "who"): "ref.hf_turn.square",
-    ("hex-facing", "sequence", "no_orders", "may_melee"): "ref.hf_turn.no_orders_melee",
-    ("hex-facing", "sequence", "no_orders", "movement_factor"): "ref.hf_turn.no_orders_move",
-    ("hex-facing", "sequence", "rally", "modifier_adjacent_leader"): "ref.hf_turn.rally_leader",
-    ("hex-facing", "sequence", "victory", "routed_unit_points"): "ref.hf_turn.routed_points",
-    ("area-locale", "sequence", "commands", "per_turn"): "ref.al_cmd.per_turn",
-    ("area-locale", "sequence", "reserve_effect", "value"): "ref.al_bombard.reserve",
-    ("area-locale", "sequence", "retreat", "cannot"): "ref.al_retreat.cannot",
+    ("los", "vertex"): "ref.los.vertex",
+    ("los", "eye_height"): "ref.los.eye",
+    ("movement", "zoc", "extent"): "ref.move.zoc",
+    ("movement", "zoc", "entering_stops"): "ref.move.zoc_stops",
+    ("movement", "stacking", "max_units"): "ref.move.stacking",
 }
-# hex-hexside's combat settings and close combat DRM (its rules reference's rows).
-HH_SETTINGS = {
-    ("results", "r"): "r",
-    ("results", "S"): "S",
-    ("results", "second_disorder"): "second_disorder",
-    ("results", "no_retreat"): "no_retreat",
-    ("results", "losses_to"): "losses_to",
-    ("leader_loss", "lost_on"): "leader_loss",
-    ("extended_attack", "once_per_turn"): "extended_attack",
-    ("bombardment", "range"): "bombard_range",
-    ("bombardment", "not_adjacent_to_enemy"): "bombard_adjacent",
-    ("bombardment", "attacker_results"): "bombard_results",
-    ("army_morale", "points_per_step"): "army_step",
-    ("army_morale", "points_per_leader"): "army_leader",
-    ("army_morale", "broken_ends_game"): "army_broken",
-}
-AL_SETTINGS = {
-    ("group", "from"): "group",
-    ("cavalry_follow", "group"): "cavalry_follow",
-    ("maneuver", "through_blocked_border"): "through_blocked",
-    ("blocked_attack", "attacker_to"): "blocked_attack",
-    ("artillery_fire", "from"): "artillery_from",
-    ("pursuit", "by"): "pursuit",
-    ("army_morale", "points_per_step"): "army_step",
-    ("army_morale", "demoralized_at"): "army_demoralized",
-    ("reveal", "until"): "reveal",
-    ("victory", "objectives"): "objectives",
-}
-# Commands of area-locale worded by the commands chart's rows (a cost in commands).
-AL_COSTS = (
-    "reserve_to_locale",
-    "reserve_to_approach",
-    "reserve_attack",
-    "approach_blocked_back",
-    "approach_attack",
-    "approach_free_back",
-    "approach_on",
-    "assault",
-)
-AL_COMMANDS = {
-    ("road", "primary_cost"): "ref.al_cmd.road_primary",
-    ("road", "secondary_cost"): "ref.al_cmd.road_secondary",
-    ("cavalry_follow", "cost"): "ref.al_cmd.cavalry_follow",
-    **{("costs", name): f"ref.al_cmd.{name}" for name in AL_COSTS},
-}
-HH_COMBAT = {"inf": "infantry", "cav": "cavalry"}
 LOS_FEATURE_WORDS = {
     "blocks_adjacent": "editor.table.los_blocks_adjacent",
     "height": "editor.table.los_brow",
@@ -146,7 +76,7 @@ def check_system(system: Any) -> str:
     Raises:
         InvalidActionError: ``error.unknown_system``.
     """
-    if not (isinstance(system, str) and system in SYSTEMS):
+    if not (isinstance(system, str) and system in systems.ids()):
         raise InvalidActionError(
             "error.unknown_system", "no rule system {system}", system=echo(system)
         )
@@ -168,17 +98,18 @@ def catalog(system: str) -> dict[str, Any]:
 
 
 def _build_catalog(system: str) -> dict[str, Any]:
-    areas = MAP_KINDS[system] == "areas"
+    described = systems.get(system)
+    areas = described.map_kind == "areas"
     return {
         "system": system,
-        "map_kind": MAP_KINDS[system],
+        "map_kind": described.map_kind,
         "hex": None if areas else _hex_catalog(system),
         "areas": _areas_catalog() if areas else None,
         "units": _units_catalog(system),
         "tables": tables(system),
         "turns": {**TURNS, "default": _sequence_data(system)["turns"]},
         # A side's army morale: "levels" (points, demoralized, broken), "number", or None.
-        "sides": {"army_morale": ARMY_MORALE[system]},
+        "sides": {"army_morale": described.army_morale},
         # How the screen words the parameters of the labels above (load_scenario's `words`).
         "words": words_of(game_rules(system)) if playable(system) else dict(COMMON_WORDS),
     }
@@ -214,14 +145,16 @@ def _areas_catalog() -> dict[str, Any]:
 
 def _units_catalog(system: str) -> dict[str, Any]:
     types = unit_types(system)
-    order = list(areamap.PIECE_TYPES) if system == "area-locale" else list(UNIT_TYPES)
+    offers = systems.get(system).editor
+    order = list(offers.unit_types)
+    facing = offers.facing
     return {
         "types": [t for t in order if t in types],
         "ratings": {t: [dict(r) for r in types[t]["ratings"]] for t in order if t in types},
         "steps": {t: dict(types[t]["steps"]) for t in order if t in types},
-        "facing": {"min": 0, "max": 11} if system == "hex-facing" else None,
-        "formations": system == "hex-facing",
-        "approach": system == "area-locale",
+        "facing": {"min": facing[0], "max": facing[1]} if facing is not None else None,
+        "formations": offers.formations,
+        "approach": offers.approach,
     }
 
 
@@ -233,49 +166,42 @@ def tables(system: str) -> list[dict[str, Any]]:
     ``overrides``: ``{table, path, default, kind, label}`` and, where the loader holds the
     value to a closed set, ``choices``. Kinds: ``int``, ``number``, ``text``, ``bool``,
     ``list`` (of ``item`` kind), ``cell`` (a terrain chart cell as terrain.json writes it),
-    ``crt`` (hex-hexside's combat results table, whole: its default is the stand-in);
+    ``crt`` (an owner's combat results table, whole: its default is the stand-in);
     ``nullable`` where the default is none."""
     out: list[dict[str, Any]] = []
+    described = systems.get(system)
     for table in override_tables(system):
         if table == "terrain":
             out += _terrain_cells(system)
         elif table == "los":
             out += _los_entries(system)
-        elif table == "combat":
-            out += _combat_entries()
+        elif table in described.tables:
+            out += _own_entries(table, described.tables[table])
         else:
             data = movement_data(system) if table == "movement" else _sequence_data(system)
             out += _settings(system, table, data, ())
-    if system == "hex-hexside":
-        out.append(_crt_entry())
+    if described.owner_table is not None:
+        out.append(_crt_entry(described.owner_table))
     return out
 
 
-def _combat_entries() -> list[dict[str, Any]]:
-    """hex-facing's combat defaults a scenario may change (``overrides.combat``), in the words
-    of the rules reference's combat settings, each with its closed set (``choices``)."""
-    raw = hf_combat.raw_tables()
+def _own_entries(table: str, own: systems.Table) -> list[dict[str, Any]]:
+    """The values of a system's own table a scenario may change (hex-facing's combat defaults,
+    ``overrides.combat``), in its words, each with its closed set (``choices``)."""
     out = []
-    for path, setting in hf_combat.open_settings().items():
-        default: Any = raw
-        for key in path:
-            default = default[key]
-        kind = _kind(default)
+    for setting in own.settings():
+        kind = _kind(setting.default)
         more: dict[str, Any] = {"item": "text"} if kind == "list" else {}
-        choices = hf_combat.CHOICES.get(setting, hf_combat.LISTS.get(setting))
-        if choices is not None and kind != "bool":
-            more["choices"] = list(choices)
-        words = label(f"ref.hf_setting.{setting.replace('.', '_')}")
-        out.append(_entry("combat", path, default, kind, words, **more))
+        if setting.choices is not None and kind != "bool":
+            more["choices"] = list(setting.choices)
+        out.append(_entry(table, setting.path, setting.default, kind, setting.words, **more))
     return out
 
 
-def _crt_entry() -> dict[str, Any]:
+def _crt_entry(owner: systems.OwnerTable) -> dict[str, Any]:
     """The owner's combat results table (``overrides.crt``, the table ``check_crt`` takes),
     entered whole; its default is the stand-in the system ships (flagged ``stand_in``)."""
-    from .systems.hex_hexside.tables import raw_tables
-
-    return _entry("crt", (), raw_tables()["crt"], "crt", label("editor.table.crt"))
+    return _entry("crt", (), owner.stand_in(), "crt", label("editor.table.crt"))
 
 
 def _entry(
@@ -334,23 +260,16 @@ def _settings(
 
 
 def _words(system: str, table: str, path: tuple[str, ...]) -> Label:
-    """A setting's words: the rules reference's where it has them, else the editor's own."""
-    for who in (system, "*"):
-        key = WORDED.get((who, table, *path))
-        if key:
-            return label(key)
+    """A setting's words: the rules reference's where it has them (the system's own words, then
+    every system's), else the editor's own."""
+    own = systems.get(system).editor.words.get((table, *path))
+    if own is not None:
+        return dict(own)
+    key = WORDED.get((table, *path))
+    if key:
+        return label(key)
     if table == "movement" and path[0] == "unit_columns":
         return label("editor.table.unit_column", unit_type=label(f"unit_type.{path[1]}"))
-    if table == "sequence" and system == "hex-hexside":
-        if path in HH_SETTINGS:
-            return label(f"ref.hh_setting.{HH_SETTINGS[path]}")
-        if path[0] == "drm" and path[1] in HH_DRM:
-            return label(f"ref.hh_drm.{path[1]}")
-    if table == "sequence" and system == "area-locale":
-        if path in AL_SETTINGS:
-            return label(f"ref.al_setting.{AL_SETTINGS[path]}")
-        if path in AL_COMMANDS:
-            return label("editor.table.commands", what=label(AL_COMMANDS[path]))
     return label(f"editor.table.{table}.{'_'.join(path)}")
 
 
@@ -370,15 +289,15 @@ def _terrain_cells(system: str) -> list[dict[str, Any]]:
 
 
 def _headings(system: str) -> dict[str, Label]:
-    if system == "hex-facing":
-        return dict(HF_HEADINGS)
-    types: dict[str, list[str]] = {}
-    for unit_type, col in movement_data(system)["unit_columns"].items():
-        types.setdefault(col, []).append(unit_type)
-    headings = {col: label("ref.col.mp", unit_types=names) for col, names in types.items()}
-    headings |= {c: label("ref.col.attack", unit_type=u) for c, u in HH_COMBAT.items()}
-    headings["bomb"] = label("ref.col.bombardment")
-    return headings
+    """The headings of the columns of ``system``'s terrain chart (its descriptor's).
+
+    Raises:
+        KeyError: the system gives none (a system with a terrain chart must).
+    """
+    headings = systems.get(system).editor.headings
+    if headings is None:
+        raise KeyError(f"{system}: no headings of its terrain chart")
+    return dict(headings())
 
 
 def _los_entries(system: str) -> list[dict[str, Any]]:
@@ -440,6 +359,8 @@ def template(system: str) -> dict[str, Any]:
     Hex maps: 12 x 10 flat hexes numbered CCRR from 0101, all clear. Area maps: four square
     locales two by two, each border with its two approaches (narrow, no effect)."""
     check_system(system)
+    described = systems.get(system)
+    areas = described.map_kind == "areas"
     out: dict[str, Any] = {
         "format": FORMAT,
         "id": "new-scenario",
@@ -447,7 +368,7 @@ def template(system: str) -> dict[str, Any]:
         "title": "New scenario",
         "turns": _sequence_data(system)["turns"],
     }
-    if system == "area-locale":
+    if areas:
         out["map"] = _area_template()
     else:
         out["map"] = {
@@ -466,9 +387,9 @@ def template(system: str) -> dict[str, Any]:
             "labels": [],
         }
     out["sides"] = copy.deepcopy(SIDES)
-    if system == "hex-facing":
+    if described.editor.formations:
         out["formations"] = []
-    if system != "area-locale":
+    if not areas:  # an area map's objectives are its locales'
         out["objectives"] = []
     out["units"] = []
     out["overrides"] = {}

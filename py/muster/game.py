@@ -20,9 +20,10 @@ from .cards import QUIET, result_card
 from .dice import Die, roll
 from .errors import IllegalActionError, InvalidActionError, RulesError
 from .ruleset import Ruleset, words_of
-from .scenario import SYSTEMS, AnyScenario, parse_scenario
+from .scenario import AnyScenario, parse_scenario
 from .shapes import Action, Event, State
 from .standing import objective_marks, view_part
+from .systems import ids
 
 SAVE_FORMAT = "muster-save/1"
 
@@ -496,7 +497,7 @@ def _check_save(data: Any) -> None:
             raise RulesError(
                 "error.bad_save_key", "not a save file (unknown entry {name})", name=echo(key)
             )
-    if data.get("system") not in SYSTEMS:
+    if data.get("system") not in ids():
         raise _bad_save("system")
     if "scenario" not in data:  # its kind and fields are the scenario loader's to check
         raise _bad_save("scenario")

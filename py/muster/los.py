@@ -23,7 +23,7 @@ from .hexgrid import HEX_DIRECTIONS, Hex, Hexside, hex_distance
 from .hexmap import Scenario, hexside_features
 from .parsing import _brief
 from .systems import data_path
-from .terrain import SYSTEMS, load_chart
+from .terrain import charted, load_chart
 
 VertexRule = Literal["both", "either"]
 VERTEX_RULES = ("both", "either")
@@ -229,7 +229,7 @@ def los_values(system: str) -> Mapping[str, Any]:
         LosDataError: if the file is malformed or a value has no source and no "why".
         ValueError: if the system is unknown.
     """
-    if system not in SYSTEMS:
+    if not charted(system):
         raise ValueError(f"unknown system {system!r}")
     path = data_path(system, "los.json")
     data = json.loads(path.read_text(encoding="utf-8"))

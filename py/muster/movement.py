@@ -19,8 +19,8 @@ from .errors import IllegalActionError, RulesError, ScenarioError
 from .hexgrid import Hex, hex_neighbors
 from .hexmap import Scenario
 from .parsing import _brief, _expect, _known, _like, _show
+from .play import NOTES, check_closed, refuse_notes
 from .systems import data_path
-from .systems.common import NOTES, check_closed, refuse_notes
 from .terrain import Cell, TerrainChart, TerrainRow, chart_with_overrides, load_chart
 
 SCENARIO_OVERRIDE = "scenario"

@@ -2,9 +2,10 @@
 checked against the tables they change.
 
 Each table's check lives beside the table (terrain in ``terrain``, line of sight in ``los``,
-movement in ``movement``, the sequence of play in ``systems.common``, an owner's combat
-results table in hex-hexside's ``combat``, hex-facing's combat defaults in its ``combat``);
-this module composes them, above the maps and below ``scenario``.
+movement in ``movement``, the sequence of play in ``play``); a system's own tables and an
+owner's combat results table are checked by the system (``muster.systems.System``: its
+``tables`` and ``owner_table``); this module composes them, above the maps and below
+``scenario``.
 """
 
 from __future__ import annotations
@@ -12,21 +13,19 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any
 
+from . import systems
 from .errors import ScenarioError
 from .los import LosDataError, los_config
 from .movement import check_movement_overrides
 from .parsing import _brief, _expect, _show
-from .systems import FOLDERS, data_path
-from .systems.common import check_sequence_overrides, refuse_notes
-from .systems.hex_facing.combat import check_overrides as check_hf_combat
+from .play import check_sequence_overrides, refuse_notes
 from .terrain import TerrainDataError, chart_with_overrides
 
-# The tables a scenario may override, where its system ships them (systems/<folder>/<name>.json).
+# The tables a scenario may override that the core reads, where its system ships them (in its
+# data folder, <name>.json); a system's own tables follow (System.tables: hex-facing's combat
+# defaults, overrides.combat). A scenario's own combat results table (overrides.crt) is read
+# by the system that reads an owner's table (System.owner_table) alone.
 TABLES = ("los", "movement", "terrain", "sequence")
-# A scenario's own combat results table (overrides.crt) is read by hex-hexside alone.
-# The defaults of combat.json the aid leaves open (overrides.combat): hex-facing's alone (its
-# check, ``check_overrides`` of hex-facing's ``combat``, says which).
-COMBAT_SYSTEMS = ("hex-facing",)
 
 
 def override_tables(system: str) -> tuple[str, ...]:
@@ -37,8 +36,8 @@ def override_tables(system: str) -> tuple[str, ...]:
     >>> override_tables("hex-facing")[-1]
     'combat'
     """
-    found = tuple(n for n in TABLES if data_path(system, f"{n}.json").exists())
-    return found + (("combat",) if system in COMBAT_SYSTEMS else ())
+    found = tuple(n for n in TABLES if systems.data_path(system, f"{n}.json").exists())
+    return found + tuple(systems.get(system).tables)
 
 
 def check_overrides(overrides: Any, system: str, sides: Collection[str] | None = None) -> None:
@@ -50,17 +49,15 @@ def check_overrides(overrides: Any, system: str, sides: Collection[str] | None =
         InvalidActionError: an owner's combat results table over a limit.
     """
     _expect(isinstance(overrides, dict), "overrides", "problem.object")
-    if "crt" in overrides:  # an owner's combat results table: hex-hexside's alone
-        _expect(system == "hex-hexside", "overrides.crt", "problem.crt_only")
-        # Imported here until hex-hexside's modules take Scenario from hexmap, not scenario
-        # (tests/core/test_imports.py names the cycle); then at the top of this module.
-        from .systems.hex_hexside.combat import check_scenario_crt
-
-        check_scenario_crt(overrides["crt"])
+    described = systems.get(system)
+    if "crt" in overrides:  # an owner's combat results table: only a system that reads one
+        owner = described.owner_table
+        if owner is None:
+            raise ScenarioError("overrides.crt", "problem.crt_only")
+        owner.check(overrides["crt"])
         overrides = {k: v for k, v in overrides.items() if k != "crt"}
-    if "combat" in overrides:
-        ok = system in COMBAT_SYSTEMS
-        _expect(ok, "overrides.combat", "problem.combat_only")
+    if "combat" in overrides:  # combat defaults: only a system that ships them as a table
+        _expect("combat" in described.tables, "overrides.combat", "problem.combat_only")
     unknown = set(overrides) - set(override_tables(system))
     if unknown:
         raise ScenarioError("overrides", "problem.unknown_table", got=_show(sorted(unknown)[0]))
@@ -81,9 +78,10 @@ def check_overrides(overrides: Any, system: str, sides: Collection[str] | None =
     if "movement" in overrides:
         check_movement_overrides(system, overrides["movement"], sides=sides)
     if "sequence" in overrides:
-        check_sequence_overrides(FOLDERS[system], overrides["sequence"])
-    if "combat" in overrides:
-        check_hf_combat(overrides["combat"])
+        check_sequence_overrides(systems.folder(system), overrides["sequence"])
+    for name, table in described.tables.items():
+        if name in overrides:
+            table.check(overrides[name])
 
 
 def refuse_printed(terrain: Any) -> None:

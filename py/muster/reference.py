@@ -20,6 +20,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
 from typing import Any
 
+from . import systems
 from .los import LosConfig, los_config
 from .movement import movement_data
 from .systems import data_path
@@ -378,7 +379,7 @@ def terrain_section(
 
 def chart_rule(system: str) -> str:
     """The rule reference of a system's terrain chart, as its combat lines name it."""
-    return {"hex-facing": "terrain table", "hex-hexside": "terrain effects chart"}[system]
+    return systems.get(system).terrain_chart
 
 
 @cache

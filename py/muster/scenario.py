@@ -14,6 +14,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from . import systems
 from .areamap import AreaScenario, parse_area_scenario
 from .errors import ScenarioError
 from .hexmap import (
@@ -36,14 +37,11 @@ from .parsing import ScenarioFacts, _expect, _known, _show, _str
 from .texts import check_words
 
 __all__ = [
-    "ARMY_MORALE",
     "DEFAULT_SCENARIO",
     "DIRECTIONAL_FEATURES",
     "FORMAT",
     "LEVELS",
-    "MAP_KINDS",
     "SCENARIO_DIR",
-    "SYSTEMS",
     "UNIT_TYPES",
     "AnyScenario",
     "AreaScenario",
@@ -63,12 +61,6 @@ __all__ = [
 ]
 
 FORMAT = "muster-scenario/1"
-SYSTEMS = ("hex-facing", "hex-hexside", "area-locale")
-# The kind of map a scenario of each system has: a hex grid, or areas (docs/scenario-format.md).
-MAP_KINDS = {"hex-facing": "hex", "hex-hexside": "hex", "area-locale": "areas"}
-# How a side's army morale is written, by system (sides[].army_morale): three levels, one
-# number, or not at all.
-ARMY_MORALE = {"hex-facing": None, "hex-hexside": "levels", "area-locale": "number"}
 SCENARIO_DIR = Path(__file__).parent / "scenarios"
 DEFAULT_SCENARIO = "demo-hohenbrueck"
 # A scenario of any system: a hex map or an area map.
@@ -104,8 +96,9 @@ def _parse_scenario(data: Any) -> AnyScenario:
     check_words(data.get("title"), "title")
     if "description" in data:
         check_words(data["description"], "scenario description", empty=True)
-    system = _known(data.get("system"), SYSTEMS, "system", "problem.unknown_system")
-    if MAP_KINDS[system] == "areas":
+    system = _known(data.get("system"), systems.ids(), "system", "problem.unknown_system")
+    # The kind of map of the system's scenarios: a hex grid, or areas (docs/scenario-format.md).
+    if systems.get(system).map_kind == "areas":
         return parse_area_scenario(data)  # its overrides checked with its map
     scenario = parse_hex_scenario(data, system)
     check_overrides(data.get("overrides", {}), system, [s["id"] for s in data["sides"]])

@@ -83,7 +83,7 @@ class State(TypedDict, total=False):
     # a chance point: {"die": "d6" | "d10", ...} or {"options": [...], ...}; None: none now
     chance: dict[str, Any] | None
     held: dict[str, str]  # objective (hex or locale) -> the side holding it
-    queue: list[dict[str, Any]]  # steps pending (systems.common.Queue)
+    queue: list[dict[str, Any]]  # steps pending (the queue of muster.play)
 
 
 class Refusal(TypedDict):

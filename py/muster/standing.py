@@ -19,8 +19,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from . import play
 from .reference import MARKS, sequence_flags
-from .systems import common
 
 Label = dict[str, Any]
 
@@ -36,7 +36,7 @@ def objective_marks(scenario: Any, state: Mapping[str, Any] | None) -> list[dict
     held = (state or {}).get("held") or {}
     return [
         {"at": place, "points": points, "holder": held.get(place)}
-        for place, points in common.objectives(scenario)
+        for place, points in play.objectives(scenario)
     ]
 
 
@@ -132,7 +132,7 @@ def condition(
     """A victory condition in words (``victory.<key>``) and the marks of the setting it reads
     (``path`` in the system's ``sequence.json``): ``default`` where it is Muster's own,
     ``override`` where the scenario changes it."""
-    flags = sequence_flags(scenario, common.sequence_data(folder), *path)
+    flags = sequence_flags(scenario, play.sequence_data(folder), *path)
     if path == ("turns",) and "turns" in scenario.data:
         flags = [f for f in flags if f != "default"]  # the scenario's own count
     return {"key": f"victory.{key}", "params": dict(params), "flags": flags}

@@ -17,9 +17,8 @@ from types import MappingProxyType
 from typing import Any
 
 from .parsing import _brief, _show
-from .systems import data_path
+from .systems import data_path, ids
 
-SYSTEMS = ("hex-facing", "hex-hexside")
 KINDS = ("hex", "hexside", "connection", "level", "condition")
 GROUPS = ("movement", "combat")
 APPLIES = ("into", "from_or_into", "from")
@@ -140,9 +139,18 @@ class TerrainChart:
         return frozenset(n for r in self.rows if r.kind == kind for n in r.names)
 
 
+def charted(system: str) -> bool:
+    """True if ``system`` is one the core plays and ships a terrain chart (a hex system).
+
+    >>> charted("hex-facing"), charted("area-locale"), charted("chess")
+    (True, False, False)
+    """
+    return system in ids() and data_path(system, "terrain.json").exists()
+
+
 @cache
 def _raw_chart(system: str) -> str:
-    if system not in SYSTEMS:
+    if not charted(system):
         raise ValueError(f"unknown system {system!r}")
     path = data_path(system, "terrain.json")
     return path.read_text(encoding="utf-8")

@@ -16,7 +16,7 @@ The convention, one function per case, each with a line saying which keys it rea
             game.apply(action)
 
 ``record(scenario) -> scenario`` installs the recording mapping in the scenario's cache of
-``systems.common.settings`` (``scenario.memo[("settings", folder)]``); every setting the rules
+``muster.play.settings`` (``scenario.memo[("settings", folder)]``); every setting the rules
 look up through it from then on counts as read, whatever the scenario (its overrides are
 merged first). Call it on each scenario the probe plays, before the game starts. A probe may
 set any setting in the scenario's ``overrides.sequence`` to reach a branch; it should not call

@@ -1,4 +1,4 @@
-"""What the three systems share (muster/systems/common.py): objectives held, the score at the
+"""What the three systems share (muster/play.py): objectives held, the score at the
 end, and the queue of steps waiting for a die or a decision."""
 
 from __future__ import annotations
@@ -7,9 +7,10 @@ import random
 
 import pytest
 
+from muster import play
 from muster.game import Game
 from muster.scenario import SCENARIO_DIR, load_builtin
-from muster.systems import FOLDERS, common, game_rules
+from muster.systems import FOLDERS, game_rules
 
 DEMOS = sorted(p.stem for p in SCENARIO_DIR.glob("*.json"))
 
@@ -19,32 +20,30 @@ DEMOS = sorted(p.stem for p in SCENARIO_DIR.glob("*.json"))
 
 def test_a_place_is_held_by_the_last_side_there_alone():
     held: dict[str, str] = {}
-    common.update_held(held, ["a", "b"], [("a", "x")])
+    play.update_held(held, ["a", "b"], [("a", "x")])
     assert held == {"a": "x"}
-    common.update_held(held, ["a", "b"], [("a", "x"), ("a", "y"), ("b", "y")])
+    play.update_held(held, ["a", "b"], [("a", "x"), ("a", "y"), ("b", "y")])
     assert held == {"a": "x", "b": "y"}  # contested: still the last to hold it alone
-    common.update_held(held, ["a", "b"], [])
+    play.update_held(held, ["a", "b"], [])
     assert held == {"a": "x", "b": "y"}  # left empty: still held
-    common.update_held(held, ["a"], [("a", "y"), ("b", "x")])
+    play.update_held(held, ["a"], [("a", "y"), ("b", "x")])
     assert held == {"a": "y", "b": "y"}  # b is not a place asked about
 
 
 def test_points_go_to_the_holder_of_each_objective_and_the_leader_alone_wins():
-    points = common.objective_points(
-        ["x", "y"], {"a": "x", "b": "y", "c": "x"}, [("a", 2), ("b", 3)]
-    )
+    points = play.objective_points(["x", "y"], {"a": "x", "b": "y", "c": "x"}, [("a", 2), ("b", 3)])
     assert points == {"x": 2, "y": 3}
-    common.to_the_others(points, "y", 1)
+    play.to_the_others(points, "y", 1)
     assert points == {"x": 3, "y": 3}
-    assert common.leader(points) is None
-    common.to_the_others(points, "y", 1)
-    assert common.leader(points) == "x"
-    assert common.leader({}) is None
+    assert play.leader(points) is None
+    play.to_the_others(points, "y", 1)
+    assert play.leader(points) == "x"
+    assert play.leader({}) is None
 
 
 def test_game_over_keeps_a_given_winner_and_why_it_ended():
     state = {"phase": "combat", "queue": [{"do": "r"}], "chance": {"die": "d6"}}
-    events = common.game_over(state, {"x": 0, "y": 9}, winner="x", broken="y")
+    events = play.game_over(state, {"x": 0, "y": 9}, winner="x", broken="y")
     assert state["result"] == {"points": {"x": 0, "y": 9}, "winner": "x", "broken": "y"}
     assert (state["phase"], state["queue"], state["chance"]) == ("over", [], None)
     assert events == [
@@ -55,7 +54,7 @@ def test_game_over_keeps_a_given_winner_and_why_it_ended():
 def test_objectives_of_each_demo():
     for demo in DEMOS:
         scenario = load_builtin(demo)
-        found = common.objectives(scenario)
+        found = play.objectives(scenario)
         assert found and all(isinstance(p, str) and points > 0 for p, points in found), demo
         if scenario.system == "area-locale":
             assert found == [
@@ -69,18 +68,18 @@ def shared_score(scenario, state) -> dict[str, int]:
     """Each demo's final points worked out with the shared functions (what each system adds
     beside objectives: hex-facing routed and lost units, hex-hexside steps lost)."""
     folder = FOLDERS[scenario.system]
-    rule = common.settings(scenario, folder)["victory"]
+    rule = play.settings(scenario, folder)["victory"]
     sides = [s["id"] for s in scenario.data["sides"]]
     counts = rule.get("objective_points", rule.get("objectives", True))
-    points = common.objective_points(
-        sides, state["held"], common.objectives(scenario) if counts else ()
+    points = play.objective_points(
+        sides, state["held"], play.objectives(scenario) if counts else ()
     )
     for uid, unit in state.get("units", {}).items():
         side = scenario.units[uid]["side"]
         if folder == "hex_facing" and (unit["out"] or unit["status"] == "routed"):
-            common.to_the_others(points, side, rule["routed_unit_points"])
+            play.to_the_others(points, side, rule["routed_unit_points"])
         if folder == "hex_hexside":
-            common.to_the_others(points, side, rule["enemy_step_points"] * unit["lost"])
+            play.to_the_others(points, side, rule["enemy_step_points"] * unit["lost"])
     return points
 
 
@@ -116,7 +115,7 @@ def test_the_shared_score_gives_what_each_system_gives_at_the_end(demo):
         points = shared_score(scenario, game.state)
         assert points == result["points"], (demo, seed)
         if not result.get("broken") and not result.get("wiped"):
-            assert result["winner"] == common.leader(points)
+            assert result["winner"] == play.leader(points)
         end = (len(game.actions), result["points"], result["winner"])
         assert end == RECORDED[demo, seed]
 
@@ -128,21 +127,19 @@ def handlers():
     def loss(ctx, state, step):
         ctx.append(("loss", step["n"]))
         step["n"] -= 1
-        return (common.DONE if step["n"] == 0 else common.AGAIN), [
-            {"key": "log.loss", "params": {}}
-        ]
+        return (play.DONE if step["n"] == 0 else play.AGAIN), [{"key": "log.loss", "params": {}}]
 
     def retreat(ctx, state, step):  # puts a test before itself, then is over
-        common.first(state, {"do": "test", "unit": step["unit"]})
-        return common.DONE, []
+        play.first(state, {"do": "test", "unit": step["unit"]})
+        return play.DONE, []
 
     def test(ctx, state, step):
         ctx.append(("test", step["unit"]))
-        return common.WAIT, []
+        return play.WAIT, []
 
     def end(ctx, state, step):
         state["result"] = {"winner": "x"}
-        return common.DONE, []
+        return play.DONE, []
 
     return {"loss": loss, "retreat": retreat, "test": test, "end": end}
 
@@ -152,23 +149,23 @@ def test_the_queue_runs_in_order_until_a_step_waits():
     state = {
         "queue": [{"do": "loss", "n": 2}, {"do": "retreat", "unit": "u"}, {"do": "loss", "n": 1}]
     }
-    events = common.drain(seen, state, handlers())
+    events = play.drain(seen, state, handlers())
     assert seen == [("loss", 2), ("loss", 1), ("test", "u")]
     assert len(events) == 2
     # The retreat left the queue, not the test it put before itself.
     assert state["queue"] == [{"do": "test", "unit": "u"}, {"do": "loss", "n": 1}]
     state["queue"].pop(0)  # the die settled the test
-    common.drain(seen, state, handlers())
+    play.drain(seen, state, handlers())
     assert state["queue"] == [] and seen[-1] == ("loss", 1)
 
 
 def test_the_queue_stops_at_the_end_of_the_game_and_drops_gone_steps():
     seen: list[tuple[str, object]] = []
     state = {"queue": [{"do": "test", "unit": "out"}, {"do": "end"}, {"do": "loss", "n": 1}]}
-    common.drain(seen, state, handlers(), gone=lambda step: step.get("unit") == "out")
+    play.drain(seen, state, handlers(), gone=lambda step: step.get("unit") == "out")
     assert seen == [] and state["result"] == {"winner": "x"}
     assert state["queue"] == [{"do": "loss", "n": 1}]
-    common.then(state, {"do": "test", "unit": "v"})
+    play.then(state, {"do": "test", "unit": "v"})
     assert [s["do"] for s in state["queue"]] == ["loss", "test"]
 
 
@@ -180,7 +177,7 @@ def test_the_objectives_each_side_holds_are_counted_as_objectives(demo):
     scenario = load_builtin(demo)
     rules = game_rules(scenario.system)
     sides = [s["id"] for s in scenario.data["sides"]]
-    objectives = [place for place, _ in common.objectives(scenario)]
+    objectives = [place for place, _ in play.objectives(scenario)]
     for seed in (1, 2):
         game = Game.start(scenario, rules, seed)
         rng = random.Random(seed)

@@ -12,7 +12,7 @@ import pytest
 from test_bad_input import mutate
 from test_trust import position, snapshot
 
-from muster import areamap, editor
+from muster import areamap, editor, systems
 from muster.api import Session
 from muster.errors import RulesError, ScenarioError
 from muster.scenario import (
@@ -109,7 +109,7 @@ def test_an_area_catalog_lists_what_the_loader_accepts():
     units = found["units"]
     assert units["approach"] is True and units["facing"] is None
     assert units["types"] == ["infantry", "cavalry", "artillery"]
-    for kind, most in areamap.PIECE_TYPES.items():
+    for kind, most in systems.get("area-locale").pieces.items():
         assert units["steps"][kind]["min"] == 1 and units["steps"][kind]["max"] == most
     assert found["turns"]["default"] == 16
 
@@ -484,7 +484,7 @@ def test_a_required_rating_that_is_missing_is_refused(monkeypatch):
 def test_units_json_and_the_area_loader_agree_on_steps():
     from muster.scenario import unit_types
 
-    for kind, most in areamap.PIECE_TYPES.items():
+    for kind, most in systems.get("area-locale").pieces.items():
         assert unit_types("area-locale")[kind]["steps"] == {"min": 1, "max": most, "default": most}
     for system in ("hex-facing", "hex-hexside"):
         assert set(unit_types(system)) == {"infantry", "cavalry", "artillery", "leader"}
@@ -519,24 +519,25 @@ def test_the_catalog_offers_each_closed_set_as_choices_and_never_a_note(monkeypa
     editor's choices; the notes (the same set the loader refuses) are never offered."""
     from test_scenario import SEQUENCE
 
-    from muster.systems import common
+    from muster import play
 
-    monkeypatch.setattr(common, "sequence_data", lambda folder: SEQUENCE)
+    monkeypatch.setattr(play, "sequence_data", lambda folder: SEQUENCE)
     monkeypatch.setattr(editor, "sequence_data", lambda folder: SEQUENCE)
     found = {tuple(e["path"]): e for e in editor.tables("hex-facing") if e["table"] == "sequence"}
     assert found[("sequence", "pursuit", "by")]["choices"] == ["attacker", "defender"]
     assert found[("sequence", "steps")]["choices"] == ["fire", "move"]
     assert found[("sequence", "eliminated")]["choices"] == ["infantry", "cavalry", "artillery"]
     assert found[("sequence", "flag")]["choices"] == [True]
-    assert not any(set(path) & common.NOTES for path in found), sorted(found)
-    assert editor.NOTES is common.NOTES
+    assert not any(set(path) & play.NOTES for path in found), sorted(found)
+    assert editor.NOTES is play.NOTES
 
 
 def test_the_catalog_choices_of_the_shipped_files_are_their_closed_sets():
-    from muster.systems import FOLDERS, common
+    from muster import play
+    from muster.systems import FOLDERS
 
     for system, folder in FOLDERS.items():
-        closed = common.closed_sets(folder)
+        closed = play.closed_sets(folder)
         for entry in editor.tables(system):
             path = ".".join(entry["path"][1:])
             if entry["table"] == "sequence" and path in closed:

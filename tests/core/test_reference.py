@@ -15,12 +15,12 @@ from typing import Any
 import pytest
 from test_words import Check
 
+from muster import play
 from muster.api import Session
-from muster.areamap import LEADING
 from muster.game import state_hash
 from muster.reference import CONDITION_KEYS, row_ids
 from muster.scenario import load_builtin
-from muster.systems import common
+from muster.systems import get as system_of
 from muster.systems.area_locale import pieces as P
 from muster.systems.area_locale.assault import ASSAULT
 from muster.systems.hex_facing import combat as hf
@@ -189,7 +189,7 @@ def test_hex_facing_marks_the_defaults_the_data_marks_and_lists_the_sequence_in_
     assert movement["movement-road-enemy"]["flags"] == []
     assert movement["movement-stacking"]["flags"] == ["default"]
     # The sequence: the turn's phases, with a formation's steps under the activation.
-    seq = common.settings(load_builtin(DEMOS["hex-facing"]), "hex_facing")
+    seq = play.settings(load_builtin(DEMOS["hex-facing"]), "hex_facing")
     expected = []
     for phase in (p["phase"] for p in seq["turn"]):
         expected.append(f"sequence-{phase}")
@@ -257,7 +257,7 @@ def test_hex_hexside_lists_the_chart_the_crt_and_every_modifier_as_the_rules_rea
     for r in t.rally:
         value = rally[f"rally-{r.id}"]["cells"]["value"]
         assert value == r.value if r.value is not None else isinstance(value, dict)
-    drm = common.settings(load_builtin(DEMOS["hex-hexside"]), "hex_hexside")["drm"]
+    drm = play.settings(load_builtin(DEMOS["hex-hexside"]), "hex_hexside")["drm"]
     shown = rows(ref, "drm")
     for name in ("disordered_lead", "routed_lead", "leader_with_lead", "winning_combat_marker"):
         assert shown[f"drm-{name}"]["cells"]["value"] == drm[name]
@@ -347,7 +347,7 @@ def test_area_locale_lists_commands_approaches_assault_and_sequence_as_the_rules
         cost = commands[f"command-road-{kind}"]["cells"]["cost"]
         assert cost == settings["road"][f"{kind}_cost"]
     kinds = rows(ref, "approach-kinds")
-    for width, n in LEADING.items():
+    for width, n in system_of("area-locale").leading.items():
         assert kinds[f"width-{width}"]["cells"]["effect"]["params"]["n"] == n
     approaches = rows(ref, "approaches")
     assert len(approaches) == len(s.scenario.approaches)

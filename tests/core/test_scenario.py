@@ -227,10 +227,9 @@ SEQUENCE = {
 
 @pytest.fixture
 def own_sequence(monkeypatch):
-    from muster import editor
-    from muster.systems import common
+    from muster import editor, play
 
-    monkeypatch.setattr(common, "sequence_data", lambda folder: SEQUENCE)
+    monkeypatch.setattr(play, "sequence_data", lambda folder: SEQUENCE)
     monkeypatch.setattr(editor, "sequence_data", lambda folder: SEQUENCE)
     return SEQUENCE
 
@@ -295,23 +294,23 @@ def test_an_override_of_a_closed_setting_takes_only_its_values(own_sequence, seq
 def test_each_closed_set_names_a_setting_and_holds_its_default(folder):
     """The systems' own "closed" objects: each path names a setting of the file, whose
     default is one of the set (or, for a list or a field of rows, some of it)."""
-    from muster.systems import common
+    from muster import play
 
-    data = common.sequence_data(folder)
-    for path, allowed in common.closed_sets(folder).items():
+    data = play.sequence_data(folder)
+    for path, allowed in play.closed_sets(folder).items():
         assert isinstance(allowed, list) and allowed, path
-        values, many = common._at(data, path.split("."), "")
+        values, many = play._at(data, path.split("."), "")
         assert values, f"{folder}: closed {path} names no setting"
-        items = common._items(values) if many else [values[0][1]]
-        assert all(common._one_of(v, allowed) for v in items), (folder, path, items)
+        items = play._items(values) if many else [values[0][1]]
+        assert all(play._one_of(v, allowed) for v in items), (folder, path, items)
 
 
 def test_the_issue_s_ignored_override_is_refused():
     """area-locale's pursuit.by = "both" loaded and changed nothing; now it is refused."""
     data = json.loads((SCENARIOS / "demo-fontanella.json").read_text(encoding="utf-8"))
     data["overrides"] = {"sequence": {"pursuit": {"by": "both"}}}
-    from muster.systems import common
+    from muster import play
 
-    assert "both" not in common.closed_sets("area_locale")["pursuit.by"]
+    assert "both" not in play.closed_sets("area_locale")["pursuit.by"]
     with pytest.raises(ScenarioError, match=r"overrides\.sequence\.pursuit\.by: expected one"):
         parse_scenario(data)

@@ -3,7 +3,7 @@ and every setting of every table a scenario may override (``overrides``: sequenc
 hex-facing's combat defaults, line of sight, terrain cells) is read by the rules or refused as
 an override with words naming its place (issue 23).
 
-A recording mapping stands in for the scenario's settings (``systems.common.settings`` keeps
+A recording mapping stands in for the scenario's settings (``muster.play.settings`` keeps
 them in ``scenario.memo[("settings", folder)]``): a ``dict`` whose lookups (``[]``, ``get``,
 ``items``, ``values``, a copy) note the dotted path of the key, with every nested object and
 list wrapped the same way (list items as ``path.0``, ``path.1``, ...). Seeded random games of
@@ -35,6 +35,7 @@ import pytest
 import sequence_probes
 
 from muster import editor
+from muster import play as shared
 from muster.errors import ScenarioError
 from muster.game import Game
 from muster.los import los_config, los_values
@@ -42,7 +43,7 @@ from muster.movement import MOVEMENT_NOTES, movement_closed, movement_data, move
 from muster.overrides import override_tables
 from muster.problems import PROBLEMS
 from muster.scenario import load_builtin, parse_scenario
-from muster.systems import FOLDERS, common, data_path, game_rules
+from muster.systems import FOLDERS, data_path, game_rules
 from muster.systems.hex_facing import combat as hf_combat
 
 NOTES = frozenset({"why", "source", "system", "default", "aid", "closed"})
@@ -131,7 +132,7 @@ def leaves(data: Any, path: str = "") -> Iterator[str]:
 
 def unread(folder: str, read: set[str]) -> list[str]:
     """The settings of ``folder``'s sequence.json that nothing read."""
-    return sorted(p for p in leaves(common.sequence_data(folder)) if p not in read)
+    return sorted(p for p in leaves(shared.sequence_data(folder)) if p not in read)
 
 
 def recorder(read: dict[str, set[str]]) -> Any:
@@ -143,7 +144,7 @@ def recorder(read: dict[str, set[str]]) -> Any:
     def record(scenario: Any) -> Any:
         folder = FOLDERS[scenario.system]
         scenario.memo.pop(("settings", folder), None)
-        merged = common.settings(scenario, folder)
+        merged = shared.settings(scenario, folder)
         keys = read.setdefault(folder, set())
         scenario.memo[("settings", folder)] = Recording(merged, keys)
         if "movement" in override_tables(scenario.system):
@@ -259,11 +260,11 @@ def test_the_recorder_notes_what_is_read_and_only_that():
     grid = Recording({"rows": [[1, 2], [3]]}, read)
     assert [len(r) for r in grid["rows"]] == [2, 1] and grid["rows"][-1] == [3]
     assert read == {"rows", "rows.0", "rows.1"}
-    # It is the settings the rules get: common.settings answers from the cache.
+    # It is the settings the rules get: muster.play.settings answers from the cache.
     scenario = load_builtin("demo-valmont")
     got: dict[str, set[str]] = {}
     recorder(got)(scenario)
-    common.settings(scenario, "hex_facing")["turns"]
+    shared.settings(scenario, "hex_facing")["turns"]
     assert got["hex_facing"] == {"turns"}
     assert not got["hex_facing/movement"] and not got["hex_facing/combat"]
 
@@ -271,7 +272,7 @@ def test_the_recorder_notes_what_is_read_and_only_that():
 def test_a_probe_is_found_and_its_reads_count(monkeypatch):
     def probe_hex_facing_example(record):
         scenario = record(load_builtin("demo-valmont"))
-        common.settings(scenario, "hex_facing")["no_orders"]["may_melee"]
+        shared.settings(scenario, "hex_facing")["no_orders"]["may_melee"]
 
     monkeypatch.setattr(
         sequence_probes, "probe_hex_facing_example", probe_hex_facing_example, raising=False
@@ -300,7 +301,7 @@ def no_setting(problem: Any) -> bool:
 def defaults_of(system: str, table: str) -> dict[str, Any]:
     """The shipped defaults of one table of ``system`` (the file a scenario overrides)."""
     if table == "sequence":
-        return common.sequence_data(FOLDERS[system])
+        return shared.sequence_data(FOLDERS[system])
     if table == "movement":
         return movement_data(system)
     assert table == "combat", table
@@ -451,7 +452,7 @@ def test_every_text_setting_takes_its_values_from_a_closed_set(system):
     """A text, or a list of texts, that a scenario may override is held to a closed set: the
     file's ``"closed"`` object names it (rows of a list by their field), or its set is the
     chart's or the scenario's."""
-    tables = [("sequence", common.sequence_data(FOLDERS[system]), common.closed_sets)]
+    tables = [("sequence", shared.sequence_data(FOLDERS[system]), shared.closed_sets)]
     if "movement" in override_tables(system):
         tables.append(("movement", movement_data(system), lambda _: movement_closed(system)))
     checked = 0

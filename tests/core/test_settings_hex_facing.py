@@ -15,9 +15,9 @@ from test_play_hex_facing import tiny
 from muster.game import Game
 from muster.hexgrid import hex_distance
 from muster.movement import reachable, reachable_hexes
+from muster.play import sequence_data
 from muster.scenario import load_builtin, parse_scenario
 from muster.systems import game_rules
-from muster.systems.common import sequence_data
 from muster.systems.hex_facing import combat, rules
 from muster.systems.hex_facing.combat import Combatant, MeleeSituation
 from muster.systems.hex_facing.movement import RULES as MOVEMENT

@@ -7,10 +7,11 @@ import random
 
 import pytest
 
+from muster import play
 from muster.api import Session
 from muster.game import Game
 from muster.scenario import SCENARIO_DIR, load_builtin
-from muster.systems import common, game_rules
+from muster.systems import game_rules
 
 DEMOS = sorted(p.stem for p in SCENARIO_DIR.glob("*.json"))
 
@@ -31,7 +32,7 @@ def random_views(demo: str, seed: int, steps: int):
 @pytest.mark.parametrize("demo", DEMOS)
 def test_the_view_draws_each_objective_with_its_points_and_holder(demo):
     scenario = load_builtin(demo)
-    objectives = common.objectives(scenario)
+    objectives = play.objectives(scenario)
     for _, _, game, view in random_views(demo, 3, 250):
         marks = view["objectives"]
         assert [(m["at"], m["points"]) for m in marks] == objectives
@@ -46,7 +47,7 @@ def test_the_count_says_which_objectives_each_side_holds_and_their_points(demo):
     their points and places, every side listed."""
     scenario = load_builtin(demo)
     sides = [s["id"] for s in scenario.data["sides"]]
-    objectives = dict(common.objectives(scenario))
+    objectives = dict(play.objectives(scenario))
     for seed in (1, 2):
         for _, _, game, view in random_views(demo, seed, 300):
             held = game.state.get("held") or {}
@@ -111,7 +112,7 @@ def test_the_briefing_says_the_scenario_and_marks_musters_assumptions(demo):
     assert before["sides"] == [s["id"] for s in data["sides"]]
     assert before["turns"] == data["turns"]
     assert [(o["at"], o["points"], o["holder"]) for o in before["objectives"]] == [
-        (p, n, None) for p, n in common.objectives(load_builtin(demo))
+        (p, n, None) for p, n in play.objectives(load_builtin(demo))
     ]
     keys = [c["key"] for c in before["victory"]]
     assert keys[0] == "victory.turns" and keys[-1] == "victory.most_points"

@@ -10,9 +10,10 @@ import random
 import pytest
 from apppage import open_app, settle, tablet
 
+from muster import play
 from muster.game import Game
 from muster.scenario import load_builtin
-from muster.systems import common, game_rules
+from muster.systems import game_rules
 from muster.texts import english
 
 DEMOS = ("demo-valmont", "demo-hohenbrueck", "demo-fontanella")
@@ -100,7 +101,7 @@ def changed_hands(demo: str) -> tuple[dict, dict, dict]:
     game = Game.start(scenario, rules, seed)
     rng = random.Random(seed)
     first = dict(game.state["held"])
-    places = [p for p, _ in common.objectives(scenario)]
+    places = [p for p, _ in play.objectives(scenario)]
     while not game.state.get("result"):
         game.push(rng.choice(game.legal_actions()))
         held = game.state["held"]

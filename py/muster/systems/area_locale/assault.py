@@ -4,7 +4,7 @@ defensive artillery fire, losses by the choosing rules, cavalry pursuit, retreat
 Everything that needs a player's choice becomes a decision (``state["pending"]``) for the side
 the notes name: the defender blocks, the enemy chooses among leading pieces, the owner among
 the others and where its groups retreat. Results queue up in ``state["queue"]``; ``drain``
-carries them out (``common.drain``, a handler a step, ``STEPS``) until a decision is needed.
+carries them out (``play.drain``, a handler a step, ``STEPS``) until a decision is needed.
 No dice: the game is deterministic.
 """
 
@@ -14,8 +14,8 @@ from collections.abc import Callable
 from itertools import combinations
 from typing import Any
 
+from ... import play
 from ...areamap import AreaScenario
-from .. import common
 from . import data
 from . import pieces as P
 from .state import AreaLocaleState, asked, fighting, phasing, plain
@@ -23,8 +23,8 @@ from .state import AreaLocaleState, asked, fighting, phasing, plain
 State = AreaLocaleState  # the state's shape (state.py)
 Action = dict[str, Any]
 Event = dict[str, Any]
-Step = common.Step  # a step of the queue (``state["queue"]``)
-Outcome = common.Outcome
+Step = play.Step  # a step of the queue (``state["queue"]``)
+Outcome = play.Outcome
 _DEFAULTS = data.defaults()
 # The notes' numbers of an assault by default (sequence.json "leading", "assault", "losses"),
 # for readers outside the rules (the rules read the scenario's settings): a leading piece of
@@ -229,7 +229,7 @@ def _result(scenario: AreaScenario, state: State) -> list[Event]:
     else:
         queued.append({"do": "back", "pieces": s["attackers"], "to": s["from"]})
     queued.append({"do": "assault_over"})
-    common.first(plain(state), *queued)
+    play.first(plain(state), *queued)
     return events + drain(scenario, state)
 
 
@@ -242,9 +242,9 @@ def _loss_item(lead: list[str], all_: list[str], n: int, owner: str, enemy: str)
 
 
 def drain(scenario: AreaScenario, state: State) -> list[Event]:
-    """Carry out queued results until a side must choose (``common.drain`` with ``STEPS``);
+    """Carry out queued results until a side must choose (``play.drain`` with ``STEPS``);
     once the queue has run out, a side with no piece left loses."""
-    events = common.drain(scenario, plain(state), STEPS)
+    events = play.drain(scenario, plain(state), STEPS)
     if not state["pending"]:  # no side is asked: the queue ran out (no dice here)
         events += _check_end(scenario, state)
     return events
@@ -260,11 +260,11 @@ def _step_loss(scenario: AreaScenario, state: State, step: Step) -> Outcome:
         else ([p for p in step["rest"] if not state["pieces"][p]["out"]], step["owner"])
     )
     if step["n"] <= 0 or not pool:
-        return common.DONE, []
+        return play.DONE, []
     if len(pool) > 1:
         state["pending"] = {"kind": "loss", "side": chooser, "options": pool}
-        return common.WAIT, []
-    return common.AGAIN, take_loss(scenario, state, pool[0])
+        return play.WAIT, []
+    return play.AGAIN, take_loss(scenario, state, pool[0])
 
 
 def take_loss(scenario: AreaScenario, state: State, pid: str) -> list[Event]:
@@ -283,12 +283,12 @@ def _step_back(scenario: AreaScenario, state: State, step: Step) -> Outcome:
         if not p["out"]:
             p["approach"] = None
             p["locale"] = step["to"]
-    return common.DONE, []
+    return play.DONE, []
 
 
 def _step_pursuit(scenario: AreaScenario, state: State, step: Step) -> Outcome:
     """Step 6 of an assault: the pursuit is offered (see ``_offer_pursuit``), or not."""
-    return (common.DONE_WAIT if _offer_pursuit(scenario, state) else common.DONE), []
+    return (play.DONE_WAIT if _offer_pursuit(scenario, state) else play.DONE), []
 
 
 def _step_assault_won(scenario: AreaScenario, state: State, step: Step) -> Outcome:
@@ -296,25 +296,25 @@ def _step_assault_won(scenario: AreaScenario, state: State, step: Step) -> Outco
     s = fighting(state)
     enter = {"do": "enter", "pieces": s["attackers"], "to": s["to"], "won": True}
     hit = f"{s['to']}/{s['from']}"
-    return common.DONE, _defenders_fall_back(scenario, state, s["to"], s["from"], hit, enter)
+    return play.DONE, _defenders_fall_back(scenario, state, s["to"], s["from"], hit, enter)
 
 
 def _step_enter(scenario: AreaScenario, state: State, step: Step) -> Outcome:
     """The winners enter the locale (its cavalry may then be asked to move on)."""
     events = _enter(scenario, state, step)
-    return (common.DONE_WAIT if state["pending"] else common.DONE), events
+    return (play.DONE_WAIT if state["pending"] else play.DONE), events
 
 
 def _step_assault_over(scenario: AreaScenario, state: State, step: Step) -> Outcome:
     """The assault is settled."""
     state["assault"] = None
-    return common.DONE, []
+    return play.DONE, []
 
 
 def _step_maneuver_won(scenario: AreaScenario, state: State, step: Step) -> Outcome:
     """A maneuver attack not blocked: the defenders fall back, then the group enters."""
     enter = {"do": "enter", "pieces": step["pieces"], "to": step["to"], "won": False}
-    return common.DONE, _defenders_fall_back(
+    return play.DONE, _defenders_fall_back(
         scenario, state, step["to"], step["from"], step["hit"], enter
     )
 
@@ -389,7 +389,7 @@ def pursue(scenario: AreaScenario, state: State, ids: list[str]) -> list[Event]:
     loss = max(0, sum(state["pieces"][p]["steps"] for p in ids) - effect)
     other = P.other(scenario, side)
     events = [_log("al_pursuit", side=side, loss=loss)]
-    common.first(
+    play.first(
         plain(state),
         {
             "do": "loss",
@@ -463,7 +463,7 @@ def _defenders_fall_back(
                 "side": side,
             }
         )
-    common.first(plain(state), *items, enter)  # the attackers enter once the defenders are gone
+    play.first(plain(state), *items, enter)  # the attackers enter once the defenders are gone
     return events
 
 
@@ -478,14 +478,14 @@ def _step_group(scenario: AreaScenario, state: State, step: Step) -> Outcome:
     the types of the other side's hidden blocks."""
     group = [p for p in step["group"] if not state["pieces"][p]["out"]]
     if not group:
-        return common.DONE, []
+        return play.DONE, []
     takers = [p for p in step["takers"] if not state["pieces"][p]["out"]]
     if step["loss"] > 0 and takers:
         if len(group) > 1:
             state["pending"] = {"kind": "group_loss", "side": step["side"], "options": takers}
-            return common.WAIT, []
+            return play.WAIT, []
         step["loss"] -= 1
-        return common.AGAIN, P.lose_step(scenario, state, takers[0], "retreat")
+        return play.AGAIN, P.lose_step(scenario, state, takers[0], "retreat")
     options = P.retreat_options(scenario, state, group, step["frm"], step["came_from"])
     if len(options) > 1:
         state["pending"] = {
@@ -494,8 +494,8 @@ def _step_group(scenario: AreaScenario, state: State, step: Step) -> Outcome:
             "options": options,
             "group": group,
         }
-        return common.WAIT, []
-    return common.DONE, _retreat_to(
+        return play.WAIT, []
+    return play.DONE, _retreat_to(
         scenario, state, group, step["frm"], options[0] if options else None
     )
 
@@ -574,7 +574,7 @@ def maneuver(
 def _maneuver_won(
     scenario: AreaScenario, state: State, group: list[str], frm: str, to: str
 ) -> list[Event]:
-    common.first(
+    play.first(
         plain(state),
         {"do": "maneuver_won", "pieces": group, "from": frm, "to": to, "hit": f"{to}/{frm}"},
     )
@@ -661,7 +661,7 @@ def _check_end(scenario: AreaScenario, state: State) -> list[Event]:
         if not any(P.side_of(scenario, pid) == side for pid in P.live(state)):
             state["pending"] = None
             winner = P.other(scenario, side)
-            return common.game_over(plain(state), score(scenario, state), winner=winner, wiped=side)
+            return play.game_over(plain(state), score(scenario, state), winner=winner, wiped=side)
     return []
 
 
@@ -669,11 +669,11 @@ def score(scenario: AreaScenario, state: State) -> dict[str, int]:
     """Objective points of the locales each side holds (none if ``victory.objectives`` is
     false)."""
     sides = [s["id"] for s in scenario.data["sides"]]
-    counted = common.objectives(scenario) if P.settings(scenario)["victory"]["objectives"] else ()
-    return common.objective_points(sides, state["held"], counted)
+    counted = play.objectives(scenario) if P.settings(scenario)["victory"]["objectives"] else ()
+    return play.objective_points(sides, state["held"], counted)
 
 
-# The steps of the queue (``common.drain``, which takes the state as a plain dict), by their
+# The steps of the queue (``play.drain``, which takes the state as a plain dict), by their
 # ``"do"``.
 STEPS: dict[str, Callable[[AreaScenario, Any, Step], Outcome]] = {
     "loss": _step_loss,

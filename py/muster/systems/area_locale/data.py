@@ -4,8 +4,8 @@ player turn; a scenario overrides them under ``overrides.sequence``) and the pie
 their steps of ``units.json``. Each file is loaded once and checked; the rules read the
 settings in force through ``pieces.settings(scenario)``.
 
-This module imports nothing of the core but ``systems.common`` and ``problems``: ``areamap``
-reads it to check a scenario's pieces and overrides.
+This module imports nothing of the core but ``play`` and ``problems``: the system's
+descriptor (``SYSTEM``) gives its piece types and its check of sequence overrides to the core.
 
 >>> piece_steps()
 {'infantry': 3, 'cavalry': 2, 'artillery': 1}
@@ -22,8 +22,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from ... import play
 from ...problems import english
-from .. import common
 
 FOLDER = "area_locale"
 HERE = Path(__file__).parent
@@ -57,7 +57,7 @@ def piece_steps() -> dict[str, int]:
 @cache
 def defaults() -> dict[str, Any]:
     """The settings of ``sequence.json``, checked once (a bad file is the code's error)."""
-    data = common.sequence_data(FOLDER)
+    data = play.sequence_data(FOLDER)
     found = _problem(data, data)
     if found:
         raise ValueError(f"sequence.json {found[0]}: {english(found[1], found[2])}")
@@ -66,7 +66,7 @@ def defaults() -> dict[str, Any]:
 
 def merged(overrides: dict[str, Any]) -> dict[str, Any]:
     """The settings with a scenario's ``overrides.sequence`` (objects merged key by key, as
-    ``systems.common.settings`` merges them)."""
+    ``muster.play.settings`` merges them)."""
     data = dict(defaults())
     for key, value in overrides.items():
         default = data.get(key)

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ... import play
 from ...areamap import Approach, AreaScenario
 from ...texts import english
-from .. import common
 from . import data
 from .state import AreaLocaleState, plain
 
@@ -25,12 +25,12 @@ Event = dict[str, Any]
 
 def sequence_data() -> dict[str, Any]:
     """The turn sequence defaults (``sequence.json``)."""
-    return common.sequence_data(FOLDER)
+    return play.sequence_data(FOLDER)
 
 
 def settings(scenario: AreaScenario) -> dict[str, Any]:
     """The sequence defaults with the scenario's overrides and its own turn count."""
-    return common.settings(scenario, FOLDER)
+    return play.settings(scenario, FOLDER)
 
 
 def cost(scenario: AreaScenario, name: str) -> int:
@@ -159,10 +159,10 @@ def retreat_options(
 
 
 def update_held(scenario: AreaScenario, state: State) -> None:
-    """A locale is held by the last side to have pieces there alone (``common.update_held``:
+    """A locale is held by the last side to have pieces there alone (``play.update_held``:
     every piece on the map counts, in its reserve or on an approach)."""
     present = ((p["locale"], side_of(scenario, pid)) for pid, p in live(state).items())
-    common.update_held(plain(state)["held"], scenario.locales, present)
+    play.update_held(plain(state)["held"], scenario.locales, present)
 
 
 def demoralized(scenario: AreaScenario, state: State, side: str) -> bool:

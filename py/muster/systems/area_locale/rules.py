@@ -15,10 +15,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ... import play
 from ...areamap import AreaScenario
 from ...ruleset import Action, Refusal, RulesBase, held_facts, place_words, refusal
 from ...standing import condition
-from .. import common
 from . import assault as A
 from . import pieces as P
 from . import reference, screen
@@ -169,7 +169,7 @@ class AreaLocaleRules(RulesBase[AreaLocaleState, Action]):
     def _game_over(self, scenario: AreaScenario, state: State) -> list[Event]:
         """The last turn is over: the side alone with most objective points wins."""
         state["pending"] = None
-        return common.game_over(plain(state), A.score(scenario, state))
+        return play.game_over(plain(state), A.score(scenario, state))
 
     # -- legal actions ----------------------------------------------------------------------------
 
@@ -388,7 +388,7 @@ class AreaLocaleRules(RulesBase[AreaLocaleState, Action]):
 
     def apply(self, scenario: AreaScenario, state: State, action: Action) -> list[Event]:
         """Carry out a legal action on ``state``."""
-        events = common.handler_for(action, HANDLERS)(self, scenario, state, action)
+        events = play.handler_for(action, HANDLERS)(self, scenario, state, action)
         if state["phase"] != "over" and not state["result"]:
             P.update_held(scenario, state)
         return events
@@ -507,7 +507,7 @@ class AreaLocaleRules(RulesBase[AreaLocaleState, Action]):
         loss = max(0, p["steps"] - effect)
         p.update(declared=False, bombarded=state["turn"], moved=True)
         owner = P.other(scenario, phasing(state))
-        common.first(
+        play.first(
             plain(state),
             {
                 "do": "loss",
@@ -670,7 +670,7 @@ class AreaLocaleRules(RulesBase[AreaLocaleState, Action]):
                 for s, n in state["army"].items()
             ]
             + held_facts(
-                state, [s["id"] for s in scenario.data["sides"]], common.objectives(scenario)
+                state, [s["id"] for s in scenario.data["sides"]], play.objectives(scenario)
             ),
         }
 

@@ -50,8 +50,8 @@ def asked(state: AreaLocaleState) -> dict[str, Any]:
     return pending
 
 
-# Until ``muster.shapes.State`` says ``side: str`` and ``systems.common`` takes a typed state
-# (requested of CORE: /tmp/i15/td-core.patch), these two keep mypy's word on both.
+# Until ``muster.shapes.State`` says ``side: str`` and the helpers every system's play shares
+# (``muster.play``) take a system's typed state, these two keep mypy's word on both.
 
 
 def phasing(state: AreaLocaleState) -> str:
@@ -62,5 +62,5 @@ def phasing(state: AreaLocaleState) -> str:
 
 
 def plain(state: AreaLocaleState) -> dict[str, Any]:
-    """The same state, typed as the plain dict the helpers of ``systems.common`` take."""
+    """The same state, typed as the plain dict the helpers of ``muster.play`` take."""
     return cast(dict[str, Any], state)

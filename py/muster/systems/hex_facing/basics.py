@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ... import play
 from ...hexgrid import hex_distance
 from ...hexmap import Scenario
-from .. import common
 from . import combat, fighting
 from .state import HexFacingState
 
@@ -22,12 +22,12 @@ NO_CODE = "none"  # the word logged for a result with no code (worded "no effect
 
 def sequence_data() -> dict[str, Any]:
     """The turn sequence defaults (``sequence.json``)."""
-    return common.sequence_data(FOLDER)
+    return play.sequence_data(FOLDER)
 
 
 def settings(scenario: Any) -> dict[str, Any]:
     """The sequence defaults with the scenario's overrides and its own turn count."""
-    return common.settings(scenario, FOLDER)
+    return play.settings(scenario, FOLDER)
 
 
 def formations(scenario: Scenario) -> dict[str, dict[str, Any]]:

@@ -25,8 +25,8 @@ from ...dice import Die, bind, distribution, map_outcomes
 from ...errors import RulesError, ScenarioError
 from ...movement import Part
 from ...parsing import _brief, _expect, _show
+from ...play import NOTES
 from ...terrain import TerrainChart, chart_with_overrides, load_chart
-from ..common import NOTES
 
 SYSTEM = "hex-facing"
 TABLE = "terrain table"

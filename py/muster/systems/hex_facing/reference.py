@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ... import play
 from ... import reference as R
 from ...hexmap import Scenario
 from ...movement import movement_settings
 from ...reference import anchor, column, label, row, section
-from .. import common
 from . import combat
 from .combat import LEVEL_ROWS, ResultCell, ResultRow
 from .state import HexFacingState
@@ -385,12 +385,12 @@ def _sequence(scenario: Scenario) -> Any:
 
 
 def _sequence_file() -> Mapping[str, Any]:
-    return common.sequence_data(FOLDER)
+    return play.sequence_data(FOLDER)
 
 
 def scenario_sequence(scenario: Scenario) -> Mapping[str, Any]:
     """The sequence settings in force (sequence.json with the scenario's overrides)."""
-    return common.settings(scenario, FOLDER)
+    return play.settings(scenario, FOLDER)
 
 
 def _turn(scenario: Scenario) -> Any:

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ... import play
 from ...errors import IllegalActionError
 from ...hexgrid import hex_distance
 from ...hexmap import Scenario
@@ -37,7 +38,6 @@ from ...ruleset import (
 )
 from ...shapes import Action
 from ...standing import condition
-from .. import common
 from . import combat, fighting, geometry, reference, screen
 from .basics import (
     FOLDER,
@@ -55,7 +55,7 @@ from .state import HexFacingState, ongoing, plain
 
 State = HexFacingState  # the state's shape (state.py)
 Event = dict[str, Any]
-Step = dict[str, Any]  # a step of the queue (common.drain): "settle", "test", "effect"
+Step = dict[str, Any]  # a step of the queue (play.drain): "settle", "test", "effect"
 FACINGS = range(12)
 PROCEDURES = ("breakthrough", "pursuit", "counterattack")
 PHASES = ("activation", "rally", "end")  # the phases a turn may list (sequence.json "turn")
@@ -202,7 +202,7 @@ class HexFacingRules(RulesBase[HexFacingState, Action]):
             "markers": screen.markers(scenario, state),
             "arrows": screen.arrows(scenario, state),
             "facts": held_facts(
-                state, [s["id"] for s in scenario.data["sides"]], common.objectives(scenario)
+                state, [s["id"] for s in scenario.data["sides"]], play.objectives(scenario)
             ),
         }
 
@@ -377,7 +377,7 @@ class HexFacingRules(RulesBase[HexFacingState, Action]):
         events: list[Event] = [{"key": "log.turn_end", "params": {"turn": state["turn"]}}]
         if state["turn"] >= state["turns"]:
             state["rally"] = None
-            return events + common.game_over(plain(state), self._points(scenario, state))
+            return events + play.game_over(plain(state), self._points(scenario, state))
         state["turn"] += 1
         state["rally"] = None
         events.append({"key": "log.turn_start", "params": {"turn": state["turn"]}})
@@ -385,13 +385,13 @@ class HexFacingRules(RulesBase[HexFacingState, Action]):
 
     def _update_held(self, scenario: Scenario, state: State) -> None:
         """An objective is held by the last side to stand on it alone (its units on the map)."""
-        places = [place for place, _ in common.objectives(scenario)]
+        places = [place for place, _ in play.objectives(scenario)]
         present = (
             (u["hex"], scenario.units[uid]["side"])
             for uid, u in state["units"].items()
             if not u["out"]
         )
-        common.update_held(plain(state)["held"], places, present)
+        play.update_held(plain(state)["held"], places, present)
 
     def _points(self, scenario: Scenario, state: State) -> dict[str, int]:
         """Each side's points at the end: the sum of its ``score``."""
@@ -402,14 +402,14 @@ class HexFacingRules(RulesBase[HexFacingState, Action]):
         them) and ``routed_unit_points`` for each enemy unit routed or out (if any)."""
         rule = settings(scenario)["victory"]
         sides = [s["id"] for s in scenario.data["sides"]]
-        scored = common.objectives(scenario) if rule["objective_points"] else ()
-        objectives = common.objective_points(sides, state["held"], scored)
+        scored = play.objectives(scenario) if rule["objective_points"] else ()
+        objectives = play.objective_points(sides, state["held"], scored)
         routed = dict.fromkeys(sides, 0)
         routed_n = rule["routed_unit_points"]
         for uid, u in state["units"].items():
             if u["out"] or u["status"] == "routed":
                 side = scenario.units[uid]["side"]
-                common.to_the_others(routed, side, routed_n)
+                play.to_the_others(routed, side, routed_n)
         parts = {"objectives": objectives, "routed": routed}
         counted = [k for k, n in (("objectives", len(scored)), ("routed", routed_n)) if n]
         return {side: {k: parts[k][side] for k in counted} for side in sides}
@@ -522,7 +522,7 @@ class HexFacingRules(RulesBase[HexFacingState, Action]):
 
     def apply(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
         """Carry out a legal action on ``state``."""
-        return common.handler_for(action, HANDLERS)(self, scenario, state, action)
+        return play.handler_for(action, HANDLERS)(self, scenario, state, action)
 
     def roll(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
         """A chance point settled: go on with what it was rolled for."""
@@ -724,7 +724,7 @@ class HexFacingRules(RulesBase[HexFacingState, Action]):
         ]
         away = [state["units"][chance["units"][0]]["hex"]]
         for uid in fighting.fighters(state, scenario, chance["target"]):
-            common.then(plain(state), *self._steps(scenario, uid, codes, away))
+            play.then(plain(state), *self._steps(scenario, uid, codes, away))
         return events + self._drain(scenario, state)
 
     def melee(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
@@ -893,10 +893,10 @@ class HexFacingRules(RulesBase[HexFacingState, Action]):
             key, params["cavalry_codes"] = "log.hf_melee_result_if_falls_back", later
         events: list[Event] = [{"key": key, "params": params}]
         for uid in defenders:
-            common.then(plain(state), *self._steps(scenario, uid, d_codes, attacker_hexes))
+            play.then(plain(state), *self._steps(scenario, uid, d_codes, attacker_hexes))
         for uid in chance["units"]:
-            common.then(plain(state), *self._steps(scenario, uid, a_codes, [target]))
-        common.then(
+            play.then(plain(state), *self._steps(scenario, uid, a_codes, [target]))
+        play.then(
             plain(state),
             {
                 "do": "settle",
@@ -1014,16 +1014,16 @@ class HexFacingRules(RulesBase[HexFacingState, Action]):
         return steps
 
     def _drain(self, scenario: Scenario, state: State) -> list[Event]:
-        """Carry out the queued steps until a die or a decision is needed (``common.drain``;
+        """Carry out the queued steps until a die or a decision is needed (``play.drain``;
         a step of a unit out is dropped); once none is left, the melee a reaction fire put
         off goes on."""
         units = state["units"]
-        handlers: dict[str, Callable[[Scenario, Any, common.Step], common.Outcome]] = {
+        handlers: dict[str, Callable[[Scenario, Any, play.Step], play.Outcome]] = {
             "settle": self._settle_step,
             "test": self._test_step,
             "effect": self._effect_step,
         }
-        events = common.drain(
+        events = play.drain(
             scenario,
             plain(state),
             handlers,
@@ -1033,12 +1033,12 @@ class HexFacingRules(RulesBase[HexFacingState, Action]):
             events += self._resume(scenario, state)
         return events
 
-    def _settle_step(self, scenario: Scenario, state: State, step: Step) -> common.Outcome:
+    def _settle_step(self, scenario: Scenario, state: State, step: Step) -> play.Outcome:
         """The melee settles (``_settle``); it waits on the winners' choice to advance."""
         events = self._settle(scenario, state, step)
-        return (common.DONE_WAIT if state.get("advance") else common.DONE), events
+        return (play.DONE_WAIT if state.get("advance") else play.DONE), events
 
-    def _test_step(self, scenario: Scenario, state: State, step: Step) -> common.Outcome:
+    def _test_step(self, scenario: Scenario, state: State, step: Step) -> play.Outcome:
         """A cohesion test: its die is due."""
         state["chance"] = {
             "die": die_name(scenario),
@@ -1046,9 +1046,9 @@ class HexFacingRules(RulesBase[HexFacingState, Action]):
             "unit": step["unit"],
             "failed": step["failed"],
         }
-        return common.WAIT, []
+        return play.WAIT, []
 
-    def _effect_step(self, scenario: Scenario, state: State, step: Step) -> common.Outcome:
+    def _effect_step(self, scenario: Scenario, state: State, step: Step) -> play.Outcome:
         """An effect on one unit: a retreat (its owner picks the hex where there is a choice:
         ``retreat``), else a worse status."""
         uid = step["unit"]
@@ -1057,11 +1057,11 @@ class HexFacingRules(RulesBase[HexFacingState, Action]):
             options = fighting.retreat_options(scenario, state, board, uid, step["away"])
             if len(options) > 1:
                 state["retreat"] = {"unit": uid, "options": options, "away": list(step["away"])}
-                return common.WAIT, []
-            return common.DONE, self._retreat(state, uid, options[0] if options else None)
+                return play.WAIT, []
+            return play.DONE, self._retreat(state, uid, options[0] if options else None)
         again = combat.tables_for(scenario).settings["disorder_again"]
         status = fighting.worsen(state, uid, step["effect"], again)
-        return common.DONE, [{"key": "log.status", "params": {"unit": uid, "status": status}}]
+        return play.DONE, [{"key": "log.status", "params": {"unit": uid, "status": status}}]
 
     def _retreat(self, state: State, uid: str, to: str | None) -> list[Event]:
         """A unit retreats into ``to``, or routs where it has nowhere to go; either way it has
@@ -1105,7 +1105,7 @@ class HexFacingRules(RulesBase[HexFacingState, Action]):
             effects = [
                 {"do": "effect", "unit": uid, "effect": e, "away": away} for e in test["failed"]
             ]
-            common.first(plain(state), *effects)
+            play.first(plain(state), *effects)
         return events + self._drain(scenario, state)
 
     def advance(self, scenario: Scenario, state: State, action: Action) -> list[Event]:

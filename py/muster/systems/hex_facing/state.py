@@ -61,9 +61,9 @@ def ongoing(state: HexFacingState, key: Ongoing) -> dict[str, Any]:
     return value
 
 
-# Until ``systems.common`` takes a typed state (requested of CORE: /tmp/i15/td-core.patch).
+# Until the helpers every system's play shares (``muster.play``) take a system's typed state.
 
 
 def plain(state: HexFacingState) -> dict[str, Any]:
-    """The same state, typed as the plain dict the helpers of ``systems.common`` take."""
+    """The same state, typed as the plain dict the helpers of ``muster.play`` take."""
     return cast(dict[str, Any], state)

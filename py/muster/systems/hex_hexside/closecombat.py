@@ -24,11 +24,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ... import play
 from ...hexgrid import hex_distance
 from ...hexmap import Scenario
 from ...movement import Board, Part, stacking_allows
 from ...shapes import Action
-from .. import common
 from . import aftermath, combat
 from . import tables as T
 from .combat import settings
@@ -566,57 +566,55 @@ def take_step(rules: Any, scenario: Scenario, state: State, uid: str, why: str) 
 def drain(rules: Any, scenario: Scenario, state: State) -> list[Event]:
     """Carry out the queued results until a die or an owner's decision is needed (a step of a
     leader or a retreating unit already out is dropped)."""
-    return common.drain(
-        (rules, scenario), plain(state), STEPS, gone=lambda step: _gone(state, step)
-    )
+    return play.drain((rules, scenario), plain(state), STEPS, gone=lambda step: _gone(state, step))
 
 
-def _gone(state: State, step: common.Step) -> bool:
+def _gone(state: State, step: play.Step) -> bool:
     return step["do"] in ("leader", "retreat") and state["units"][step["unit"]]["out"]
 
 
 Context = tuple[Any, Scenario]  # (the rules, the scenario) of the queued steps
 
 
-def _leader_step(ctx: Context, state: State, step: common.Step) -> common.Outcome:
+def _leader_step(ctx: Context, state: State, step: play.Step) -> play.Outcome:
     """Step 7: a die for a leader stacked with a side that lost a step (``_leader_result``)."""
     state["chance"] = {"die": "d6", "purpose": "leader_loss", "unit": step["unit"]}
-    return common.WAIT, []
+    return play.WAIT, []
 
 
-def _loss_step(ctx: Context, state: State, step: common.Step) -> common.Outcome:
+def _loss_step(ctx: Context, state: State, step: play.Step) -> play.Outcome:
     """A side's loss points one by one: on its lead unit first (default), else on the unit its
     owner chooses (a decision, ``take_loss``); over when none is left or none can take one."""
     rules, scenario = ctx
     if step["n"] <= 0:
-        return common.DONE, []  # the last one taken on the owner's choice
+        return play.DONE, []  # the last one taken on the owner's choice
     c = ongoing(state, "combat")
     units = units_of(state, c, step["side"])
     lead = c["lead"][step["side"]]
     if not units:
-        return common.DONE, []
+        return play.DONE, []
     if lead in units and settings(scenario)["results"]["losses_to"] == "lead_first_then_owner":
         units = [lead]
     if len(units) > 1:
         state["decision"] = {"kind": "loss", "side": step["side"], "options": units}
-        return common.WAIT, []
-    return common.AGAIN, _one_loss(rules, scenario, state, units[0])
+        return play.WAIT, []
+    return play.AGAIN, _one_loss(rules, scenario, state, units[0])
 
 
-def _unit_loss_step(ctx: Context, state: State, step: common.Step) -> common.Outcome:
+def _unit_loss_step(ctx: Context, state: State, step: play.Step) -> play.Outcome:
     """An "S" on a unit that surrenders: one loss point, or all it has (``results.S``)."""
     rules, scenario = ctx
     whole = step.get("all", False)
-    return common.DONE, _lose(rules, scenario, state, step["unit"], step["why"], whole)
+    return play.DONE, _lose(rules, scenario, state, step["unit"], step["why"], whole)
 
 
-def _r_step(ctx: Context, state: State, step: common.Step) -> common.Outcome:
+def _r_step(ctx: Context, state: State, step: play.Step) -> play.Outcome:
     """An "r" on a side: morale effects, and the retreats put first (``_r_result``)."""
     scenario = ctx[1]
-    return common.DONE, _r_result(scenario, state, ongoing(state, "combat"), step["side"])
+    return play.DONE, _r_result(scenario, state, ongoing(state, "combat"), step["side"])
 
 
-def _retreat_step(ctx: Context, state: State, step: common.Step) -> common.Outcome:
+def _retreat_step(ctx: Context, state: State, step: play.Step) -> play.Outcome:
     """A unit's one-hex retreat: its owner chooses among several hexes (``retreat``); with
     none it loses one loss point, or all (``results.no_retreat``)."""
     rules, scenario = ctx
@@ -624,23 +622,23 @@ def _retreat_step(ctx: Context, state: State, step: common.Step) -> common.Outco
     options = retreat_options(scenario, state, uid, step["away"])
     if len(options) > 1:
         state["decision"] = {"kind": "retreat", "unit": uid, "options": options}
-        return common.WAIT, []
+        return play.WAIT, []
     if options:
-        return common.DONE, _move_retreat(scenario, state, uid, options[0])
+        return play.DONE, _move_retreat(scenario, state, uid, options[0])
     whole = settings(scenario)["results"]["no_retreat"] == "eliminated"
     events = [log("hh_no_retreat", unit=uid)]
-    return common.DONE, events + _lose(rules, scenario, state, uid, "no_retreat", whole)
+    return play.DONE, events + _lose(rules, scenario, state, uid, "no_retreat", whole)
 
 
-def _after_step(ctx: Context, state: State, step: common.Step) -> common.Outcome:
+def _after_step(ctx: Context, state: State, step: play.Step) -> play.Outcome:
     """Steps 9 to 12, once the results are carried out (``aftermath``)."""
     rules, scenario = ctx
-    return common.DONE_WAIT, aftermath._advance_step(rules, scenario, state)
+    return play.DONE_WAIT, aftermath._advance_step(rules, scenario, state)
 
 
-# The steps of the queue (``common.drain``, which takes the state as a plain dict), by their
+# The steps of the queue (``play.drain``, which takes the state as a plain dict), by their
 # ``"do"``.
-STEPS: dict[str, Callable[[Context, Any, common.Step], common.Outcome]] = {
+STEPS: dict[str, Callable[[Context, Any, play.Step], play.Outcome]] = {
     "leader": _leader_step,
     "loss": _loss_step,
     "unit_loss": _unit_loss_step,
@@ -690,7 +688,7 @@ def _r_result(scenario: Scenario, state: State, c: dict[str, Any], side: str) ->
             events.append(log("status", unit=uid, status=_worsen(scenario, state, uid)))
         if moves_back:
             retreats.append({"do": "retreat", "unit": uid, "away": away})
-    common.first(plain(state), *retreats)
+    play.first(plain(state), *retreats)
     return events
 
 

@@ -17,6 +17,7 @@ from fractions import Fraction
 from math import ceil
 from typing import Any
 
+from ... import play
 from ...errors import RulesError, ScenarioError
 from ...hexgrid import Hex, Hexside
 from ...hexmap import Scenario
@@ -25,7 +26,6 @@ from ...los import los_config, trace
 from ...movement import Board, Part
 from ...parsing import _show
 from ...problems import english
-from .. import common
 from . import tables as T
 from .movement import crossing
 from .state import HexHexsideState
@@ -41,12 +41,12 @@ MARK = {"into": "", "from_or_into": " ( ) either hex", "from": " [ ] attacker's 
 
 def sequence_data() -> dict[str, Any]:
     """The turn sequence defaults (``sequence.json``)."""
-    return common.sequence_data(FOLDER)
+    return play.sequence_data(FOLDER)
 
 
 def settings(scenario: Scenario) -> dict[str, Any]:
     """The sequence defaults with the scenario's overrides and its own turn count."""
-    return common.settings(scenario, FOLDER)
+    return play.settings(scenario, FOLDER)
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ... import play
 from ...hexgrid import Hex, Hexside
 from ...movement import (
     Board,
@@ -32,7 +33,6 @@ from ...movement import (
     reachable_costs,
 )
 from ...terrain import Cell
-from .. import common
 
 SYSTEM = "hex-hexside"
 FOLDER = "hex_hexside"
@@ -45,7 +45,7 @@ def crossing(scenario: Any, features: tuple[str, ...]) -> tuple[str | None, froz
     """Note 3 of the chart ("if there is no bridge or ford"): the bridge or ford on a hexside
     with ``features`` (None if none), and the features it cancels there (``crossings`` in
     sequence.json: by default the stream)."""
-    rule = common.settings(scenario, FOLDER)["crossings"]
+    rule = play.settings(scenario, FOLDER)["crossings"]
     by = next((f for f in features if f in rule["features"]), None)
     if by is None:
         return None, frozenset()

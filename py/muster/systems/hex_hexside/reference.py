@@ -13,12 +13,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ... import play
 from ... import reference as R
 from ...hexmap import Scenario
 from ...movement import movement_settings
 from ...reference import anchor, column, label, row, section
 from ...terrain import UnknownTerrainError, load_chart
-from .. import common
 from . import combat
 from . import tables as T
 from .state import HexHexsideState
@@ -203,7 +203,7 @@ def _codes(t: T.HexsideTables) -> Any:
 
 
 def _sequence_file() -> Mapping[str, Any]:
-    return common.sequence_data(FOLDER)
+    return play.sequence_data(FOLDER)
 
 
 def _drm(scenario: Scenario) -> Any:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ... import play
 from ...errors import ScenarioError
 from ...hexgrid import hex_distance
 from ...hexmap import Scenario
@@ -21,7 +22,6 @@ from ...movement import Board
 from ...ruleset import RulesBase, held_facts, place_words, refusal, unit_words
 from ...shapes import Action, Refusal
 from ...standing import condition
-from .. import common
 from . import closecombat as cc
 from . import combat, movement, reference, views
 from . import tables as T
@@ -246,19 +246,19 @@ class HexHexsideRules(RulesBase[HexHexsideState, Action]):
         state["decision"] = None
         points = {side: sum(parts.values()) for side, parts in self.score(scenario, state).items()}
         winner = None if broken is None else next(s for s in points if s != broken)
-        return common.game_over(plain(state), points, winner, broken=broken)
+        return play.game_over(plain(state), points, winner, broken=broken)
 
     def score(self, scenario: Scenario, state: State) -> dict[str, dict[str, int]]:
         """Each side's points now, by source: the objectives it holds (``victory.
         objective_points``) and ``victory.enemy_step_points`` per step the others lost."""
         rule = settings(scenario)["victory"]
         order = sides(scenario)
-        scored = common.objectives(scenario) if rule["objective_points"] else ()
-        objectives = common.objective_points(order, state["held"], scored)
+        scored = play.objectives(scenario) if rule["objective_points"] else ()
+        objectives = play.objective_points(order, state["held"], scored)
         steps = dict.fromkeys(order, 0)
         for uid, u in state["units"].items():
             side = scenario.units[uid]["side"]
-            common.to_the_others(steps, side, rule["enemy_step_points"] * u["lost"])
+            play.to_the_others(steps, side, rule["enemy_step_points"] * u["lost"])
         parts = {"objectives": objectives, "steps": steps}
         counted = [
             k for k, n in (("objectives", scored), ("steps", rule["enemy_step_points"])) if n
@@ -289,9 +289,9 @@ class HexHexsideRules(RulesBase[HexHexsideState, Action]):
 
     def _update_held(self, scenario: Scenario, state: State) -> None:
         """Each objective where one side alone has units (leaders do not count) is its own."""
-        common.update_held(
+        play.update_held(
             plain(state)["held"],
-            [place for place, _ in common.objectives(scenario)],
+            [place for place, _ in play.objectives(scenario)],
             (
                 (u["hex"], scenario.units[uid]["side"])
                 for uid, u in state["units"].items()
@@ -488,7 +488,7 @@ class HexHexsideRules(RulesBase[HexHexsideState, Action]):
 
     def apply(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
         """Carry out a legal action on ``state``."""
-        return common.handler_for(action, HANDLERS, cc.HANDLERS)(self, scenario, state, action)
+        return play.handler_for(action, HANDLERS, cc.HANDLERS)(self, scenario, state, action)
 
     def roll(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
         """A chance point settled: go on with what it was rolled for."""
@@ -620,7 +620,7 @@ class HexHexsideRules(RulesBase[HexHexsideState, Action]):
                 }
                 for side, army in state["army"].items()
             ]
-            + held_facts(state, sides(scenario), common.objectives(scenario)),
+            + held_facts(state, sides(scenario), play.objectives(scenario)),
         }
 
 

@@ -47,8 +47,8 @@ def ongoing(state: HexHexsideState, key: Ongoing) -> dict[str, Any]:
     return value
 
 
-# Until ``muster.shapes.State`` says ``side: str`` and ``systems.common`` takes a typed state
-# (requested of CORE: /tmp/i15/td-core.patch), these two keep mypy's word on both.
+# Until ``muster.shapes.State`` says ``side: str`` and the helpers every system's play shares
+# (``muster.play``) take a system's typed state, these two keep mypy's word on both.
 
 
 def phasing(state: HexHexsideState) -> str:
@@ -59,5 +59,5 @@ def phasing(state: HexHexsideState) -> str:
 
 
 def plain(state: HexHexsideState) -> dict[str, Any]:
-    """The same state, typed as the plain dict the helpers of ``systems.common`` take."""
+    """The same state, typed as the plain dict the helpers of ``muster.play`` take."""
     return cast(dict[str, Any], state)

@@ -1,20 +1,21 @@
 """What every rule system's play shares: its sequence defaults with a scenario's overrides
 (and the check of those overrides), the lookup of the handler of an action, objectives held
-and the score at the end, and the queue of steps waiting for a die or a decision."""
+and the score at the end, and the queue of steps waiting for a die or a decision.
+
+A system names its sequence by its data folder's name (``muster.systems.folder``)."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Mapping
 from functools import cache
-from pathlib import Path
 from typing import Any, TypeVar
 
-from ..errors import IllegalActionError, ScenarioError
-from ..parsing import _expect, _like, _show
-from ..shapes import State
+from .errors import IllegalActionError, ScenarioError
+from .parsing import _expect, _like, _show
+from .shapes import State
+from .systems import home
 
-HERE = Path(__file__).parent
 # Keys of the data files that document a setting (why it is so, where it comes from, which
 # entries are the aid's own, the closed sets), never a setting a scenario changes.
 NOTES = frozenset({"why", "source", "system", "default", "aid", "closed"})
@@ -24,8 +25,9 @@ AnyState = State | dict[str, Any]
 
 @cache
 def sequence_data(folder: str) -> dict[str, Any]:
-    """The turn sequence defaults of a system (``systems/<folder>/sequence.json``)."""
-    data: dict[str, Any] = json.loads((HERE / folder / "sequence.json").read_text(encoding="utf-8"))
+    """The turn sequence defaults of a system (``sequence.json`` of its data folder ``folder``)."""
+    path = home(folder) / "sequence.json"
+    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     return data
 
 
