@@ -41,11 +41,11 @@ from .texts import check_words, english
 
 
 def _system_data() -> Any:
-    """The area-locale system's data (``systems/area_locale/data.py``: its json files, loaded
+    """The area-locale system's data (``systems/area_locale/tables.py``: its json files, loaded
     once and checked). Imported here, not with the others: it imports nothing of the core."""
-    from .systems.area_locale import data
+    from .systems.area_locale import tables
 
-    return data
+    return tables
 
 
 WIDTHS = ("narrow", "wide")
@@ -55,7 +55,7 @@ ROAD_KINDS = ("primary", "secondary")
 PIECE_TYPES: dict[str, int] = _system_data().piece_steps()
 TERRAINS = ("open", "town", "woods", "farm", "river_bank", "hills")
 # How many leading pieces an assault may have by default, by the width of its approach
-# (sequence.json "leading", the notes'); the rules read the scenario's (``pieces.leaders``).
+# (sequence.json "leading", the notes'); the rules read the scenario's (``position.leaders``).
 LEADING: dict[str, int] = {w: int(_system_data().defaults()["leading"][w]) for w in WIDTHS}
 
 

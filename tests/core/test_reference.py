@@ -21,7 +21,7 @@ from muster.game import state_hash
 from muster.reference import CONDITION_KEYS, row_ids
 from muster.scenario import load_builtin
 from muster.systems import common
-from muster.systems.area_locale import pieces as P
+from muster.systems.area_locale import position as P
 from muster.systems.area_locale.assault import ASSAULT
 from muster.systems.hex_facing import combat as hf
 from muster.systems.hex_hexside import tables as T

@@ -16,8 +16,8 @@ from typing import Any
 
 from ...areamap import AreaScenario
 from .. import common
-from . import data
-from . import pieces as P
+from . import position as P
+from . import tables
 from .state import AreaLocaleState, asked, fighting, phasing, plain
 
 State = AreaLocaleState  # the state's shape (state.py)
@@ -25,7 +25,7 @@ Action = dict[str, Any]
 Event = dict[str, Any]
 Step = common.Step  # a step of the queue (``state["queue"]``)
 Outcome = common.Outcome
-_DEFAULTS = data.defaults()
+_DEFAULTS = tables.defaults()
 # The notes' numbers of an assault by default (sequence.json "leading", "assault", "losses"),
 # for readers outside the rules (the rules read the scenario's settings): a leading piece of
 # this many steps or more among the attacker's (step 1); the result the attacker wins at

@@ -7,7 +7,7 @@ Player turn (the notes' order, ``player_turn`` of sequence.json):
   movement     groups for commands (reserve / approach cases), roads, maneuver attacks
   declaration  artillery reveals itself and declares a bombardment for next turn
 Two player turns a game turn, the first side first; 16 turns; no dice. Every number and every
-reading a scenario may change is a setting of sequence.json (``pieces.settings``).
+reading a scenario may change is a setting of sequence.json (``position.settings``).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from ...ruleset import Action, Refusal, RulesBase, held_facts, place_words, refu
 from ...standing import condition
 from .. import common
 from . import assault as A
-from . import pieces as P
+from . import position as P
 from . import reference, screen
 from .state import AreaLocaleState, asked, phasing, plain
 
@@ -694,7 +694,7 @@ class AreaLocaleRules(RulesBase[AreaLocaleState, Action]):
     def view_for(self, scenario: AreaScenario, state: State, viewer: str | None) -> dict[str, Any]:
         """What ``viewer`` may see: its own blocks whole, the enemy's revealed ones whole, the
         rest as bare blocks of a colour on the map. Never the hidden steps, types or names."""
-        from .view import side_view
+        from .sideview import side_view
 
         return side_view(self, scenario, state, viewer)
 

@@ -18,10 +18,10 @@ from typing import Any
 from ... import flow
 from ...areamap import AreaScenario
 from ...ruleset import Action, choice, item
-from . import pieces as P
+from . import position as P
 from .assault import pursuit_target
+from .sideview import shown_blocks
 from .state import AreaLocaleState, asked, fighting
-from .view import shown_blocks
 
 State = AreaLocaleState  # the state's shape (state.py)
 

@@ -39,7 +39,8 @@ from ...shapes import Action
 from ...standing import condition
 from .. import common
 from . import combat, fighting, geometry, reference, screen
-from .basics import (
+from .movement import RULES as MOVEMENT
+from .position import (
     FOLDER,
     NO_CODE,
     die_name,
@@ -50,7 +51,6 @@ from .basics import (
     rally_modifier,
     settings,
 )
-from .movement import RULES as MOVEMENT
 from .state import HexFacingState, ongoing, plain
 
 State = HexFacingState  # the state's shape (state.py)

@@ -17,7 +17,7 @@ from ... import flow
 from ...hexmap import Scenario
 from ...ruleset import Choice, Item, Label, choice, item
 from ...shapes import Action
-from . import basics, combat
+from . import combat, position
 from .state import HexFacingState, ongoing
 
 State = HexFacingState  # the state's shape (state.py)
@@ -101,7 +101,7 @@ def _no_orders_why(scenario: Scenario, state: State) -> Label | None:
     active = ongoing(state, "active")
     if active["orders"]:
         return None
-    rule = basics.settings(scenario)["no_orders"]
+    rule = position.settings(scenario)["no_orders"]
     if active["step"] == "move":
         return label("why.hf_no_orders_move", factor=rule["movement_factor"])
     if active["step"] == "combat" and not rule["may_melee"]:
@@ -314,7 +314,7 @@ def choices(scenario: Scenario, state: State, legal: list[Action]) -> list[Choic
             )
         elif t == "rally":
             uid = a["unit"]
-            drm = basics.rally_modifier(scenario, state, uid)
+            drm = position.rally_modifier(scenario, state, uid)
             params = {"unit": uid, "needed": needed(scenario, _cohesion(scenario, uid), drm)}
             group("choice.hf_rally", side=ongoing(state, "rally")["side"])["items"].append(
                 item(a, "action.hf_rally", params)
@@ -344,7 +344,7 @@ def _ending(scenario: Scenario, state: State, a: Action) -> Item:
     t = a["type"]
     if t == "next_step":
         active = ongoing(state, "active")
-        steps = basics.settings(scenario)["formation_steps"]
+        steps = position.settings(scenario)["formation_steps"]
         last = steps.index(active["step"]) == len(steps) - 1
         key = "action.hf_end_activation" if last else "action.hf_end_step"
         params = {"formation": active["formation"], "step": active["step"]}
@@ -381,7 +381,7 @@ def chance_results(scenario: Scenario, state: State, faces: list[Any]) -> list[L
     chance = ongoing(state, "chance")
     purpose = chance["purpose"]
     if purpose == "activation":
-        found = basics.formations(scenario)
+        found = position.formations(scenario)
         out: list[Label | None] = []
         for fid in faces:
             formation = found[fid]
@@ -396,19 +396,19 @@ def chance_results(scenario: Scenario, state: State, faces: list[Any]) -> list[L
         out = []
         for f in faces:
             codes = list(combat.fire_result(f, total, t).cells["result"].codes)
-            out.append(label("chance.hf_fire", total=f + total, codes=codes or [basics.NO_CODE]))
+            out.append(label("chance.hf_fire", total=f + total, codes=codes or [position.NO_CODE]))
         return out
     if purpose == "melee":
         total = chance["total"]
         out = []
         for f in faces:
             row = combat.melee_result(f + total, t)
-            d_codes, a_codes = basics.melee_codes(scenario, state, chance, row)
-            later = basics.if_falls_back(chance, row)
+            d_codes, a_codes = position.melee_codes(scenario, state, chance, row)
+            later = position.if_falls_back(chance, row)
             params = {
                 "total": f + total,
-                "defender_codes": d_codes or [basics.NO_CODE],
-                "attacker_codes": a_codes or [basics.NO_CODE],
+                "defender_codes": d_codes or [position.NO_CODE],
+                "attacker_codes": a_codes or [position.NO_CODE],
             }
             if later:
                 out.append(label("chance.hf_melee_if_falls_back", **params, cavalry_codes=later))

@@ -16,7 +16,7 @@
  12 cavalry action            cavalry in the combat becomes Engaged; deep charges (19.11.1)
 
 Bombardment runs steps 3, 5, 6 and 8 with the Bomb column. Defaults: ``sequence.json``.
-Steps 9 to 12 are in ``aftermath.py``; previews and prompts in ``views.py``.
+Steps 9 to 12 are in ``aftermath.py``; previews and prompts in ``screen.py``.
 """
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ from ...shapes import Action, Refusal
 from ...standing import condition
 from .. import common
 from . import closecombat as cc
-from . import combat, movement, reference, views
+from . import combat, movement, reference, screen
 from . import tables as T
 from .combat import FOLDER, crt_info, settings
 from .combat import check_scenario_crt as check_scenario_crt  # the scenario loader's
@@ -98,7 +98,7 @@ class HexHexsideRules(RulesBase[HexHexsideState, Action]):
     previewable = PREVIEWABLE
     hidden_information = False
     options = frozenset({"crt"})  # an owner's combat results table (crt_info checks it)
-    words = views.WORDS
+    words = screen.WORDS
     # The result card (muster.cards): every die, under the line that declared what it settles.
     card_heads = {
         "close_combat": frozenset({"log.hh_attack"}),
@@ -108,7 +108,7 @@ class HexHexsideRules(RulesBase[HexHexsideState, Action]):
         "rally": frozenset({"log.hh_rally"}),
     }
     card_quiet = frozenset({"log.hh_phase", "log.hh_player_turn", "log.hh_formed"})
-    markers = views.MARKERS
+    markers = screen.MARKERS
 
     def board(self, scenario: Scenario, state: State) -> Board:
         """The map with the units where the state puts them."""
@@ -116,7 +116,7 @@ class HexHexsideRules(RulesBase[HexHexsideState, Action]):
 
     def decider(self, scenario: Scenario, state: State) -> str | None:
         """The side that decides now (the prompt's); none once the game is over."""
-        prompt = views.prompt(scenario, state)
+        prompt = screen.prompt(scenario, state)
         return prompt["side"] if prompt else None
 
     def initial_state(self, scenario: Scenario, options: dict[str, Any]) -> State:
@@ -579,8 +579,8 @@ class HexHexsideRules(RulesBase[HexHexsideState, Action]):
         if action["type"] == "rally":
             parts = self.rally_parts(scenario, state, action["unit"])
             target = combat.morale(scenario, action["unit"]) + sum(p.value for p in parts)
-            return views.test_preview(scenario, state, parts, int(target), "rally")
-        return views.preview(scenario, state, action)
+            return screen.test_preview(scenario, state, parts, int(target), "rally")
+        return screen.preview(scenario, state, action)
 
     def reference(self, scenario: Scenario, state: State | None) -> dict[str, Any]:
         """The charts of hex-hexside for the scenario and the game's CRT (``reference.py``)."""
@@ -589,15 +589,15 @@ class HexHexsideRules(RulesBase[HexHexsideState, Action]):
     def prompt(self, scenario: Scenario, state: State) -> dict[str, Any] | None:
         """What is asked now, which side decides (pass-and-play hands the tablet over), and why
         when the choice is forced."""
-        return views.prompt(scenario, state)
+        return screen.prompt(scenario, state)
 
     def choices(self, scenario: Scenario, state: State, legal: list[Action]) -> list[Any]:
-        """The legal actions in labelled choices (``views.choices``)."""
-        return views.choices(self, scenario, state, legal)
+        """The legal actions in labelled choices (``screen.choices``)."""
+        return screen.choices(self, scenario, state, legal)
 
     def chance_results(self, scenario: Scenario, state: State) -> list[Any]:
-        """What each face of the die now rolled does (``views.chance_results``)."""
-        return views.chance_results(scenario, state)
+        """What each face of the die now rolled does (``screen.chance_results``)."""
+        return screen.chance_results(scenario, state)
 
     def view_extra(
         self, scenario: Scenario, state: State, viewer: str | None = None
@@ -606,12 +606,12 @@ class HexHexsideRules(RulesBase[HexHexsideState, Action]):
         bombardment), the CRT, the Locked units, markers on units and arrows on the map."""
         locked = locked_units(scenario, state)
         return {
-            "combat": views.combat_view(scenario, state),
+            "combat": screen.combat_view(scenario, state),
             "crt": state["crt"],
             "previewable": list(PREVIEWABLE),
             "locked": locked,
-            "markers": views.markers(scenario, state, locked),
-            "arrows": views.arrows(scenario, state),
+            "markers": screen.markers(scenario, state, locked),
+            "arrows": screen.arrows(scenario, state),
             # Each side's army morale (and its level) and objectives held, under the prompt.
             "facts": [
                 {

@@ -12,13 +12,13 @@ from typing import Any
 from ...areamap import Approach, AreaScenario
 from ...texts import english
 from .. import common
-from . import data
+from . import tables
 from .state import AreaLocaleState, plain
 
-FOLDER = data.FOLDER
+FOLDER = tables.FOLDER
 # What a move or an assault costs in commands by default (sequence.json "costs", the notes'):
 # for readers outside the rules; the rules read the costs in force, ``cost(scenario, name)``.
-COMMANDS: dict[str, int] = {k: v for k, v in data.defaults()["costs"].items() if k != "why"}
+COMMANDS: dict[str, int] = {k: v for k, v in tables.defaults()["costs"].items() if k != "why"}
 State = AreaLocaleState  # the state's shape (state.py)
 Event = dict[str, Any]
 
