@@ -37,7 +37,7 @@ from .scenario import (
 )
 from .systems import data_path, folder, game_rules, playable
 from .systems.common import NOTES, closed_sets, sequence_data
-from .systems.hex_facing import combat as hf_combat  # its defaults a scenario may change
+from .systems.hex_facing import tables as hf_tables  # its defaults a scenario may change
 from .systems.hex_facing.reference import HEADINGS as HF_HEADINGS  # the chart's column headings
 from .systems.hex_hexside.reference import DRM_ROWS as HH_DRM  # the close combat DRM rows
 from .terrain import load_chart
@@ -254,15 +254,15 @@ def tables(system: str) -> list[dict[str, Any]]:
 def _combat_entries() -> list[dict[str, Any]]:
     """hex-facing's combat defaults a scenario may change (``overrides.combat``), in the words
     of the rules reference's combat settings, each with its closed set (``choices``)."""
-    raw = hf_combat.raw_tables()
+    raw = hf_tables.raw_tables()
     out = []
-    for path, setting in hf_combat.open_settings().items():
+    for path, setting in hf_tables.open_settings().items():
         default: Any = raw
         for key in path:
             default = default[key]
         kind = _kind(default)
         more: dict[str, Any] = {"item": "text"} if kind == "list" else {}
-        choices = hf_combat.CHOICES.get(setting, hf_combat.LISTS.get(setting))
+        choices = hf_tables.CHOICES.get(setting, hf_tables.LISTS.get(setting))
         if choices is not None and kind != "bool":
             more["choices"] = list(choices)
         words = label(f"ref.hf_setting.{setting.replace('.', '_')}")

@@ -18,31 +18,13 @@ from typing import Any, Protocol
 from .errors import IllegalActionError, RulesError, ScenarioError
 from .hexgrid import Hex, hex_neighbors
 from .hexmap import Scenario
+from .modifier import Modifier
 from .parsing import _brief, _expect, _known, _like, _show
 from .systems import data_path
 from .systems.common import NOTES, check_closed, refuse_notes
 from .terrain import Cell, TerrainChart, TerrainRow, chart_with_overrides, load_chart
 
 SCENARIO_OVERRIDE = "scenario"
-
-
-@dataclass(frozen=True, slots=True)
-class Part:
-    """One line of a cost breakdown: the MP it adds, a message key, its parameters, its rule."""
-
-    value: float
-    key: str
-    rule: str
-    params: tuple[tuple[str, Any], ...] = ()
-
-    def to_json(self) -> dict[str, Any]:
-        """The part as plain JSON."""
-        return {
-            "value": self.value,
-            "key": self.key,
-            "rule": self.rule,
-            "params": dict(self.params),
-        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,8 +38,8 @@ class Step:
     frm: Hex
     to: Hex
     cost: float
-    parts: tuple[Part, ...]
-    prohibited: Part | None = None
+    parts: tuple[Modifier, ...]
+    prohibited: Modifier | None = None
     stop: str | None = None
     flags: frozenset[str] = frozenset()
     road: str | None = None
@@ -376,10 +358,10 @@ def collect_zoc(
 
 
 def prohibited_step(
-    frm: Hex, to: Hex, parts: list[Part], key: str, rule: str, **params: Any
+    frm: Hex, to: Hex, parts: list[Modifier], key: str, rule: str, **params: Any
 ) -> Step:
     """A step the rules forbid, naming the rule that does."""
-    return Step(frm, to, 0, tuple(parts), Part(0, key, rule, tuple(params.items())))
+    return Step(frm, to, 0, tuple(parts), Modifier(0, key, rule, tuple(params.items())))
 
 
 @dataclass(frozen=True, slots=True)

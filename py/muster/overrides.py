@@ -18,7 +18,7 @@ from .movement import check_movement_overrides
 from .parsing import _brief, _expect, _show
 from .systems import FOLDERS, data_path
 from .systems.common import check_sequence_overrides, refuse_notes
-from .systems.hex_facing.combat import check_overrides as check_hf_combat
+from .systems.hex_facing.tables import check_overrides as check_hf_combat
 from .terrain import TerrainDataError, chart_with_overrides
 
 # The tables a scenario may override, where its system ships them (systems/<folder>/<name>.json).

@@ -17,9 +17,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ...hexgrid import Hex, hex_neighbor
+from ...modifier import Modifier
 from ...movement import (
     Board,
-    Part,
     Step,
     SteppedRules,
     Unit,
@@ -40,8 +40,8 @@ TABLE = "terrain table"
 STEPS_KEPT = 40_000
 
 
-def _no(key: str, **params: object) -> Part:
-    return Part(0, key, TABLE, tuple(params.items()))
+def _no(key: str, **params: object) -> Modifier:
+    return Modifier(0, key, TABLE, tuple(params.items()))
 
 
 def front_directions(board: Board, unit: Unit) -> tuple[int, ...]:
@@ -57,12 +57,12 @@ def front_directions(board: Board, unit: Unit) -> tuple[int, ...]:
     return ((d - 1) % 6, d % 6, (d + 1) % 6)
 
 
-def _road_part(board: Board, road: str, col: str) -> Part:
+def _road_part(board: Board, road: str, col: str) -> Modifier:
     rule = board.rule(road, col, TABLE + " (c)")
-    return Part(board.cell(road, col).value or 0, "move.road", rule, (("kind", road),))
+    return Modifier(board.cell(road, col).value or 0, "move.road", rule, (("kind", road),))
 
 
-def _terrain_parts(board: Board, terrain: tuple[str, ...], col: str) -> tuple[Part, ...]:
+def _terrain_parts(board: Board, terrain: tuple[str, ...], col: str) -> tuple[Modifier, ...]:
     """The cost of a hex's terrains for a column as ``hex_terrain_combination.rule`` combines
     them (movement.json): the costliest alone (``highest``), or each of them, their costs
     added up (``sum``); or, first and alone, the prohibition of one of them."""
@@ -70,10 +70,12 @@ def _terrain_parts(board: Board, terrain: tuple[str, ...], col: str) -> tuple[Pa
     for t in terrain:
         if cell(t, col).prohibited:
             rule = board.rule(t, col, TABLE)
-            return (Part(0, "move.prohibited.terrain", rule, (("terrain", t),)),)
+            return (Modifier(0, "move.prohibited.terrain", rule, (("terrain", t),)),)
     combine = COMBINATIONS[board.data["hex_terrain_combination"]["rule"]]
     return tuple(
-        Part(cell(t, col).value or 0, "move.terrain", board.rule(t, col, TABLE), (("terrain", t),))
+        Modifier(
+            cell(t, col).value or 0, "move.terrain", board.rule(t, col, TABLE), (("terrain", t),)
+        )
         for t in combine(board, terrain, col)
     )
 
@@ -160,18 +162,18 @@ class HexFacingMovement(SteppedRules):
         disordered = unit.has("disordered")
         cell, rule_of = board.cell, board.rule
         road_parts = {kind: _road_part(board, kind, col) for kind in ("road", "trail")}
-        friendly_part = Part(
+        friendly_part = Modifier(
             cell("friendly_unit", col).value or 0,
             "move.friendly_unit",
             rule_of("friendly_unit", col, TABLE),
         )
-        leave_part = Part(
+        leave_part = Modifier(
             cell("leaving_enemy_zoc", col).value or 0,
             "move.leave_zoc",
             rule_of("leaving_enemy_zoc", col, TABLE),
         )
         extra = data["disordered_zoc_entry"]["extra"]
-        enter_part = Part(extra, "move.enter_zoc_disordered", TABLE + " (d)")
+        enter_part = Modifier(extra, "move.enter_zoc_disordered", TABLE + " (d)")
         side = unit.side
 
         fixed_memo = board.memo(("hex-facing steps", col))
@@ -179,7 +181,7 @@ class HexFacingMovement(SteppedRules):
         def fixed(frm: Hex, to: Hex, kinds: tuple[str, ...] | None, road_ok: bool) -> Step:
             """The step as the map alone makes it (terrain, road, hexside, level): the same
             for every unit of this column, so kept for the scenario."""
-            parts: list[Part] = []
+            parts: list[Modifier] = []
             flags: set[str] = set()
             road = None
             if kinds:
@@ -213,7 +215,7 @@ class HexFacingMovement(SteppedRules):
             for f in features:
                 c = cell(f, col)
                 if f in BRIDGES:
-                    parts.append(Part(0, "move.hexside", TABLE, (("feature", f),)))
+                    parts.append(Modifier(0, "move.hexside", TABLE, (("feature", f),)))
                 elif f in STREAMS and (bridged or road):
                     parts.append(_no("move.cancelled", feature=f, by=bridged or road))
                 elif f in WORKS and c.prohibited:
@@ -232,7 +234,7 @@ class HexFacingMovement(SteppedRules):
                             frm, to, parts, "move.prohibited.hexside", TABLE, feature=f
                         )
                     parts.append(
-                        Part(
+                        Modifier(
                             crossing_extra,
                             "move.road_crossing",
                             TABLE + " (c)",
@@ -241,7 +243,7 @@ class HexFacingMovement(SteppedRules):
                     )
                 else:
                     parts.append(
-                        Part(
+                        Modifier(
                             c.value or 0, "move.hexside", rule_of(f, col, TABLE), (("feature", f),)
                         )
                     )
@@ -261,7 +263,7 @@ class HexFacingMovement(SteppedRules):
                     parts.append(_no("move.cancelled", feature=name, by=road))
                 else:
                     parts.append(
-                        Part(
+                        Modifier(
                             c.value or 0,
                             "move.level",
                             rule_of(name, col, TABLE),

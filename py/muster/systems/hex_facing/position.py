@@ -12,7 +12,8 @@ from typing import Any
 from ...hexgrid import hex_distance
 from ...hexmap import Scenario
 from .. import common
-from . import combat, fighting
+from . import fighting
+from . import tables as T
 from .state import HexFacingState
 
 FOLDER = "hex_facing"
@@ -45,7 +46,7 @@ def formation_of(scenario: Scenario, uid: str) -> str:
 
 
 def melee_codes(
-    scenario: Scenario, state: State, chance: dict[str, Any], row: combat.ResultRow
+    scenario: Scenario, state: State, chance: dict[str, Any], row: T.ResultRow
 ) -> tuple[list[str], list[str]]:
     """The codes of a melee result row for the defenders now in the target hex and for the
     attackers (the italic cavalry codes for cavalry), as (defender's, attacker's); codes
@@ -59,7 +60,7 @@ def melee_codes(
     return list(d_codes), list(a_codes)
 
 
-def if_falls_back(chance: dict[str, Any], row: combat.ResultRow) -> list[str]:
+def if_falls_back(chance: dict[str, Any], row: T.ResultRow) -> list[str]:
     """The defender's codes of ``row`` that apply if an attacker then falls back: the italic
     pursuit of the 0-4 row, when the defender's cavalry countercharged (9.4, 9.5); else none."""
     cell = row.cells["defender"]
@@ -76,11 +77,11 @@ def die_name(scenario: Scenario) -> str:
     """
     from ...game import DICE
 
-    die = combat.tables_for(scenario).die
+    die = T.tables_for(scenario).die
     for name, other in DICE.items():
         if other == die:
             return name
-    raise combat.CombatDataError(f"{combat.SYSTEM} combat.json: die: no die rolls {die}")
+    raise T.CombatDataError(f"{T.SYSTEM} combat.json: die: no die rolls {die}")
 
 
 def rally_modifier(scenario: Scenario, state: State, uid: str) -> int:

@@ -24,6 +24,7 @@ from ...errors import IllegalActionError
 from ...hexgrid import hex_distance
 from ...hexmap import Scenario
 from ...los import line_of_sight
+from ...modifier import total
 from ...movement import Board, reachable, reachable_hexes
 from ...ruleset import (
     Choice,
@@ -39,6 +40,7 @@ from ...shapes import Action
 from ...standing import condition
 from .. import common
 from . import combat, fighting, geometry, reference, screen
+from . import tables as T
 from .movement import RULES as MOVEMENT
 from .position import (
     FOLDER,
@@ -240,7 +242,7 @@ class HexFacingRules(RulesBase[HexFacingState, Action]):
         enemy = any(scenario.units[e]["side"] != side for e in here)
         if place is None or who is None or spec["type"] != "artillery" or not enemy:
             return None
-        t = combat.tables_for(scenario)
+        t = T.tables_for(scenario)
         board = board_for(scenario, state)
         unit, target = board.unit(uid), scenario.hex_at(to)
         distance = hex_distance(unit.hex, target)
@@ -445,7 +447,7 @@ class HexFacingRules(RulesBase[HexFacingState, Action]):
             return [{"type": "countercharge", "units": list(units)}, {"type": "no_countercharge"}]
         if state["counterattack"]:
             counter = state["counterattack"]
-            must = combat.tables_for(scenario).settings["procedures.counterattack.melee"]
+            must = T.tables_for(scenario).settings["procedures.counterattack.melee"]
             melees: list[Action] = [
                 {"type": "melee", "target": t, "attackers": counter["units"], "counter": True}
                 for t in counter["targets"]
@@ -652,7 +654,7 @@ class HexFacingRules(RulesBase[HexFacingState, Action]):
         cohesion = scenario.units[uid].get("ratings", {}).get("cohesion", 0)
         total = action["value"] + chance["modifier"]
         unit = state["units"][uid]
-        tables = combat.tables_for(scenario)
+        tables = T.tables_for(scenario)
         passed = combat.cohesion_test_passes(action["value"], cohesion, chance["modifier"], tables)
         if passed:
             unit["status"] = "disordered" if unit["status"] == "routed" else "good"
@@ -677,7 +679,7 @@ class HexFacingRules(RulesBase[HexFacingState, Action]):
     def fire(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
         """Declare a fire: its modifiers are fixed now, the die decides."""
         situation = fighting.fire_situation(scenario, state, action)
-        parts = combat.fire_modifiers(situation, combat.tables_for(scenario))
+        parts = combat.fire_modifiers(situation, T.tables_for(scenario))
         firers = [action["unit"]] + ([action["with"]] if "with" in action else [])
         if action.get("kind") != "reaction":
             ongoing(state, "active")["acted"] += firers
@@ -686,7 +688,7 @@ class HexFacingRules(RulesBase[HexFacingState, Action]):
             "purpose": "fire",
             "target": action["target"],
             "units": firers,
-            "total": combat.total(parts),
+            "total": total(parts),
         }
         key = "log.hf_reaction_fire" if action.get("kind") == "reaction" else "log.hf_fire"
         return [
@@ -695,7 +697,7 @@ class HexFacingRules(RulesBase[HexFacingState, Action]):
                 "params": {
                     "units": firers,
                     "target": action["target"],
-                    "total": combat.total(parts),
+                    "total": total(parts),
                 },
             },
             *(modifier_event(p) for p in parts),
@@ -703,7 +705,7 @@ class HexFacingRules(RulesBase[HexFacingState, Action]):
 
     def _fire_result(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
         chance = action["chance"]
-        row = combat.fire_result(action["value"], chance["total"], combat.tables_for(scenario))
+        row = combat.fire_result(action["value"], chance["total"], T.tables_for(scenario))
         codes = list(row.cells["result"].codes)
         total = action["value"] + chance["total"]
         events: list[Event] = [
@@ -779,7 +781,7 @@ class HexFacingRules(RulesBase[HexFacingState, Action]):
         ``countercharge``: the defending units that countercharged."""
         board = board_for(scenario, state)
         situation = fighting.melee_situation(scenario, state, board, action, bool(countercharge))
-        parts = combat.melee_modifiers(situation, combat.tables_for(scenario))
+        parts = combat.melee_modifiers(situation, T.tables_for(scenario))
         chance = {
             "die": die_name(scenario),
             "purpose": "melee",
@@ -788,7 +790,7 @@ class HexFacingRules(RulesBase[HexFacingState, Action]):
             "charge": bool(action.get("charge")),
             "counter": bool(action.get("counter")),
             "countercharge": list(countercharge or ()),
-            "total": combat.total(parts),
+            "total": total(parts),
         }
         return chance, parts
 
@@ -800,7 +802,7 @@ class HexFacingRules(RulesBase[HexFacingState, Action]):
         state["countercharge"] = None
         chance, parts = self._melee_chance(scenario, state, melee, units)
         state["chance"] = chance
-        rule = combat.raw_tables()["procedures"]["countercharge"]["rule"]
+        rule = T.raw_tables()["procedures"]["countercharge"]["rule"]
         params = {
             "units": units,
             "attackers": list(melee["attackers"]),
@@ -863,7 +865,7 @@ class HexFacingRules(RulesBase[HexFacingState, Action]):
     def _melee_result(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
         """The melee table read; its effects, tests and advances queue up in order."""
         chance = action["chance"]
-        tables = combat.tables_for(scenario)
+        tables = T.tables_for(scenario)
         row = combat.melee_result(action["value"] + chance["total"], tables)
         target = chance["target"]
         defenders = fighting.fighters(state, scenario, target)
@@ -953,7 +955,7 @@ class HexFacingRules(RulesBase[HexFacingState, Action]):
     ) -> list[Event]:
         """A winner's advance into a vacated hex (breakthrough or pursuit): offered when the
         procedure says "may", made by the first of ``movers`` when it says "must"."""
-        t = combat.tables_for(scenario).settings
+        t = T.tables_for(scenario).settings
         count = t[f"procedures.{procedure}.units"]
         if not movers:
             return []
@@ -974,8 +976,8 @@ class HexFacingRules(RulesBase[HexFacingState, Action]):
             return self._advance(scenario, state, uid, to)
         frm = state["units"][uid]["hex"]
         state["units"][uid]["hex"] = to
-        rule = combat.raw_tables()["procedures"]["pursuit"]["rule"]
-        failed = combat.tables_for(scenario).settings["procedures.pursuit.failed"]
+        rule = T.raw_tables()["procedures"]["pursuit"]["rule"]
+        failed = T.tables_for(scenario).settings["procedures.pursuit.failed"]
         if failed:
             queue = state["queue"]
             at = next((i for i, q in enumerate(queue) if not q.get("pursuit")), len(queue))
@@ -990,7 +992,7 @@ class HexFacingRules(RulesBase[HexFacingState, Action]):
     ) -> list[dict[str, Any]]:
         """A result's codes on one unit, as queued steps: effects, then its cohesion test."""
         steps: list[dict[str, Any]] = []
-        codes_table = combat.tables_for(scenario).codes
+        codes_table = T.tables_for(scenario).codes
         for code in codes:
             if code in PROCEDURES:
                 continue  # they move or strike back: see _settle
@@ -1046,7 +1048,7 @@ class HexFacingRules(RulesBase[HexFacingState, Action]):
                 state["retreat"] = {"unit": uid, "options": options, "away": list(step["away"])}
                 return common.WAIT, []
             return common.DONE, self._retreat(state, uid, options[0] if options else None)
-        again = combat.tables_for(scenario).settings["disorder_again"]
+        again = T.tables_for(scenario).settings["disorder_again"]
         status = fighting.worsen(state, uid, step["effect"], again)
         return common.DONE, [{"key": "log.status", "params": {"unit": uid, "status": status}}]
 
@@ -1079,7 +1081,7 @@ class HexFacingRules(RulesBase[HexFacingState, Action]):
         test = state["queue"].pop(0)
         uid = test["unit"]
         cohesion = int(scenario.units[uid].get("ratings", {}).get("cohesion", 0))
-        tables = combat.tables_for(scenario)
+        tables = T.tables_for(scenario)
         passed = combat.cohesion_test_passes(action["value"], cohesion, tables=tables)
         events: list[Event] = [
             {

@@ -18,6 +18,7 @@ from ...hexmap import Scenario
 from ...ruleset import Choice, Item, Label, choice, item
 from ...shapes import Action
 from . import combat, position
+from . import tables as T
 from .state import HexFacingState, ongoing
 
 State = HexFacingState  # the state's shape (state.py)
@@ -86,7 +87,7 @@ def _turn_side(state: State) -> str | None:
 def needed(scenario: Scenario, cohesion: int, modifier: int = 0) -> int:
     """The highest die face that passes a cohesion test, as the scenario's combat table reads
     it (below the lowest face: none does)."""
-    t = combat.tables_for(scenario)
+    t = T.tables_for(scenario)
     faces = list(t.die.faces)
     passing = [f for f in faces if combat.cohesion_test_passes(f, cohesion, modifier, t)]
     return max(passing) if passing else min(faces) - 1
@@ -227,12 +228,12 @@ def _chance_prompt(scenario: Scenario, state: State) -> dict[str, Any]:
 @cache
 def _procedure_rule(name: str) -> str:
     """The rule a stand-in procedure of combat.json stands for (8.7, 9.5)."""
-    return str(combat.raw_tables()["procedures"][name]["rule"])
+    return str(T.raw_tables()["procedures"][name]["rule"])
 
 
 @cache
 def _reaction_rule() -> str:
-    return str(combat.load_tables().fire["reaction_or_counter_battery"].params["rules"]["reaction"])
+    return str(T.load_tables().fire["reaction_or_counter_battery"].params["rules"]["reaction"])
 
 
 # -- choices ----------------------------------------------------------------------------------
@@ -390,7 +391,7 @@ def chance_results(scenario: Scenario, state: State, faces: list[Any]) -> list[L
             )
             out.append(label(key, formation=fid, side=formation["side"]))
         return out
-    t = combat.tables_for(scenario)
+    t = T.tables_for(scenario)
     if purpose == "fire":
         total = chance["total"]
         out = []

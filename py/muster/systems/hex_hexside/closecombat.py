@@ -26,7 +26,8 @@ from typing import Any
 
 from ...hexgrid import hex_distance
 from ...hexmap import Scenario
-from ...movement import Board, Part, stacking_allows
+from ...modifier import Modifier
+from ...movement import Board, stacking_allows
 from ...shapes import Action
 from .. import common
 from . import aftermath, combat
@@ -331,7 +332,7 @@ def terrain(rules: Any, scenario: Scenario, state: State, action: Action) -> lis
     )
 
 
-def close_parts(scenario: Scenario, state: State, c: dict[str, Any]) -> list[Part]:
+def close_parts(scenario: Scenario, state: State, c: dict[str, Any]) -> list[Modifier]:
     """Every DRM of the combat in progress, as it stands."""
     board = board_for(scenario, state)
     pair = (scenario.hex_at(c["pair"][0]), scenario.hex_at(c["pair"][1]))
@@ -347,11 +348,11 @@ def _roll_step(rules: Any, scenario: Scenario, state: State) -> list[Event]:
     return _die(state, c, parts, log("hh_drm", total=_total(parts), column=c["odds"]["column"]))
 
 
-def _total(parts: list[Part]) -> int:
+def _total(parts: list[Modifier]) -> int:
     return int(sum(p.value for p in parts))
 
 
-def _die(state: State, c: dict[str, Any], parts: list[Part], head: Event) -> list[Event]:
+def _die(state: State, c: dict[str, Any], parts: list[Modifier], head: Event) -> list[Event]:
     """Step 6 is due: the d6 of the combat as a chance point, its DRM fixed now and logged."""
     c["drm"] = _total(parts)
     c["step"] = "resolve"
@@ -362,7 +363,7 @@ def _die(state: State, c: dict[str, Any], parts: list[Part], head: Event) -> lis
     return [head, *(modifier_event(p) for p in parts)]
 
 
-def modifier_event(part: Part) -> Event:
+def modifier_event(part: Modifier) -> Event:
     """A DRM or rally modifier as a log line: its value, its words (a label) and its rule."""
     return log(
         "hh_modifier",

@@ -16,7 +16,7 @@ from ...dice import distribution as die_distribution
 from ...game import chance_faces
 from ...hexgrid import hex_distance
 from ...hexmap import Scenario
-from ...movement import Part
+from ...modifier import Modifier
 from ...ruleset import Choice, Label, choice, item
 from ...shapes import Action
 from . import aftermath, combat, reference
@@ -119,10 +119,12 @@ def preview(scenario: Scenario, state: State, action: Action) -> dict[str, Any]:
     if action["type"] == "deep_charge":
         uid = action["unit"]
         leader = combat.leader_with(scenario, state, uid)
-        parts = [Part(combat.morale(scenario, uid), "drm.hh_morale", "19.11.1", (("unit", uid),))]
+        parts = [
+            Modifier(combat.morale(scenario, uid), "drm.hh_morale", "19.11.1", (("unit", uid),))
+        ]
         if leader is not None:
             parts.append(
-                Part(combat._mm(scenario, leader), "drm.leader", "19.11.1", (("unit", leader),))
+                Modifier(combat._mm(scenario, leader), "drm.leader", "19.11.1", (("unit", leader),))
             )
         need = t.deep_charge_at_least - sum(int(p.value) for p in parts)
         p = T.deep_charge_probability(int(parts[0].value), int(sum(x.value for x in parts[1:])), t)
@@ -159,7 +161,7 @@ def _answer(
     scenario: Scenario,
     state: State,
     odds: dict[str, Any],
-    parts: list[Part],
+    parts: list[Modifier],
     provisional: bool,
     bombard: bool,
 ) -> dict[str, Any]:
@@ -188,7 +190,7 @@ def _answer(
 def test_preview(
     scenario: Scenario,
     state: State,
-    parts: list[Part],
+    parts: list[Modifier],
     target: int,
     kind: str,
     p: Fraction | None = None,

@@ -1,7 +1,7 @@
 """hex-hexside tables: combat sequence, rally, deep charges, morale effects and the (stand-in) CRT.
 
 Short lookups over ``combat.json`` (the aid's tables, and the defaults it leaves open, marked);
-one ``Part`` per rally modifier; exact d6 chances as ``Fraction``s.
+one ``Modifier`` per rally modifier; exact d6 chances as ``Fraction``s.
 
 >>> [(p.key, p.value) for p in rally_modifiers(RallyFacts(leader=1, enemy_distance=1))]
 [('rally.leader', 1), ('rally.adjacent_enemy', -1)]
@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from ...dice import Die, distribution, map_outcomes
-from ...movement import Part
+from ...modifier import Modifier
 from ...problems import english
 
 STEP_IDS: tuple[str, ...] = (
@@ -282,8 +282,8 @@ def load_tables() -> HexsideTables:
     return parse_tables(raw_tables())
 
 
-def rally_modifiers(facts: RallyFacts, tables: Tables = None) -> list[Part]:
-    """The rally modifiers that apply to a unit, in the aid's order, one ``Part`` each."""
+def rally_modifiers(facts: RallyFacts, tables: Tables = None) -> list[Modifier]:
+    """The rally modifiers that apply to a unit, in the aid's order, one ``Modifier`` each."""
     t = tables or load_tables()
     row = {r.id: r for r in t.rally}
     d = facts.enemy_distance
@@ -299,7 +299,7 @@ def rally_modifiers(facts: RallyFacts, tables: Tables = None) -> list[Part]:
         if applies[r.id]:
             value = (facts.leader or 0) if r.value is None else r.value
             params = (("modifier", value),) if r.value is None else ()
-            parts.append(Part(value, f"rally.{r.id}", r.rule, params))
+            parts.append(Modifier(value, f"rally.{r.id}", r.rule, params))
     return parts
 
 
@@ -308,7 +308,9 @@ def _chance(t: HexsideTables, test: Callable[[int], bool]) -> Fraction:
     return map_outcomes(distribution(t.die), test).get(True, Fraction(0))
 
 
-def rally_probability(morale: int, modifiers: Iterable[Part], tables: Tables = None) -> Fraction:
+def rally_probability(
+    morale: int, modifiers: Iterable[Modifier], tables: Tables = None
+) -> Fraction:
     """The exact chance a unit rallies: the die at most its morale plus the modifiers (default)."""
     t = tables or load_tables()
     target = morale + sum(p.value for p in modifiers)
