@@ -19,7 +19,7 @@ from .errors import IllegalActionError, RulesError, ScenarioError
 from .hexgrid import Hex, hex_neighbors
 from .hexmap import Scenario
 from .modifier import Modifier
-from .parsing import _brief, _expect, _known, _like, _show
+from .parsing import brief, check_like, expect, known_name, show
 from .systems import data_path
 from .systems.common import NOTES, check_closed, refuse_notes
 from .terrain import Cell, TerrainChart, TerrainRow, chart_with_overrides, load_chart
@@ -152,37 +152,39 @@ def check_movement_overrides(
     Raises:
         ScenarioError: naming the place of the first problem.
     """
-    _expect(isinstance(movement, dict), place, "problem.object")
+    expect(isinstance(movement, dict), place, "problem.object")
     defaults = movement_data(system)
     for key, value in movement.items():
-        at = f"{place}.{_brief(key)}"
-        _expect(key not in NOTES and key not in MOVEMENT_NOTES, at, "problem.note")
-        _expect(key in defaults, at, "problem.no_such_movement_setting")
-        _expect(type(value) is type(defaults[key]), at, "problem.setting_kind")
+        at = f"{place}.{brief(key)}"
+        expect(key not in NOTES and key not in MOVEMENT_NOTES, at, "problem.note")
+        expect(key in defaults, at, "problem.no_such_movement_setting")
+        expect(type(value) is type(defaults[key]), at, "problem.setting_kind")
         if isinstance(value, dict):
             refuse_notes(value, at)
             for sub in value:
-                _expect(f"{key}.{sub}" not in MOVEMENT_NOTES, f"{at}.{_brief(sub)}", "problem.note")
+                expect(f"{key}.{sub}" not in MOVEMENT_NOTES, f"{at}.{brief(sub)}", "problem.note")
             extra = set(value) - set(defaults[key])
             if extra:
-                raise ScenarioError(at, "problem.unknown_key", got=_show(sorted(extra)[0]))
+                raise ScenarioError(at, "problem.unknown_key", got=show(sorted(extra)[0]))
             for sub, v in value.items():
-                _like(defaults[key][sub], v, f"{at}.{_brief(sub)}")
+                check_like(defaults[key][sub], v, f"{at}.{brief(sub)}")
         else:
-            _like(defaults[key], value, at)
+            check_like(defaults[key], value, at)
     for path, (least, most) in NUMBER_BOUNDS.items():
         found = _setting_at(movement, path)
         if found is not None and not isinstance(found, bool):
             ok = isinstance(found, int | float) and least <= found <= most
-            _expect(
-                ok, f"{place}.{path}", "problem.number_range", lo=least, hi=most, got=_show(found)
+            expect(
+                ok, f"{place}.{path}", "problem.number_range", lo=least, hi=most, got=show(found)
             )
     check_closed(defaults, movement_closed(system), movement, place)
     columns = movement.get("unit_columns", {})
     if columns:
         allowed = movement_columns(system)
         for unit_type, column in columns.items():
-            _known(column, allowed, f"{place}.unit_columns.{unit_type}", "problem.unknown_column")
+            known_name(
+                column, allowed, f"{place}.unit_columns.{unit_type}", "problem.unknown_column"
+            )
     for path in SIDE_LISTS:
         named = _setting_at(movement, path)
         if named is None or sides is None:
@@ -191,7 +193,7 @@ def check_movement_overrides(
         allowed = list(dict.fromkeys([*sides, *_setting_at(defaults, path)]))
         ok = all(isinstance(n, str) and n in allowed for n in named)
         ok = ok and len(set(named)) == len(named)
-        _expect(ok, f"{place}.{path}", "problem.some_of_once", options=", ".join(allowed))
+        expect(ok, f"{place}.{path}", "problem.some_of_once", options=", ".join(allowed))
 
 
 def _setting_at(data: Mapping[str, Any], path: str) -> Any:

@@ -15,7 +15,7 @@ from typing import Any
 from .errors import ScenarioError
 from .los import LosDataError, los_config
 from .movement import check_movement_overrides
-from .parsing import _brief, _expect, _show
+from .parsing import brief, expect, show
 from .systems import FOLDERS, data_path
 from .systems.common import check_sequence_overrides, refuse_notes
 from .systems.hex_facing.tables import check_overrides as check_hf_combat
@@ -49,9 +49,9 @@ def check_overrides(overrides: Any, system: str, sides: Collection[str] | None =
         ScenarioError: naming the place of the first problem.
         InvalidActionError: an owner's combat results table over a limit.
     """
-    _expect(isinstance(overrides, dict), "overrides", "problem.object")
+    expect(isinstance(overrides, dict), "overrides", "problem.object")
     if "crt" in overrides:  # an owner's combat results table: hex-hexside's alone
-        _expect(system == "hex-hexside", "overrides.crt", "problem.crt_only")
+        expect(system == "hex-hexside", "overrides.crt", "problem.crt_only")
         # Imported here until hex-hexside's modules take Scenario from hexmap, not scenario
         # (tests/core/test_imports.py names the cycle); then at the top of this module.
         from .systems.hex_hexside.combat import check_scenario_crt
@@ -60,10 +60,10 @@ def check_overrides(overrides: Any, system: str, sides: Collection[str] | None =
         overrides = {k: v for k, v in overrides.items() if k != "crt"}
     if "combat" in overrides:
         ok = system in COMBAT_SYSTEMS
-        _expect(ok, "overrides.combat", "problem.combat_only")
+        expect(ok, "overrides.combat", "problem.combat_only")
     unknown = set(overrides) - set(override_tables(system))
     if unknown:
-        raise ScenarioError("overrides", "problem.unknown_table", got=_show(sorted(unknown)[0]))
+        raise ScenarioError("overrides", "problem.unknown_table", got=show(sorted(unknown)[0]))
     if "terrain" in overrides:
         refuse_notes(overrides["terrain"], "overrides.terrain")
         refuse_printed(overrides["terrain"])
@@ -73,7 +73,7 @@ def check_overrides(overrides: Any, system: str, sides: Collection[str] | None =
             raise ScenarioError("overrides.terrain" + exc.at, exc.problem, **exc.params) from None
     if "los" in overrides:
         # null is no override to the line of sight's code; in a file, as every table, an object
-        _expect(isinstance(overrides["los"], dict), "overrides.los", "problem.object")
+        expect(isinstance(overrides["los"], dict), "overrides.los", "problem.object")
         try:
             los_config(system, overrides["los"])
         except LosDataError as exc:
@@ -96,5 +96,5 @@ def refuse_printed(terrain: Any) -> None:
     for row, cells in terrain.items() if isinstance(terrain, dict) else ():
         for column, cell in cells.items() if isinstance(cells, dict) else ():
             if isinstance(cell, dict) and "printed" in cell:
-                place = f"overrides.terrain.{_brief(row)}.{_brief(column)}.printed"
+                place = f"overrides.terrain.{brief(row)}.{brief(column)}.printed"
                 raise ScenarioError(place, "problem.combat_fact")

@@ -16,7 +16,7 @@ from functools import cache
 from types import MappingProxyType
 from typing import Any
 
-from .parsing import _brief, _show
+from .parsing import brief, show
 from .systems import data_path
 
 SYSTEMS = ("hex-facing", "hex-hexside")
@@ -177,18 +177,18 @@ def chart_with_overrides(system: str, overrides: Any) -> TerrainChart:
     rows = {name: row for row in data["rows"] for name in row["names"]}
     columns = {c["key"] for c in data["columns"]}
     for name, cells in overrides.items():
-        at = f".{_brief(name)}"
+        at = f".{brief(name)}"
         if name not in rows:
             message = f"{system}: unknown terrain {name!r}"
-            raise TerrainDataError(message, at, "problem.unknown_terrain", got=_show(name))
+            raise TerrainDataError(message, at, "problem.unknown_terrain", got=show(name))
         if not isinstance(cells, Mapping) or not cells:
             message = f"{system}: row {name!r}: expected {{column: value}}"
             raise TerrainDataError(message, at, "problem.cells_object")
         for column, value in cells.items():
             if column not in columns:
                 message = f"{system}: row {name!r}: unknown column {column!r}"
-                where = f"{at}.{_brief(column)}"
-                raise TerrainDataError(message, where, "problem.unknown_column", got=_show(column))
+                where = f"{at}.{brief(column)}"
+                raise TerrainDataError(message, where, "problem.unknown_column", got=show(column))
             rows[name]["cells"][column] = value
     return parse_chart(system, data)
 
@@ -330,7 +330,7 @@ def parse_chart(system: str, data: Any) -> TerrainChart:
             try:
                 parsed[c.key] = cell(cells[c.key], c, f"{place} column {c.key!r}")
             except TerrainDataError as exc:  # a cell a scenario's override may have written
-                at, got = f".{r['id']}.{c.key}", _show(cells[c.key])
+                at, got = f".{r['id']}.{c.key}", show(cells[c.key])
                 raise TerrainDataError(str(exc), at, "problem.terrain_cell", got=got) from None
         rflags = flag_set(r.get("flags", []), place + " flags")
         cells_by_key = MappingProxyType(parsed)

@@ -17,7 +17,7 @@ from typing import Any
 
 from ...dice import Die
 from ...errors import ScenarioError
-from ...parsing import _brief, _expect, _show
+from ...parsing import brief, expect, show
 from ...terrain import TerrainChart, chart_with_overrides, load_chart
 from ..common import NOTES
 
@@ -256,18 +256,18 @@ def check_overrides(own: Any, place: str = "overrides.combat") -> None:
     opened = open_settings()
 
     def walk(value: Any, node: Any, path: tuple[str, ...], marked: bool) -> None:
-        at = place + "".join(f".{_brief(k)}" for k in path)
+        at = place + "".join(f".{brief(k)}" for k in path)
         below = any(o[: len(path)] == path for o in opened)  # an open default under here
         if not below and not (isinstance(value, dict) and isinstance(node, dict)):
             # Named where it is written: a fact of the aid, or a default held fixed.
             if marked and not FACT_KEYS & set(path):
                 raise ScenarioError(at, "problem.combat_fixed")
             raise ScenarioError(at, "problem.combat_fact")
-        _expect(isinstance(value, dict), at, "problem.object")
+        expect(isinstance(value, dict), at, "problem.object")
         for key, inner in value.items():
-            here, spot = (*path, key), f"{at}.{_brief(key)}"
-            _expect(key not in NOTES, spot, "problem.note")
-            _expect(isinstance(node, dict) and key in node, spot, "problem.no_such_combat_setting")
+            here, spot = (*path, key), f"{at}.{brief(key)}"
+            expect(key not in NOTES, spot, "problem.note")
+            expect(isinstance(node, dict) and key in node, spot, "problem.no_such_combat_setting")
             deeper = marked or (isinstance(node[key], dict) and node[key].get("default") is True)
             if here in opened:
                 _check_setting(opened[here], inner, spot)
@@ -288,22 +288,22 @@ def _check_setting(setting: str, value: Any, at: str) -> None:
     number of at least its least value."""
 
     def listed(items: Sequence[Any]) -> str:
-        return ", ".join(i if isinstance(i, str) else _show(i) for i in items)
+        return ", ".join(i if isinstance(i, str) else show(i) for i in items)
 
     if setting in CHOICES:
         choices = CHOICES[setting]
         ok = any(type(value) is type(c) and value == c for c in choices)
-        _expect(ok, at, "problem.one_of", options=listed(choices))
+        expect(ok, at, "problem.one_of", options=listed(choices))
     elif setting in LISTS:
         items = LISTS[setting]
         ok = isinstance(value, list) and all(isinstance(v, str) and v in items for v in value)
         ok = ok and len(set(value)) == len(value) and (bool(value) or setting not in NOT_EMPTY)
         how = "problem.one_or_more_of_once" if setting in NOT_EMPTY else "problem.some_of_once"
-        _expect(ok, at, how, options=listed(items))
+        expect(ok, at, how, options=listed(items))
     else:
         least = NUMBERS[setting]
         ok = type(value) is int and value >= least
-        _expect(ok, at, "problem.at_least", least=least)
+        expect(ok, at, "problem.at_least", least=least)
 
 
 def number(x: Any) -> Fraction | None:

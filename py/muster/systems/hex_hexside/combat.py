@@ -24,7 +24,7 @@ from ...limits import MAX_CRT_CHARS, MAX_CRT_COLUMNS, check_count, check_plain, 
 from ...los import los_config, trace
 from ...modifier import Modifier
 from ...movement import Board
-from ...parsing import _show
+from ...parsing import show
 from ...problems import english
 from .. import common
 from . import tables as T
@@ -354,7 +354,7 @@ def tables_of(scenario: Scenario, state: Mapping[str, Any]) -> T.HexsideTables:
     if found is None:
         own = scenario_crt(scenario)
         if own is None or crt_key(own) != key:
-            raise bad_crt("crt", "problem.unknown_crt", got=_show(key))
+            raise bad_crt("crt", "problem.unknown_crt", got=show(key))
         found = scenario.memo[(MEMO, key)] = parse_own_crt(own)
     return found
 
