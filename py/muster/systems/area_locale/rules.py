@@ -725,23 +725,20 @@ def _decision_actions(pending: dict[str, Any]) -> list[Action]:
 
 
 HANDLERS: dict[str, Callable[..., list[Event]]] = {
-    name: getattr(AreaLocaleRules, name)
-    for name in (
-        "end_phase",
-        "end_turn",
-        "select",
-        "move",
-        "road",
-        "assault",
-        "declare",
-        "bombard",
-        "lead",
-        "take_step",
-        "retreat",
-        "pursue",
-        "block",
-        "follow",
-    )
+    "end_phase": AreaLocaleRules.end_phase,
+    "end_turn": AreaLocaleRules.end_turn,
+    "select": AreaLocaleRules.select,
+    "move": AreaLocaleRules.move,
+    "road": AreaLocaleRules.road,
+    "assault": AreaLocaleRules.assault,
+    "declare": AreaLocaleRules.declare,
+    "bombard": AreaLocaleRules.bombard,
+    "lead": AreaLocaleRules.lead,
+    "take_step": AreaLocaleRules.take_step,
+    "retreat": AreaLocaleRules.retreat,
+    "pursue": AreaLocaleRules.pursue,
+    "block": AreaLocaleRules.block,
+    "follow": AreaLocaleRules.follow,
 }
 
 RULES = AreaLocaleRules()

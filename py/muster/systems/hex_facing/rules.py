@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ...errors import IllegalActionError
+from ...dice import chance_handler
 from ...hexgrid import hex_distance
 from ...hexmap import Scenario
 from ...los import line_of_sight
@@ -514,23 +514,11 @@ class HexFacingRules(RulesBase[HexFacingState, Action]):
         return common.handler_for(action, HANDLERS)(self, scenario, state, action)
 
     def roll(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
-        """A chance point settled: go on with what it was rolled for."""
-        purpose = action["chance"]["purpose"]
-        if purpose == "activation":
-            return self._activate(scenario, state, action["value"])
-        if purpose == "rally":
-            return self._rally_result(scenario, state, action)
-        if purpose == "fire":
-            return self._fire_result(scenario, state, action)
-        if purpose == "melee":
-            return self._melee_result(scenario, state, action)
-        if purpose == "cohesion":
-            return self._test_result(scenario, state, action)
-        raise IllegalActionError(
-            "error.illegal_action", "no roll is due for {purpose}", purpose=purpose
-        )
+        """A chance point settled: go on with what it was rolled for (``CHANCE``)."""
+        return chance_handler(action, CHANCE)(self, scenario, state, action)
 
-    def _activate(self, scenario: Scenario, state: State, fid: str) -> list[Event]:
+    def _activate(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
+        fid = action["value"]
         state["cup"].remove(fid)
         formation = formations(scenario)[fid]
         orders = bool(formation.get("orders", True))
@@ -1124,6 +1112,15 @@ class HexFacingRules(RulesBase[HexFacingState, Action]):
         state["rally"] = None
         return self._after(scenario, state, "rally")
 
+
+# What each chance point was rolled for, and its handler (``state["chance"]["purpose"]``).
+CHANCE: dict[str, Callable[..., list[Event]]] = {
+    "activation": HexFacingRules._activate,
+    "rally": HexFacingRules._rally_result,
+    "fire": HexFacingRules._fire_result,
+    "melee": HexFacingRules._melee_result,
+    "cohesion": HexFacingRules._test_result,
+}
 
 HANDLERS: dict[str, Callable[..., list[Event]]] = {
     "roll": HexFacingRules.roll,

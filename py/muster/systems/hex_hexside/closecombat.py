@@ -413,17 +413,8 @@ def _bombard_terrain(scenario: Scenario, state: State, uid: str, target: str) ->
 # -- steps 6 to 8: resolution, leader loss, results ---------------------------------------------
 
 
-def roll(rules: Any, scenario: Scenario, state: State, action: Action) -> list[Event]:
-    """A die for the combat, a leader loss check or a deep charge."""
-    purpose = action["chance"]["purpose"]
-    if purpose in ("close_combat", "bombard"):
-        return _resolve(rules, scenario, state, action["value"])
-    if purpose == "leader_loss":
-        return _leader_result(rules, scenario, state, action)
-    return aftermath._deep_result(rules, scenario, state, action)
-
-
-def _resolve(rules: Any, scenario: Scenario, state: State, value: int) -> list[Event]:
+def _resolve(rules: Any, scenario: Scenario, state: State, action: Action) -> list[Event]:
+    value = action["value"]
     c = ongoing(state, "combat")
     t = combat.tables_of(scenario, state)
     modified = value + c["drm"]
@@ -746,6 +737,14 @@ def retreat(rules: Any, scenario: Scenario, state: State, action: Action) -> lis
     events = _move_retreat(scenario, state, action["unit"], action["to"])
     return events + drain(rules, scenario, state)
 
+
+# What each chance point of a combat was rolled for (steps 6, 7 and 12), and its handler.
+CHANCE: dict[str, Callable[..., list[Event]]] = {
+    "close_combat": _resolve,
+    "bombard": _resolve,
+    "leader_loss": _leader_result,
+    "deep_charge": aftermath.deep_result,
+}
 
 HANDLERS: dict[str, Callable[..., list[Event]]] = {
     "attack": attack,

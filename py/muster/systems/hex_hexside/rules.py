@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ...dice import chance_handler
 from ...errors import ScenarioError
 from ...hexgrid import hex_distance
 from ...hexmap import Scenario
@@ -491,11 +492,9 @@ class HexHexsideRules(RulesBase[HexHexsideState, Action]):
         return common.handler_for(action, HANDLERS, cc.HANDLERS)(self, scenario, state, action)
 
     def roll(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
-        """A chance point settled: go on with what it was rolled for."""
-        purpose = action["chance"]["purpose"]
-        if purpose == "rally":
-            return self._rally_result(scenario, state, action)
-        return cc.roll(self, scenario, state, action)
+        """A chance point settled: go on with what it was rolled for (``CHANCE``, a close
+        combat's in ``closecombat.CHANCE``)."""
+        return chance_handler(action, CHANCE, cc.CHANCE)(self, scenario, state, action)
 
     def end_phase(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
         """The phasing player ends the present phase."""
@@ -642,6 +641,9 @@ def locked_units(scenario: Scenario, state: State) -> list[str]:
             out.append(uid)
     return sorted(out)
 
+
+# What each chance point of the turn was rolled for, and its handler.
+CHANCE: dict[str, Callable[..., list[Event]]] = {"rally": HexHexsideRules._rally_result}
 
 HANDLERS: dict[str, Callable[..., list[Event]]] = {
     "roll": HexHexsideRules.roll,
