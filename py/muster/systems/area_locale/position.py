@@ -21,6 +21,10 @@ FOLDER = tables.FOLDER
 COMMANDS: dict[str, int] = {k: v for k, v in tables.defaults()["costs"].items() if k != "why"}
 State = AreaLocaleState  # the state's shape (state.py)
 Event = dict[str, Any]
+# A piece's "bombarded" (the turn it last fired) before it has ever fired: a turn before any, so
+# "fired this turn" and "fired last turn" are plain comparisons. Saved games hold this number
+# and their hashes depend on it: it stays -9.
+NEVER_BOMBARDED = -9
 
 
 def sequence_data() -> dict[str, Any]:

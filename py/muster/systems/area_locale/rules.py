@@ -76,7 +76,7 @@ class AreaLocaleRules(RulesBase[AreaLocaleState, Action]):
                 "revealed": False,
                 "moved": False,
                 "assaulted": False,
-                "bombarded": -9,
+                "bombarded": P.NEVER_BOMBARDED,
                 "declared": False,
                 "road": False,
             }

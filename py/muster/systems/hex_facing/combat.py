@@ -36,6 +36,7 @@ from .tables import (
     ResultRow,
     Side,
     Tables,
+    level_row,
     load_tables,
     number,
 )
@@ -188,7 +189,8 @@ def _side_parts(
 ) -> tuple[list[Modifier], list[Modifier]]:
     """The lines of the hexside features crossed and of the level, as (works, others)."""
     names, ignored = _bridge(t, features)
-    names += [LEVEL_ROWS[max(-2, min(2, -level))]] if level else []
+    row = level_row(-level)
+    names += [row] if row else []
     rule = t.notes["h"]["rule"]
     others = [Modifier(0, f"{column}.bridge_ignored", rule, (("feature", n),)) for n in ignored]
     works: list[Modifier] = []

@@ -26,6 +26,7 @@ from ...movement import (
     collect_zoc,
     prohibited_step,
 )
+from .tables import level_row
 
 SYSTEM = "hex-facing"
 BRIDGES = ("bridge", "pontoon_bridge")
@@ -33,7 +34,6 @@ WATER = ("river", "lake", "sea")
 STREAMS = ("stream", "canal", "ford")
 WORKS = ("redoubt", "wall", "fortification")
 SLOPES = ("slope", "steep_slope")
-LEVEL_ROWS = {1: "level_up_1", 2: "level_up_2_plus", -1: "level_down_1", -2: "level_down_2_plus"}
 TABLE = "terrain table"
 # Steps kept per terrain column for a scenario (the map's own costs, the same for every unit
 # of the column); past this the cache starts again, so a huge map holds memory in check.
@@ -252,8 +252,8 @@ class HexFacingMovement(SteppedRules):
 
             # Change of level (c: a road cancels its extra cost).
             delta = level_to - level_from
-            if delta:
-                name = LEVEL_ROWS[max(-2, min(2, delta))]
+            name = level_row(delta)
+            if name:
                 c = cell(name, col)
                 if c.prohibited and not (road and level_road):
                     return prohibited_step(

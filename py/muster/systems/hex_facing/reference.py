@@ -19,7 +19,7 @@ from ...reference import anchor, column, label, row, section
 from .. import common
 from . import tables as T
 from .state import HexFacingState
-from .tables import LEVEL_ROWS, ResultCell, ResultRow
+from .tables import ResultCell, ResultRow, level_row
 
 State = HexFacingState  # the state's shape (state.py)
 PREFIX = "hf"
@@ -471,8 +471,8 @@ def line_ref(line: Mapping[str, Any]) -> str | None:
     if name == "force_ratio":
         return _ratio_id(str(params.get("ratio")))
     if name == "level":
-        level = int(params.get("level", 0))
-        return anchor("terrain", LEVEL_ROWS[max(-2, min(2, -level))])
+        row = level_row(-int(params.get("level", 0)))
+        return anchor("terrain", row) if row else None
     if name in TERRAIN_LINES:
         what = params.get("terrain", params.get("feature"))
         return anchor("terrain", chart.row(str(what)).id)

@@ -26,8 +26,10 @@ TABLE = "terrain table"
 UNIT_TYPES = ("infantry", "cavalry", "artillery", "leader")
 POSITIONS = ("front", "rear", "front_and_rear")
 FIRE_KINDS = ("fire", "reaction", "counter_battery")
-# Terrain table level rows by the climb of an attack (the target's level minus the attacker's).
+# The terrain table's level rows by the climb (levels up; negative: down) of a step or of an
+# attack (the target's level minus the attacker's); the last row each way reads any climb beyond.
 LEVEL_ROWS = {1: "level_up_1", 2: "level_up_2_plus", -1: "level_down_1", -2: "level_down_2_plus"}
+MOST_LEVELS = max(LEVEL_ROWS)  # the climb of the "2+" rows
 MELEE_IDS: tuple[str, ...] = ("force_ratio", "cohesion", "terrain", "routed", "rear")
 MELEE_IDS += ("front_and_rear", "rear_in_enemy_front", "cavalry_melee", "heavy_charge")
 MELEE_IDS += ("charge", "charge_vs_square", "infantry_vs_square")
@@ -159,6 +161,15 @@ class CombatTables:
 
 
 Tables = CombatTables | None  # None: the system's own tables
+
+
+def level_row(climb: int) -> str | None:
+    """The terrain table's row for a climb of ``climb`` levels (negative: down); None if level.
+
+    >>> level_row(1), level_row(-3), level_row(0)
+    ('level_up_1', 'level_down_2_plus', None)
+    """
+    return LEVEL_ROWS[max(-MOST_LEVELS, min(MOST_LEVELS, climb))] if climb else None
 
 
 def raw_tables() -> dict[str, Any]:
