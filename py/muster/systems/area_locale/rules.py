@@ -15,9 +15,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ... import standing
 from ...areamap import AreaScenario
 from ...ruleset import Action, Refusal, RulesBase, held_facts, place_words, refusal
-from ...standing import condition
 from .. import common
 from . import assault as A
 from . import position as P
@@ -683,13 +683,16 @@ class AreaLocaleRules(RulesBase[AreaLocaleState, Action]):
     def victory(self, scenario: AreaScenario) -> dict[str, Any]:
         """The turns, the objective locales (if counted), a side with no piece left loses,
         most points wins."""
-        s = P.settings(scenario)
-        lines = [condition(scenario, P.FOLDER, "turns", {"turns": s["turns"]}, "turns")]
-        if s["victory"]["objectives"]:
-            lines.append(condition(scenario, P.FOLDER, "objectives", {}, "victory", "objectives"))
-        lines.append(condition(scenario, P.FOLDER, "wiped", {}, "victory"))
-        lines.append(condition(scenario, P.FOLDER, "most_points", {}, "victory"))
-        return {"turns": s["turns"], "conditions": lines}
+        return standing.victory(
+            scenario,
+            P.FOLDER,
+            P.settings(scenario),
+            [
+                ("objectives", "victory", "objectives"),
+                ("wiped", "victory"),
+                ("most_points", "victory"),
+            ],
+        )
 
     def view_for(self, scenario: AreaScenario, state: State, viewer: str | None) -> dict[str, Any]:
         """What ``viewer`` may see: its own blocks whole, the enemy's revealed ones whole, the

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ... import standing
 from ...dice import chance_handler
 from ...hexgrid import hex_distance
 from ...hexmap import Scenario
@@ -37,7 +38,6 @@ from ...ruleset import (
     unit_words,
 )
 from ...shapes import Action
-from ...standing import condition
 from .. import common
 from . import combat, fighting, geometry, reference, screen
 from . import tables as T
@@ -405,20 +405,16 @@ class HexFacingRules(RulesBase[HexFacingState, Action]):
 
     def victory(self, scenario: Scenario) -> dict[str, Any]:
         """The turns, the objectives (if counted), the points for routed enemies, most wins."""
-        rule = settings(scenario)["victory"]
-        turns = settings(scenario)["turns"]
-        lines = [condition(scenario, FOLDER, "turns", {"turns": turns}, "turns")]
-        if rule["objective_points"]:
-            lines.append(
-                condition(scenario, FOLDER, "objectives", {}, "victory", "objective_points")
-            )
-        if rule["routed_unit_points"]:
-            n = rule["routed_unit_points"]
-            lines.append(
-                condition(scenario, FOLDER, "routed", {"value": n}, "victory", "routed_unit_points")
-            )
-        lines.append(condition(scenario, FOLDER, "most_points", {}, "victory"))
-        return {"turns": turns, "conditions": lines}
+        return standing.victory(
+            scenario,
+            FOLDER,
+            settings(scenario),
+            [
+                ("objectives", "victory", "objective_points"),
+                ("routed", "victory", "routed_unit_points"),
+                ("most_points", "victory"),
+            ],
+        )
 
     # -- legal actions ----------------------------------------------------------------------
 

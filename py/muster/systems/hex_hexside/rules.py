@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ... import standing
 from ...dice import chance_handler
 from ...errors import ScenarioError
 from ...hexgrid import hex_distance
@@ -21,7 +22,6 @@ from ...los import line_of_sight
 from ...movement import Board
 from ...ruleset import RulesBase, held_facts, place_words, refusal, unit_words
 from ...shapes import Action, Refusal
-from ...standing import condition
 from .. import common
 from . import closecombat as cc
 from . import combat, movement, reference, screen
@@ -269,24 +269,17 @@ class HexHexsideRules(RulesBase[HexHexsideState, Action]):
     def victory(self, scenario: Scenario) -> dict[str, Any]:
         """The turns, the objectives (if counted), the points per enemy step lost, a broken
         army's defeat (if it ends the game), most points wins."""
-        s = settings(scenario)
-        rule = s["victory"]
-        lines = [condition(scenario, FOLDER, "turns", {"turns": s["turns"]}, "turns")]
-        if rule["objective_points"]:
-            lines.append(
-                condition(scenario, FOLDER, "objectives", {}, "victory", "objective_points")
-            )
-        if rule["enemy_step_points"]:
-            n = rule["enemy_step_points"]
-            lines.append(
-                condition(scenario, FOLDER, "steps", {"value": n}, "victory", "enemy_step_points")
-            )
-        if s["army_morale"]["broken_ends_game"]:
-            lines.append(
-                condition(scenario, FOLDER, "broken", {}, "army_morale", "broken_ends_game")
-            )
-        lines.append(condition(scenario, FOLDER, "most_points", {}, "victory"))
-        return {"turns": s["turns"], "conditions": lines}
+        return standing.victory(
+            scenario,
+            FOLDER,
+            settings(scenario),
+            [
+                ("objectives", "victory", "objective_points"),
+                ("steps", "victory", "enemy_step_points"),
+                ("broken", "army_morale", "broken_ends_game"),
+                ("most_points", "victory"),
+            ],
+        )
 
     def _update_held(self, scenario: Scenario, state: State) -> None:
         """Each objective where one side alone has units (leaders do not count) is its own."""
