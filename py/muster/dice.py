@@ -20,6 +20,7 @@ from .errors import IllegalActionError
 MASK = (1 << 64) - 1
 GAMMA = 0x9E3779B97F4A7C15
 T = TypeVar("T", bound=Hashable)
+H = TypeVar("H", bound=Callable[..., Any])  # a handler
 U = TypeVar("U", bound=Hashable)
 
 
@@ -200,7 +201,7 @@ class Rng:
         return cls(data["seed"], data["counter"])
 
 
-def chance_handler(action: Mapping[str, Any], *tables: Mapping[str, Callable[..., Any]]) -> Any:
+def chance_handler(action: Mapping[str, Any], *tables: Mapping[str, H]) -> H:
     """The handler of a settled chance point: what ``action["chance"]["purpose"]`` was rolled
     for, in the first table that has it.
 

@@ -71,7 +71,7 @@ def by_name(scenario: AreaScenario, ids: list[str]) -> list[str]:
 
 def other(scenario: AreaScenario, side: str) -> str:
     """The opposing side."""
-    return next(s["id"] for s in scenario.data["sides"] if s["id"] != side)
+    return str(next(s["id"] for s in scenario.data["sides"] if s["id"] != side))
 
 
 def live(state: State) -> dict[str, dict[str, Any]]:
@@ -171,7 +171,7 @@ def update_held(scenario: AreaScenario, state: State) -> None:
 
 def demoralized(scenario: AreaScenario, state: State, side: str) -> bool:
     """A demoralized army (morale at or below the default's mark) may not assault."""
-    return state["army"][side] <= settings(scenario)["army_morale"]["demoralized_at"]
+    return bool(state["army"][side] <= settings(scenario)["army_morale"]["demoralized_at"])
 
 
 def army_start(scenario: AreaScenario) -> dict[str, int]:

@@ -382,13 +382,14 @@ class AreaLocaleRules(RulesBase[AreaLocaleState, Action]):
         primary = all(
             scenario.road_kind(a, b) == "primary" for a, b in zip(chain, chain[1:], strict=False)
         )
-        return rule["primary_cost"] if primary else rule["secondary_cost"]
+        return int(rule["primary_cost"] if primary else rule["secondary_cost"])
 
     # -- handlers ---------------------------------------------------------------------------------
 
     def apply(self, scenario: AreaScenario, state: State, action: Action) -> list[Event]:
         """Carry out a legal action on ``state``."""
-        events = common.handler_for(action, HANDLERS)(self, scenario, state, action)
+        handler: Callable[..., list[Event]] = common.handler_for(action, HANDLERS)
+        events = handler(self, scenario, state, action)
         if state["phase"] != "over" and not state["result"]:
             P.update_held(scenario, state)
         return events
@@ -655,7 +656,9 @@ class AreaLocaleRules(RulesBase[AreaLocaleState, Action]):
         """The legal actions grouped into labelled choices (``screen.choices``)."""
         return screen.choices(self, scenario, state, legal)
 
-    def view_extra(self, scenario: AreaScenario, state: State, viewer: str | None) -> dict:
+    def view_extra(
+        self, scenario: AreaScenario, state: State, viewer: str | None
+    ) -> dict[str, Any]:
         """Beside the state: the prompt of ``viewer``'s own screen (the deciding side's names
         its blocks; the other side's is the one both may read), the markers on the blocks it
         sees, and the attacks in progress drawn as arrows."""

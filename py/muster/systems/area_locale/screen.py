@@ -13,6 +13,7 @@ are put on blocks the viewer sees; arrows join places both sides see.
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from typing import Any
 
 from ... import flow
@@ -147,13 +148,15 @@ def _group_place(state: State, group: list[str]) -> str:
 # -- choices --------------------------------------------------------------------------------------
 
 
-def choices(rules: Any, scenario: AreaScenario, state: State, legal: list[Action]) -> list[dict]:
+def choices(
+    rules: Any, scenario: AreaScenario, state: State, legal: list[Action]
+) -> list[dict[str, Any]]:
     """Every legal action in one item of one choice, each labelled; the choice that ends the
     phase or the turn last."""
-    groups: dict[tuple, dict[str, Any]] = {}
+    groups: dict[tuple[Any, ...], dict[str, Any]] = {}
     pending = state["pending"] or {}
 
-    def group(key: tuple, label: str, params: dict[str, Any]) -> dict[str, Any]:
+    def group(key: tuple[Any, ...], label: str, params: dict[str, Any]) -> dict[str, Any]:
         if key not in groups:
             groups[key] = choice(label, params)
         return groups[key]
@@ -289,7 +292,7 @@ def _lead_item(scenario: AreaScenario, state: State, action: Action, group: Any)
     g["items"].append(item(action, key, params, unit=unit))
 
 
-def _loss_choice(state: State, group: Any) -> dict[str, Any]:
+def _loss_choice(state: State, group: Callable[..., dict[str, Any]]) -> dict[str, Any]:
     pending = asked(state)
     entry = state["queue"][0]
     if pending["kind"] == "group_loss":
@@ -298,7 +301,7 @@ def _loss_choice(state: State, group: Any) -> dict[str, Any]:
     return group(("loss",), "choice.al_loss", params)
 
 
-def _unused(scenario: AreaScenario, state: State, legal: list[Action]) -> dict | None:
+def _unused(scenario: AreaScenario, state: State, legal: list[Action]) -> dict[str, Any] | None:
     """The commands an ending leaves unused: those left when no later phase of the player turn
     spends commands (movement, assault) and a block could still spend them now."""
     phases = P.phases(scenario)
@@ -328,7 +331,7 @@ def _end_label(
 # -- markers and arrows ---------------------------------------------------------------------------
 
 
-def markers(rules: Any, scenario: AreaScenario, state: State, viewer: str) -> dict[str, list]:
+def markers(rules: Any, scenario: AreaScenario, state: State, viewer: str) -> dict[str, list[Any]]:
     """Block id as ``viewer`` sees it -> its markers: only on blocks it sees (its own, and the
     enemy's revealed ones), and what only the owner knows on its own blocks only."""
     assault = state["assault"] or {}
@@ -360,7 +363,7 @@ def markers(rules: Any, scenario: AreaScenario, state: State, viewer: str) -> di
     return out
 
 
-def arrows(rules: Any, scenario: AreaScenario, state: State, viewer: str) -> list[dict]:
+def arrows(rules: Any, scenario: AreaScenario, state: State, viewer: str) -> list[dict[str, Any]]:
     """Attacks in progress, between places both sides see: the assault (approach to approach),
     a maneuver attack awaiting the defender's block (locale to locale), and in the bombardment
     phase each declared gun of the phasing side to its target."""

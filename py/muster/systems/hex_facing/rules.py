@@ -507,7 +507,8 @@ class HexFacingRules(RulesBase[HexFacingState, Action]):
 
     def apply(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
         """Carry out a legal action on ``state``."""
-        return common.handler_for(action, HANDLERS)(self, scenario, state, action)
+        handler: Callable[..., list[Event]] = common.handler_for(action, HANDLERS)
+        return handler(self, scenario, state, action)
 
     def roll(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
         """A chance point settled: go on with what it was rolled for (``CHANCE``)."""

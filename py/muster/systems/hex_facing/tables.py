@@ -174,7 +174,8 @@ def level_row(climb: int) -> str | None:
 
 def raw_tables() -> dict[str, Any]:
     """A fresh copy of combat.json, parsed (for overrides and checks)."""
-    return json.loads((Path(__file__).parent / "combat.json").read_text(encoding="utf-8"))
+    data: dict[str, Any] = json.loads((Path(__file__).parent / "combat.json").read_text("utf-8"))
+    return data
 
 
 @cache
@@ -192,7 +193,7 @@ def tables_for(scenario: Any) -> CombatTables:
     (``overrides.combat``), on its terrain chart with the scenario's cell overrides (the Fire
     and Melee columns are the chart's); made once and kept in
     ``scenario.memo["hf combat tables"]``, where a test may put tables of its own."""
-    found = scenario.memo.get("hf combat tables")
+    found: CombatTables | None = scenario.memo.get("hf combat tables")
     if found is None:
         terrain = scenario.data.get("overrides", {}).get("terrain")
         chart = chart_with_overrides(SYSTEM, terrain) if terrain else None

@@ -296,11 +296,13 @@ def lead(rules: Any, scenario: Scenario, state: State, action: Action) -> list[E
     )
 
 
-def terrain_pairs(scenario: Scenario, state: State, board: Board, c: dict[str, Any]) -> list:
+def terrain_pairs(
+    scenario: Scenario, state: State, board: Board, c: dict[str, Any]
+) -> list[list[str]]:
     """The (attacking hex, defending hex) pairs the attacker may take the terrain DRM from."""
     column = combat.column_for(spec(scenario, c["lead"]["attacker"])["type"])
     hexes = sorted({state["units"][a]["hex"] for a in c["attackers"]})
-    pairs = []
+    pairs: list[list[str]] = []
     for a in hexes:
         for d in c["targets"]:
             ah, dh = scenario.hex_at(a), scenario.hex_at(d)
@@ -530,7 +532,7 @@ def _worsen(scenario: Scenario, state: State, uid: str) -> str:
         u["status"] = "disordered"
     elif u["status"] == "disordered" and settings(scenario)["results"]["second_disorder"] == "rout":
         u["status"] = "routed"
-    return u["status"]
+    return str(u["status"])
 
 
 def take_step(rules: Any, scenario: Scenario, state: State, uid: str, why: str) -> list[Event]:
@@ -552,7 +554,8 @@ def take_step(rules: Any, scenario: Scenario, state: State, uid: str, why: str) 
             events.append(log("status", unit=uid, status="routed"))
         elif "loss_with_step_loss_disorder" in flags:
             events.append(log("status", unit=uid, status=_worsen(scenario, state, uid)))
-    return events + rules.army_check(scenario, state)
+    checked: list[Event] = rules.army_check(scenario, state)
+    return events + checked
 
 
 def drain(rules: Any, scenario: Scenario, state: State) -> list[Event]:

@@ -143,7 +143,7 @@ def strength(scenario: Scenario, state: State, uid: str) -> int:
     spec = scenario.units[uid]
     full = int(spec.get("ratings", {}).get("strength", 0))
     steps = int(spec.get("steps", 1)) or 1
-    left = max(steps - state["units"][uid]["lost"], 0)
+    left = max(steps - int(state["units"][uid]["lost"]), 0)
     reduced = settings(scenario)["strength"]["reduced"]
     if reduced == "full":
         return full if left else 0
@@ -175,7 +175,9 @@ def _mm(scenario: Scenario, lid: str) -> int:
     return int(scenario.units[lid].get("ratings", {}).get("morale_modifier", 0))
 
 
-def odds(scenario: Scenario, state: State, attackers: list[str], defenders: list[str]) -> dict:
+def odds(
+    scenario: Scenario, state: State, attackers: list[str], defenders: list[str]
+) -> dict[str, Any]:
     """Step 3: the strengths of both sides and the CRT column (``odds`` in combat.json)."""
     t = tables_of(scenario, state)
     attack = sum(strength(scenario, state, u) for u in attackers)

@@ -127,7 +127,7 @@ class HexHexsideMovement(SteppedRules):
         """The cheapest a step can be: the lowest hex terrain cost, or the road's."""
         col = board.data["unit_columns"][unit.type]
         rows = [r for r in board.chart.rows if r.kind == "hex" and not r[col].prohibited]
-        return min([board.data["road"]["cost"]] + [_value(r[col], unit) for r in rows])
+        return float(min([board.data["road"]["cost"]] + [_value(r[col], unit) for r in rows]))
 
     def stepper(self, board: Board, unit: Unit) -> Callable[[Hex, Hex], Step]:
         """The step function for one unit. What the map alone decides (terrain, hexsides,

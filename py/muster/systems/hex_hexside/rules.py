@@ -26,8 +26,9 @@ from .. import common
 from . import closecombat as cc
 from . import combat, movement, reference, screen
 from . import tables as T
-from .combat import FOLDER, crt_info, settings
+from .combat import FOLDER, settings
 from .combat import check_scenario_crt as check_scenario_crt  # the scenario loader's
+from .combat import crt_info as crt_info  # the api's
 from .movement import RULES as MOVEMENT
 from .position import board_for, enemy_hexes, open_targets
 from .state import HexHexsideState, phasing, plain
@@ -61,7 +62,7 @@ def sides(scenario: Scenario) -> list[str]:
 
 def army_levels(scenario: Scenario) -> dict[str, dict[str, int]]:
     """Each side's army morale: points, demoralized and broken values (scenario or default)."""
-    memo = scenario.memo.get("hh army")
+    memo: dict[str, dict[str, int]] | None = scenario.memo.get("hh army")
     if memo is not None:
         return memo
     rule = settings(scenario)["army_morale"]["fallback"]
@@ -482,7 +483,8 @@ class HexHexsideRules(RulesBase[HexHexsideState, Action]):
 
     def apply(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
         """Carry out a legal action on ``state``."""
-        return common.handler_for(action, HANDLERS, cc.HANDLERS)(self, scenario, state, action)
+        handler: Callable[..., list[Event]] = common.handler_for(action, HANDLERS, cc.HANDLERS)
+        return handler(self, scenario, state, action)
 
     def roll(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
         """A chance point settled: go on with what it was rolled for (``CHANCE``, a close

@@ -482,7 +482,9 @@ def choices(rules: Any, scenario: Scenario, state: State, legal: list[Action]) -
     c = state["combat"]
     forced = state["phase"] == "combat" and c is None and bool(_must_units(scenario, state))
 
-    def put(key: str, it: dict[str, Any], params: dict[str, Any] | None = None, kind="buttons"):
+    def put(
+        key: str, it: dict[str, Any], params: dict[str, Any] | None = None, kind: str = "buttons"
+    ) -> None:
         if key not in groups:
             groups[key] = choice(key, params or {}, kind)
         groups[key]["items"].append(it)

@@ -142,7 +142,7 @@ def _int(x: Any, where: str, lo: int | None = None, hi: int | None = None) -> in
         if lo is None or hi is None:
             raise TableError(where, "problem.whole", got=_short(x))
         raise TableError(where, "problem.whole_number", lo=lo, hi=hi, got=_short(x))
-    return x
+    return int(x)
 
 
 def _short(value: Any, limit: int = 60) -> str:
@@ -218,7 +218,7 @@ def _default(data: Any, path: str, allowed: tuple[str, ...]) -> str:
         raise ValueError(f"combat.json: {path} must be one of {allowed}, got {value!r}")
     if _get(data, f"{parent}.default", bool) is not True or not _get(data, f"{parent}.why", str):
         raise ValueError(f"combat.json: {parent} must be marked default with a why")
-    return value
+    return str(value)
 
 
 def parse_tables(data: Any) -> HexsideTables:
@@ -269,7 +269,8 @@ def parse_tables(data: Any) -> HexsideTables:
 
 def raw_tables() -> dict[str, Any]:
     """A fresh copy of combat.json, parsed (for overrides such as the owner's CRT)."""
-    return json.loads((Path(__file__).parent / "combat.json").read_text(encoding="utf-8"))
+    data: dict[str, Any] = json.loads((Path(__file__).parent / "combat.json").read_text("utf-8"))
+    return data
 
 
 @cache
