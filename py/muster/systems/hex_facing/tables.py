@@ -330,47 +330,103 @@ def parse_tables(data: Any, chart: TerrainChart | None = None) -> CombatTables:
     Raises:
         CombatDataError: the data is malformed; the message names the place.
     """
+    read = _TablesReader(data)
+    need, get = read.need, read.get
+    need(isinstance(data, dict) and data.get("system") == SYSTEM, "system", f"not {SYSTEM!r}")
+    read.explained(data, "")
+    settings = read.settings()
+    try:
+        die = Die.from_json({k: get(f"die.{k}") for k in ("sides", "first")})
+    except ValueError as e:
+        raise CombatDataError(f"{SYSTEM} combat.json: die: {e}", "die") from None
+    melee = read.drm_rows("melee_modifiers", MELEE_IDS)
+    fire = read.drm_rows("fire_modifiers", FIRE_IDS)
+    rules = fire["reaction_or_counter_battery"].params["rules"]
+    need(set(rules) == set(FIRE_KINDS[1:]), "fire reaction row", f"rules for {FIRE_KINDS[1:]}")
+    notes = get("terrain_notes")
+    for note in "befgh":
+        ok = isinstance(notes.get(note), dict) and isinstance(notes[note].get("rule"), str)
+        need(ok, f"terrain_notes {note!r}", "missing, or without its rule")
+        read.params(notes[note], note, f"terrain_notes {note!r}")
+    codes = read.result_codes()
+    notes = MappingProxyType({k: MappingProxyType(v) for k, v in notes.items()})
+    ratios = read.ratio_rows()
+    fire_table = read.bands("fire_table", "total", codes)
+    tables = (melee, fire, ratios, fire_table, read.bands("melee_table", "roll", codes))
+    extra = (codes, notes, MappingProxyType(settings), chart or load_chart(SYSTEM))
+    return CombatTables(die, *tables, *extra)
 
-    def need(ok: bool, place: str, problem: str) -> None:
+
+class _TablesReader:
+    """The checks of a combat.json, table by table (``parse_tables``)."""
+
+    def __init__(self, data: Any) -> None:
+        self.data = data
+
+    def need(self, ok: bool, place: str, problem: str) -> None:
+        """A ``CombatDataError`` naming ``place`` unless ``ok``."""
         if not ok:
             raise CombatDataError(f"{SYSTEM} combat.json: {place}: {problem}", place)
 
-    def texts(x: Any, place: str) -> tuple[str, ...]:
-        need(isinstance(x, list) and all(isinstance(s, str) for s in x), place, "expected texts")
+    def texts(self, x: Any, place: str) -> tuple[str, ...]:
+        """``x`` if it is a list of texts."""
+        ok = isinstance(x, list) and all(isinstance(s, str) for s in x)
+        self.need(ok, place, "expected texts")
         return tuple(x)
 
-    def get(path: str) -> Any:
-        x = data
+    def get(self, path: str) -> Any:
+        """The entry at a dotted ``path`` (its ``value`` where it has one)."""
+        x = self.data
         for key in path.split("."):
-            need(isinstance(x, dict) and key in x, path, "missing")
+            self.need(isinstance(x, dict) and key in x, path, "missing")
             x = x[key]
         return x["value"] if isinstance(x, dict) and "value" in x else x
 
-    def explained(x: Any, place: str) -> None:
+    def explained(self, x: Any, place: str) -> None:
+        """Every default (or implied reading) under ``x`` says why."""
         if isinstance(x, dict):
             if x.get("default") is True or x.get("implied") is True:
-                need(isinstance(x.get("why"), str) and bool(x["why"]), place, "default: no why")
+                ok = isinstance(x.get("why"), str) and bool(x["why"])
+                self.need(ok, place, "default: no why")
             for k, v in x.items():
-                explained(v, f"{place}.{k}" if place else k)
+                self.explained(v, f"{place}.{k}" if place else k)
         elif isinstance(x, list):
             for i, v in enumerate(x):
-                explained(v, f"{place}[{i}]")
+                self.explained(v, f"{place}[{i}]")
 
-    def params(x: dict[str, Any], name: str, place: str) -> None:
+    def params(self, x: dict[str, Any], name: str, place: str) -> None:
+        """The parameters the code reads of a row or note (``PARAMS``), each of its type."""
         for k, kind in PARAMS.get(name, {}).items():
             ok = isinstance(x.get(k), kind) and isinstance(x.get(k), bool) == (kind is bool)
-            need(ok, f"{place} {k}", f"expected a {kind.__name__}")
+            self.need(ok, f"{place} {k}", f"expected a {kind.__name__}")
 
-    def drm_rows(section: str, ids: tuple[str, ...]) -> Mapping[str, DrmRow]:
+    def settings(self) -> dict[str, Any]:
+        """The settings the code reads, each of its choices, items or least value."""
+        need = self.need
+        settings: dict[str, Any] = {path: self.get(path) for path in (*CHOICES, *LISTS, *NUMBERS)}
+        for path, choices in CHOICES.items():
+            ok = any(settings[path] == c and type(settings[path]) is type(c) for c in choices)
+            need(ok, path, f"expected one of {choices}")
+        for path, items in LISTS.items():
+            settings[path] = self.texts(settings[path], path)
+            need(set(settings[path]) <= set(items), path, f"expected some of {items}")
+        for path, least in NUMBERS.items():
+            ok = type(settings[path]) is int and settings[path] >= least
+            need(ok, path, f"expected a whole number of at least {least}")
+        return settings
+
+    def drm_rows(self, section: str, ids: tuple[str, ...]) -> Mapping[str, DrmRow]:
+        """A DRM table's rows, in the order the code knows them."""
+        need, texts = self.need, self.texts
         rows: dict[str, DrmRow] = {}
-        for i, r in enumerate(get(f"{section}.rows")):
+        for i, r in enumerate(self.get(f"{section}.rows")):
             need(isinstance(r, dict) and isinstance(r.get("id"), str), f"{section}[{i}]", "no id")
             place = f"{section} row {r['id']!r}"
             texts([r.get(k) for k in ("kind", "rule", "seed", "condition")], place + " texts")
             v = r.get("value")
             ok = v == COMPUTED[r["id"]] if r["id"] in COMPUTED else type(v) is int
             need(ok and r["id"] not in rows, place, f"twice, or not {COMPUTED.get(r['id'], int)}")
-            params(r, r["id"], place)
+            self.params(r, r["id"], place)
             extra = {k: x for k, x in r.items() if k not in ("id", "rule", "value")}
             rows[r["id"]] = DrmRow(r["id"], v, r["rule"], MappingProxyType(extra))
         need(tuple(rows) == ids, section, f"expected the rows {ids} in this order")
@@ -380,9 +436,11 @@ def parse_tables(data: Any, chart: TerrainChart | None = None) -> CombatTables:
                 need(set(refs) <= set(rows), f"{section} row {row.id!r} {k}", "unknown row")
         return MappingProxyType(rows)
 
-    def ratio_rows() -> tuple[RatioRow, ...]:
+    def ratio_rows(self) -> tuple[RatioRow, ...]:
+        """The force ratio table's rows, falling in ratio and DRM."""
+        need = self.need
         rows: list[RatioRow] = []
-        for i, r in enumerate(get("force_ratio.rows")):
+        for i, r in enumerate(self.get("force_ratio.rows")):
             place = f"force_ratio.rows[{i}]"
             need(isinstance(r, dict) and isinstance(r.get("ratio"), str), place, "no ratio")
             a, d = number(r.get("attacker")), number(r.get("defender"))
@@ -394,10 +452,12 @@ def parse_tables(data: Any, chart: TerrainChart | None = None) -> CombatTables:
         need(bool(rows), "force_ratio.rows", "no rows")
         return tuple(rows)
 
-    def result_codes() -> Mapping[str, Code]:
+    def result_codes(self) -> Mapping[str, Code]:
+        """The result codes: each one's effects, and more if its cohesion test fails."""
+        need, texts = self.need, self.texts
         codes: dict[str, Code] = {}
-        procedures = get("procedures")
-        for name, c in get("codes").items():
+        procedures = self.get("procedures")
+        for name, c in self.get("codes").items():
             place = f"codes {name!r}"
             ok = isinstance(c, dict) and c.get("procedure", "") in {"", *procedures}
             need(ok, place, "expected an object naming a known procedure, if any")
@@ -407,9 +467,11 @@ def parse_tables(data: Any, chart: TerrainChart | None = None) -> CombatTables:
             codes[name] = (texts(c.get("effects"), place + " effects"), failed)
         return MappingProxyType(codes)
 
-    def bands(section: str, key: str) -> tuple[ResultRow, ...]:
+    def bands(self, section: str, key: str, codes: Mapping[str, Code]) -> tuple[ResultRow, ...]:
+        """A result table's rows: from an open top to an open bottom with no gap."""
+        need = self.need
         out: list[ResultRow] = []
-        listed = get(f"{section}.rows")
+        listed = self.get(f"{section}.rows")
         for i, r in enumerate(listed):
             place = f"{section}.rows[{i}]"
             need(isinstance(r, dict) and isinstance(r.get("seed"), str), place, "expected a seed")
@@ -422,43 +484,16 @@ def parse_tables(data: Any, chart: TerrainChart | None = None) -> CombatTables:
             ok = ok and (low is None or high is None or low <= high)
             need(ok, place, "rows must fall from an open top to an open bottom with no gap")
             cells = {}
-            for side in (k for k in get(f"{section}.columns") if k != key):
-                c, at = r.get(side), f"{place} {side}"
-                need(isinstance(c, dict) and c.get("when") in (None, *WHEN), at, "bad cell")
-                cavalry = None if c.get("cavalry") is None else texts(c["cavalry"], at)
-                need(set(texts(c.get("codes"), at) + (cavalry or ())) <= set(codes), at, "code?")
-                rules = texts(c.get("rules", []), f"{at} rules")
-                cells[side] = ResultCell(tuple(c["codes"]), cavalry, c.get("when"), rules)
+            for side in (k for k in self.get(f"{section}.columns") if k != key):
+                cells[side] = self.result_cell(r.get(side), f"{place} {side}", codes)
             out.append(ResultRow(low, high, r["seed"], MappingProxyType(cells)))
         return tuple(out)
 
-    need(isinstance(data, dict) and data.get("system") == SYSTEM, "system", f"not {SYSTEM!r}")
-    explained(data, "")
-    settings: dict[str, Any] = {path: get(path) for path in (*CHOICES, *LISTS, *NUMBERS)}
-    for path, choices in CHOICES.items():
-        ok = any(settings[path] == c and type(settings[path]) is type(c) for c in choices)
-        need(ok, path, f"expected one of {choices}")
-    for path, items in LISTS.items():
-        settings[path] = texts(settings[path], path)
-        need(set(settings[path]) <= set(items), path, f"expected some of {items}")
-    for path, least in NUMBERS.items():
-        ok = type(settings[path]) is int and settings[path] >= least
-        need(ok, path, f"expected a whole number of at least {least}")
-    try:
-        die = Die.from_json({k: get(f"die.{k}") for k in ("sides", "first")})
-    except ValueError as e:
-        raise CombatDataError(f"{SYSTEM} combat.json: die: {e}", "die") from None
-    melee = drm_rows("melee_modifiers", MELEE_IDS)
-    fire = drm_rows("fire_modifiers", FIRE_IDS)
-    rules = fire["reaction_or_counter_battery"].params["rules"]
-    need(set(rules) == set(FIRE_KINDS[1:]), "fire reaction row", f"rules for {FIRE_KINDS[1:]}")
-    notes = get("terrain_notes")
-    for note in "befgh":
-        ok = isinstance(notes.get(note), dict) and isinstance(notes[note].get("rule"), str)
-        need(ok, f"terrain_notes {note!r}", "missing, or without its rule")
-        params(notes[note], note, f"terrain_notes {note!r}")
-    codes = result_codes()
-    notes = MappingProxyType({k: MappingProxyType(v) for k, v in notes.items()})
-    tables = (melee, fire, ratio_rows(), bands("fire_table", "total"), bands("melee_table", "roll"))
-    extra = (codes, notes, MappingProxyType(settings), chart or load_chart(SYSTEM))
-    return CombatTables(die, *tables, *extra)
+    def result_cell(self, c: Any, at: str, codes: Mapping[str, Code]) -> ResultCell:
+        """A cell of a result table: known codes, the italic cavalry codes, when they apply."""
+        need, texts = self.need, self.texts
+        need(isinstance(c, dict) and c.get("when") in (None, *WHEN), at, "bad cell")
+        cavalry = None if c.get("cavalry") is None else texts(c["cavalry"], at)
+        need(set(texts(c.get("codes"), at) + (cavalry or ())) <= set(codes), at, "code?")
+        rules = texts(c.get("rules", []), f"{at} rules")
+        return ResultCell(tuple(c["codes"]), cavalry, c.get("when"), rules)
