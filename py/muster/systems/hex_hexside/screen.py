@@ -264,35 +264,49 @@ def combat_view(scenario: Scenario, state: State) -> dict[str, Any] | None:
             scenario, "log.", c, c["roll"], total, tuple(c["codes"]), t, source
         )
     if c["bombard"]:
-        uid, target = c["attackers"][0], c["targets"][0]
-        title = _label("combat.hh_bombard", unit=uid, target=target)
-        view: dict[str, Any] = {
-            "kind": "bombard",
-            "bombard": True,
-            "unit": uid,
-            "target": target,
-            "from": c["pair"][0],
-            "attackers": [uid],
-            "targets": [target],
-            "defenders": list(c["defenders"]),
-            "odds": c["odds"],
-            "drm": c["drm"],
-            "roll": c["roll"],
-            "result": result,
-            "title": title,
-        }
-        lines = [title, _label("combat.hh_odds", **c["odds"])]
-        if c["drm"] is not None:
-            lines.append(_label("combat.hh_drm", drm=c["drm"]))
-        if result is not None:
-            lines.append(result)
-        view["lines"] = lines
-        if c["step"] == "resolve" and c["roll"] is None:
-            parts = list(cc._bombard_terrain(scenario, state, uid, target).parts)
-            view["preview"] = _answer(
-                scenario, state, c["odds"], parts, provisional=False, bombard=True
-            )
-        return view
+        return _bombard_view(scenario, state, c, result)
+    return _close_view(scenario, state, c, result)
+
+
+def _bombard_view(
+    scenario: Scenario, state: State, c: dict[str, Any], result: Label | None
+) -> dict[str, Any]:
+    """A bombardment: a gun, its target, the odds and the die, no steps and no lead units."""
+    uid, target = c["attackers"][0], c["targets"][0]
+    title = _label("combat.hh_bombard", unit=uid, target=target)
+    view: dict[str, Any] = {
+        "kind": "bombard",
+        "bombard": True,
+        "unit": uid,
+        "target": target,
+        "from": c["pair"][0],
+        "attackers": [uid],
+        "targets": [target],
+        "defenders": list(c["defenders"]),
+        "odds": c["odds"],
+        "drm": c["drm"],
+        "roll": c["roll"],
+        "result": result,
+        "title": title,
+    }
+    lines = [title, _label("combat.hh_odds", **c["odds"])]
+    if c["drm"] is not None:
+        lines.append(_label("combat.hh_drm", drm=c["drm"]))
+    if result is not None:
+        lines.append(result)
+    view["lines"] = lines
+    if c["step"] == "resolve" and c["roll"] is None:
+        parts = list(cc._bombard_terrain(scenario, state, uid, target).parts)
+        view["preview"] = _answer(
+            scenario, state, c["odds"], parts, provisional=False, bombard=True
+        )
+    return view
+
+
+def _close_view(
+    scenario: Scenario, state: State, c: dict[str, Any], result: Label | None
+) -> dict[str, Any]:
+    """A close combat with its step of the aid's 12."""
     params = _step_params(state)
     title = _label("combat.hh_step", **params)
     view = {k: c[k] for k in ("step", "side", "attackers", "targets", "defenders", "lead", "pair")}
