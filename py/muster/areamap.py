@@ -29,16 +29,16 @@ from .limits import (
 from .overrides import check_overrides as _parse_overrides
 from .parsing import (
     ScenarioFacts,
-    _brief,
-    _chain,
-    _expect,
-    _known,
-    _optional_text,
-    _options,
-    _show,
+    brief,
+    expect,
+    is_chain,
+    known_name,
+    nonempty_text,
+    optional_text,
+    show,
+    whole_number,
+    worded_options,
 )
-from .parsing import _int as _whole
-from .parsing import _str as _text
 from .texts import check_words, english
 
 WIDTHS = ("narrow", "wide")
@@ -136,10 +136,12 @@ def parse_area_scenario(data: dict[str, Any]) -> AreaScenario:
         InvalidActionError: a count over its limit (``error.too_large``).
     """
     m: Any = data.get("map")
-    _expect(isinstance(m, dict), "map", "problem.object")
-    _expect(m.get("kind") == "areas", "map.kind", "problem.one_of", options=_options(("areas",)))
+    expect(isinstance(m, dict), "map", "problem.object")
+    expect(
+        m.get("kind") == "areas", "map.kind", "problem.one_of", options=worded_options(("areas",))
+    )
     for key in ("width", "height"):
-        _expect(_number(m.get(key)) and m[key] > 0, f"map.{key}", "problem.positive_number")
+        expect(_number(m.get(key)) and m[key] > 0, f"map.{key}", "problem.positive_number")
     locales = _locales(m.get("locales"))
     approaches = _approaches(m.get("approaches"), locales)
     roads = _roads(m.get("roads", []), locales, approaches)
@@ -147,7 +149,7 @@ def parse_area_scenario(data: dict[str, Any]) -> AreaScenario:
     described = systems.get(str(data["system"]))
     units = _units(data.get("units", []), sides, locales, approaches, described.pieces)
     if "turns" in data:
-        _whole(data["turns"], "turns", 1, 99)
+        whole_number(data["turns"], "turns", 1, 99)
     _parse_overrides(data.get("overrides", {}), str(data["system"]))
     if described.sequence_problem is not None:
         _check_sequence(data.get("overrides", {}).get("sequence"), described.sequence_problem)
@@ -164,101 +166,101 @@ def _check_sequence(overrides: Any, problem: Callable[[Any], systems.Problem | N
 
 
 def _locales(items: Any) -> dict[str, Locale]:
-    _expect(isinstance(items, list) and bool(items), "map.locales", "problem.non_empty_list")
+    expect(isinstance(items, list) and bool(items), "map.locales", "problem.non_empty_list")
     check_count(items, "map.locales", "locales", MAX_LOCALES)
     out: dict[str, Locale] = {}
     for i, spec in enumerate(items):
         place = f"map.locales[{i}]"
-        _expect(isinstance(spec, dict), place, "problem.object")
-        lid = _text(spec.get("id"), place + " id")
-        place = f"locale {_brief(lid)}"
-        _expect(lid not in out and "/" not in lid, place, "problem.locale_id")
+        expect(isinstance(spec, dict), place, "problem.object")
+        lid = nonempty_text(spec.get("id"), place + " id")
+        place = f"locale {brief(lid)}"
+        expect(lid not in out and "/" not in lid, place, "problem.locale_id")
         poly = spec.get("polygon")
         check_count(poly, place + " polygon", "points", MAX_POLYGON_POINTS)
         ok = isinstance(poly, list) and len(poly) >= 3
         ok = ok and all(isinstance(p, list) and len(p) == 2 and all(map(_number, p)) for p in poly)
-        _expect(ok, place + " polygon", "problem.polygon")
+        expect(ok, place + " polygon", "problem.polygon")
         terrain = spec.get("terrain", "open")
         ok = isinstance(terrain, str) and terrain in TERRAINS
-        _expect(ok, place + " terrain", "problem.one_of", options=_options(TERRAINS))
+        expect(ok, place + " terrain", "problem.one_of", options=worded_options(TERRAINS))
         check_words(spec.get("name"), place + " name")
         out[lid] = Locale(
             lid,
             english(spec["name"]),
             tuple((float(x), float(y)) for x, y in poly),
-            _whole(spec.get("capacity"), place + " capacity", 1, 99),
-            _whole(spec.get("objective", 0), place + " objective", 0, 99),
+            whole_number(spec.get("capacity"), place + " capacity", 1, 99),
+            whole_number(spec.get("objective", 0), place + " objective", 0, 99),
             terrain,
         )
     return out
 
 
 def _approaches(items: Any, locales: dict[str, Locale]) -> dict[str, Approach]:
-    _expect(isinstance(items, list), "map.approaches", "problem.list")
+    expect(isinstance(items, list), "map.approaches", "problem.list")
     check_count(items, "map.approaches", "approaches", MAX_APPROACHES)
     out: dict[str, Approach] = {}
     for i, spec in enumerate(items):
         place = f"map.approaches[{i}]"
-        _expect(isinstance(spec, dict), place, "problem.object")
+        expect(isinstance(spec, dict), place, "problem.object")
         a, b = spec.get("from"), spec.get("facing")
         ok = isinstance(a, str) and isinstance(b, str) and a in locales and b in locales
-        _expect(ok and a != b, place, "problem.approach_ends")
-        place = f"approach {_brief(a)}/{_brief(b)}"
-        _expect(f"{a}/{b}" not in out, place, "problem.listed_twice")
+        expect(ok and a != b, place, "problem.approach_ends")
+        place = f"approach {brief(a)}/{brief(b)}"
+        expect(f"{a}/{b}" not in out, place, "problem.listed_twice")
         width = spec.get("width")
         ok = isinstance(width, str) and width in WIDTHS
-        _expect(ok, place + " width", "problem.one_of", options=_options(WIDTHS))
+        expect(ok, place + " width", "problem.one_of", options=worded_options(WIDTHS))
         flags = spec.get("flags", [])
         ok = isinstance(flags, list) and all(isinstance(f, str) for f in flags)
         ok = ok and set(flags) <= APPROACH_FLAGS
-        options = _options(sorted(APPROACH_FLAGS))
-        _expect(ok, place + " flags", "problem.some_of", options=options)
-        effect = _whole(spec.get("effect", 0), place + " effect", 0, 9)
+        options = worded_options(sorted(APPROACH_FLAGS))
+        expect(ok, place + " flags", "problem.some_of", options=options)
+        effect = whole_number(spec.get("effect", 0), place + " effect", 0, 9)
         out[f"{a}/{b}"] = Approach(a, b, spec["width"], effect, frozenset(flags))
     for key, ap in out.items():
         back = f"{ap.facing}/{ap.locale}"
-        _expect(back in out, f"approach {key}", "problem.other_side_missing", other=back)
+        expect(back in out, f"approach {key}", "problem.other_side_missing", other=back)
     return out
 
 
 def _roads(
     items: Any, locales: dict[str, Locale], approaches: dict[str, Approach]
 ) -> list[tuple[str, tuple[str, ...]]]:
-    _expect(isinstance(items, list), "map.roads", "problem.list")
+    expect(isinstance(items, list), "map.roads", "problem.list")
     check_count(items, "map.roads", "roads", MAX_APPROACHES)
-    chains = [s["locales"] for s in items if isinstance(s, dict) and _chain(s, "locales")]
+    chains = [s["locales"] for s in items if isinstance(s, dict) and is_chain(s, "locales")]
     steps = sum(len(chain) - 1 for chain in chains)
     if steps > MAX_APPROACHES:
         raise too_large("map.roads", "road_steps", steps, MAX_APPROACHES)
     out = []
     for i, spec in enumerate(items):
         place = f"map.roads[{i}]"
-        _expect(isinstance(spec, dict), place, "problem.object")
+        expect(isinstance(spec, dict), place, "problem.object")
         kind = spec.get("kind")
         ok = isinstance(kind, str) and kind in ROAD_KINDS
-        _expect(ok, place + " kind", "problem.one_of", options=_options(ROAD_KINDS))
+        expect(ok, place + " kind", "problem.one_of", options=worded_options(ROAD_KINDS))
         chain = spec.get("locales")
-        ok = _chain(spec, "locales") and all(isinstance(c, str) and c in locales for c in chain)
-        _expect(ok, place + " locales", "problem.road_locales")
+        ok = is_chain(spec, "locales") and all(isinstance(c, str) and c in locales for c in chain)
+        expect(ok, place + " locales", "problem.road_locales")
         for a, b in zip(chain, chain[1:], strict=False):
-            _expect(f"{a}/{b}" in approaches, place, "problem.not_neighbours", id=a, other=b)
+            expect(f"{a}/{b}" in approaches, place, "problem.not_neighbours", id=a, other=b)
         out.append((spec["kind"], tuple(chain)))
     return out
 
 
 def _sides(items: Any) -> set[str]:
-    _expect(isinstance(items, list) and len(items) == 2, "sides", "problem.two_sides")
+    expect(isinstance(items, list) and len(items) == 2, "sides", "problem.two_sides")
     ids: set[str] = set()
     for i, spec in enumerate(items):
         place = f"sides[{i}]"
-        _expect(isinstance(spec, dict), place, "problem.object")
-        sid = _text(spec.get("id"), place + " id")
-        _expect(sid not in ids, place, "problem.side_twice", got=_show(sid))
+        expect(isinstance(spec, dict), place, "problem.object")
+        sid = nonempty_text(spec.get("id"), place + " id")
+        expect(sid not in ids, place, "problem.side_twice", got=show(sid))
         check_words(spec.get("name"), place + " name")
-        _optional_text(spec, "color", place)
-        _optional_text(spec, "text", place)
+        optional_text(spec, "color", place)
+        optional_text(spec, "text", place)
         if "army_morale" in spec:
-            _whole(spec["army_morale"], f"side {_brief(sid)} army_morale", 0, 999)
+            whole_number(spec["army_morale"], f"side {brief(sid)} army_morale", 0, 999)
         ids.add(sid)
     return ids
 
@@ -270,33 +272,33 @@ def _units(
     approaches: dict[str, Approach],
     pieces: Mapping[str, int],
 ) -> dict[str, dict[str, Any]]:
-    _expect(isinstance(items, list), "units", "problem.list")
+    expect(isinstance(items, list), "units", "problem.list")
     check_count(items, "units", "units", MAX_UNITS)
     out: dict[str, dict[str, Any]] = {}
     held: dict[str, str] = {}
     count: dict[tuple[str, str], int] = {}
     for i, spec in enumerate(items):
         place = f"units[{i}]"
-        _expect(isinstance(spec, dict), place, "problem.object")
-        uid = _text(spec.get("id"), place + " id")
-        place = f"unit {_brief(uid)}"
-        _expect(uid not in out, place, "problem.id_twice")
-        side = _known(spec.get("side"), sides, place, "problem.unknown_side")
+        expect(isinstance(spec, dict), place, "problem.object")
+        uid = nonempty_text(spec.get("id"), place + " id")
+        place = f"unit {brief(uid)}"
+        expect(uid not in out, place, "problem.id_twice")
+        side = known_name(spec.get("side"), sides, place, "problem.unknown_side")
         kind = spec.get("type")
         ok = isinstance(kind, str) and kind in pieces
-        _expect(ok, place, "problem.piece_type", options=_options(pieces))
+        expect(ok, place, "problem.piece_type", options=worded_options(pieces))
         check_words(spec.get("name"), place + " name")
-        _whole(spec.get("steps"), place + " steps", 1, pieces[kind])
-        where = _known(spec.get("locale"), locales, place, "problem.unknown_locale")
+        whole_number(spec.get("steps"), place + " steps", 1, pieces[kind])
+        where = known_name(spec.get("locale"), locales, place, "problem.unknown_locale")
         facing = spec.get("approach")
         ok = facing is None or (isinstance(facing, str) and f"{where}/{facing}" in approaches)
         if not ok:
-            shown = _brief(facing) if isinstance(facing, str) else _show(facing)
-            raise ScenarioError(place, "problem.no_approach", id=f"{_brief(where)}/{shown}")
-        _expect(held.setdefault(where, side) == side, place, "problem.both_sides", id=where)
+            shown = brief(facing) if isinstance(facing, str) else show(facing)
+            raise ScenarioError(place, "problem.no_approach", id=f"{brief(where)}/{shown}")
+        expect(held.setdefault(where, side) == side, place, "problem.both_sides", id=where)
         count[(side, where)] = count.get((side, where), 0) + 1
         cap = locales[where].capacity
-        _expect(count[(side, where)] <= cap, place, "problem.over_capacity", id=where, cap=cap)
+        expect(count[(side, where)] <= cap, place, "problem.over_capacity", id=where, cap=cap)
         out[uid] = spec
     return out
 

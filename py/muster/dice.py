@@ -15,9 +15,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, TypeVar
 
+from .errors import IllegalActionError
+
 MASK = (1 << 64) - 1
 GAMMA = 0x9E3779B97F4A7C15
 T = TypeVar("T", bound=Hashable)
+H = TypeVar("H", bound=Callable[..., Any])  # a handler
 U = TypeVar("U", bound=Hashable)
 
 
@@ -196,3 +199,25 @@ class Rng:
         if not ok or not all(_whole(v) for v in data.values()):
             raise ValueError(f"expected {{'seed': s, 'counter': n}} of integers, got {data!r}")
         return cls(data["seed"], data["counter"])
+
+
+def chance_handler(action: Mapping[str, Any], *tables: Mapping[str, H]) -> H:
+    """The handler of a settled chance point: what ``action["chance"]["purpose"]`` was rolled
+    for, in the first table that has it.
+
+    >>> chance_handler({"chance": {"purpose": "rally"}}, {"rally": len}) is len
+    True
+    >>> chance_handler({"chance": {"purpose": "sortie"}}, {"rally": len})
+    Traceback (most recent call last):
+    ...
+    muster.errors.IllegalActionError: no roll is due for sortie
+
+    Raises:
+        IllegalActionError: no table has that purpose (``error.no_roll_due``).
+    """
+    purpose = action["chance"]["purpose"]
+    for table in tables:
+        found = table.get(purpose)
+        if found is not None:
+            return found
+    raise IllegalActionError("error.no_roll_due", "no roll is due for {purpose}", purpose=purpose)

@@ -20,7 +20,7 @@ from . import areamap, systems
 from .errors import InvalidActionError, RulesError
 from .game import echo
 from .movement import MOVEMENT_NOTES, movement_closed, movement_columns, movement_data
-from .parsing import _brief
+from .parsing import brief
 from .play import NOTES, closed_sets, sequence_data
 from .reference import Label, label, names_label
 from .ruleset import COMMON_WORDS, words_of
@@ -504,7 +504,7 @@ def _named(rest: str, ids: list[str]) -> str | None:
     starts the rest of the place text."""
     best = None
     for i in ids:
-        shown = _brief(i) if "/" not in i else "/".join(_brief(p) for p in i.split("/", 1))
+        shown = brief(i) if "/" not in i else "/".join(brief(p) for p in i.split("/", 1))
         if (rest == shown or rest.startswith(shown + " ")) and (best is None or len(i) > len(best)):
             best = i
     return best

@@ -28,16 +28,16 @@ from .limits import (
 )
 from .parsing import (
     ScenarioFacts,
-    _brief,
-    _chain,
-    _expect,
-    _int,
-    _known,
-    _object,
-    _one_of,
-    _optional_text,
-    _show,
-    _str,
+    brief,
+    expect,
+    is_chain,
+    json_object,
+    known_name,
+    nonempty_text,
+    one_of,
+    optional_text,
+    show,
+    whole_number,
 )
 from .systems import data_path
 from .terrain import load_chart
@@ -174,14 +174,14 @@ class _Grid:
 
 def _on_map_hex(numbering: Numbering, hexes: dict[Hex, HexData], label: Any, place: str) -> Hex:
     if not isinstance(label, str):
-        raise ScenarioError(place, "problem.hex_number", got=_show(label))
+        raise ScenarioError(place, "problem.hex_number", got=show(label))
     try:
         h = numbering.to_hex(label)
     except ValueError:
         digits = numbering.column_digits + numbering.row_digits
-        raise ScenarioError(place, "problem.hex_digits", n=digits, got=_show(label)) from None
+        raise ScenarioError(place, "problem.hex_digits", n=digits, got=show(label)) from None
     if h not in hexes:
-        raise ScenarioError(place, "problem.off_map", id=_brief(label))
+        raise ScenarioError(place, "problem.off_map", id=brief(label))
     return h
 
 
@@ -194,7 +194,7 @@ def parse_hex_scenario(data: dict[str, Any], system: str) -> Scenario:
         ScenarioError: naming the first place that is wrong.
         InvalidActionError: a count over its limit (``error.too_large``).
     """
-    m = _object(data.get("map"), "map")
+    m = json_object(data.get("map"), "map")
     grid = _parse_grid(m, system)
     hexsides = _parse_hexsides(m.get("hexsides", []), system, grid)
     roads = _parse_roads(m.get("roads", []), system, grid)
@@ -207,26 +207,26 @@ def parse_hex_scenario(data: dict[str, Any], system: str) -> Scenario:
 
 
 def _parse_grid(m: dict[str, Any], system: str) -> _Grid:
-    orientation = _one_of(m.get("orientation"), ORIENTATIONS, "map.orientation")
-    stagger = _one_of(m.get("stagger"), STAGGERS, "map.stagger")
-    cd = _int(m.get("column_digits", 2), "map.column_digits", 1, 3)
-    rd = _int(m.get("row_digits", 2), "map.row_digits", 1, 3)
-    first_col = _int(m.get("first_column", 1), "map.first_column", 0, 10**cd - 1)
-    first_row = _int(m.get("first_row", 1), "map.first_row", 0, 10**rd - 1)
-    cols = _int(m.get("columns"), "map.columns", 1, 10**cd - first_col)
-    rows = _int(m.get("rows"), "map.rows", 1, 10**rd - first_row)
+    orientation = one_of(m.get("orientation"), ORIENTATIONS, "map.orientation")
+    stagger = one_of(m.get("stagger"), STAGGERS, "map.stagger")
+    cd = whole_number(m.get("column_digits", 2), "map.column_digits", 1, 3)
+    rd = whole_number(m.get("row_digits", 2), "map.row_digits", 1, 3)
+    first_col = whole_number(m.get("first_column", 1), "map.first_column", 0, 10**cd - 1)
+    first_row = whole_number(m.get("first_row", 1), "map.first_row", 0, 10**rd - 1)
+    cols = whole_number(m.get("columns"), "map.columns", 1, 10**cd - first_col)
+    rows = whole_number(m.get("rows"), "map.rows", 1, 10**rd - first_row)
     if cols * rows > MAX_HEXES:
         raise too_large("map", "hexes", cols * rows, MAX_HEXES)
     numbering = Numbering(orientation, stagger, cd, rd)
     terrains = hex_terrains(system)
-    default = _known(
+    default = known_name(
         m.get("default_terrain", "clear"),
         terrains,
         "map.default_terrain",
         "problem.unknown_terrain",
     )
     listed = m.get("hexes", {})
-    _expect(isinstance(listed, dict), "map.hexes", "problem.hexes_object")
+    expect(isinstance(listed, dict), "map.hexes", "problem.hexes_object")
     check_count(listed, "map.hexes", "hexes", MAX_HEXES)
     plain = HexData((default,), 0)
     at = {
@@ -237,27 +237,27 @@ def _parse_grid(m: dict[str, Any], system: str) -> _Grid:
     hexes = dict.fromkeys(at.values(), plain)
     grid = _Grid(numbering, hexes, at)
     for label, spec in listed.items():
-        place = f"hex {_brief(label)}"
+        place = f"hex {brief(label)}"
         h = grid.hex(label, place)
-        _expect(isinstance(spec, dict), place, "problem.object")
+        expect(isinstance(spec, dict), place, "problem.object")
         unknown = set(spec) - {"terrain", "level"}
         if unknown:
-            raise ScenarioError(place, "problem.unknown_key", got=_show(sorted(unknown)[0]))
+            raise ScenarioError(place, "problem.unknown_key", got=show(sorted(unknown)[0]))
         terrain = spec.get("terrain", [default])
         if isinstance(terrain, str):
             terrain = [terrain]
-        _expect(isinstance(terrain, list) and terrain != [], place, "problem.terrain_list")
+        expect(isinstance(terrain, list) and terrain != [], place, "problem.terrain_list")
         for t in terrain:
-            _known(t, terrains, place, "problem.unknown_terrain")
-        _expect(len(set(terrain)) == len(terrain), place, "problem.terrain_twice")
-        level = _int(spec.get("level", 0), place + " level", -9, 99)
+            known_name(t, terrains, place, "problem.unknown_terrain")
+        expect(len(set(terrain)) == len(terrain), place, "problem.terrain_twice")
+        level = whole_number(spec.get("level", 0), place + " level", -9, 99)
         hexes[h] = HexData(tuple(terrain), level)
     return grid
 
 
 def _pair(grid: _Grid, value: Any, place: str) -> tuple[Hex, Hex]:
     ok = isinstance(value, list) and len(value) == 2
-    _expect(ok, place, "problem.between")
+    expect(ok, place, "problem.between")
     h1 = grid.hex(value[0], place)
     h2 = grid.hex(value[1], place)
     if hex_distance(h1, h2) != 1:
@@ -266,7 +266,7 @@ def _pair(grid: _Grid, value: Any, place: str) -> tuple[Hex, Hex]:
 
 
 def _parse_hexsides(items: Any, system: str, grid: _Grid) -> dict[Hexside, HexsideData]:
-    _expect(isinstance(items, list), "map.hexsides", "problem.list")
+    expect(isinstance(items, list), "map.hexsides", "problem.list")
     check_count(items, "map.hexsides", "hexsides", MAX_HEXSIDE_ENTRIES)
     known = hexside_features(system)
     out: dict[Hexside, HexsideData] = {}
@@ -289,16 +289,16 @@ def _parse_hexsides(items: Any, system: str, grid: _Grid) -> dict[Hexside, Hexsi
         ok = ok and all(isinstance(f, str) and f in known for f in features)
         if not ok:  # the place and the problem, worked out only when there is one
             place = f"hexside {label(h1)}/{label(h2)}"
-            _expect(key not in seen, place, "problem.listed_twice")
-            _expect(isinstance(features, list) and features != [], place, "problem.feature_list")
+            expect(key not in seen, place, "problem.listed_twice")
+            expect(isinstance(features, list) and features != [], place, "problem.feature_list")
             for f in features:
-                _known(f, known, place, "problem.unknown_feature")
+                known_name(f, known, place, "problem.unknown_feature")
         up = None
         if DIRECTIONAL_FEATURES.intersection(features):
             place = f"hexside {label(h1)}/{label(h2)}"
-            _expect("up" in spec, place, "problem.up_needed")
+            expect("up" in spec, place, "problem.up_needed")
             up = grid.hex(spec["up"], place)
-            _expect(up in (h1, h2), place, "problem.up_not_here", id=spec["up"])
+            expect(up in (h1, h2), place, "problem.up_not_here", id=spec["up"])
         name = spec.get("name")
         if name is not None:
             check_words(name, f"hexside {label(h1)}/{label(h2)} name")
@@ -308,9 +308,9 @@ def _parse_hexsides(items: Any, system: str, grid: _Grid) -> dict[Hexside, Hexsi
 
 
 def _parse_roads(items: Any, system: str, grid: _Grid) -> dict[Hexside, tuple[str, ...]]:
-    _expect(isinstance(items, list), "map.roads", "problem.list")
+    expect(isinstance(items, list), "map.roads", "problem.list")
     check_count(items, "map.roads", "roads", MAX_HEXSIDE_ENTRIES)
-    chains = [s["hexes"] for s in items if isinstance(s, dict) and _chain(s, "hexes")]
+    chains = [s["hexes"] for s in items if isinstance(s, dict) and is_chain(s, "hexes")]
     steps = sum(len(chain) - 1 for chain in chains)
     if steps > MAX_HEXSIDE_ENTRIES:
         raise too_large("map.roads", "road_hexsides", steps, MAX_HEXSIDE_ENTRIES)
@@ -318,10 +318,10 @@ def _parse_roads(items: Any, system: str, grid: _Grid) -> dict[Hexside, tuple[st
     out: dict[Hexside, tuple[str, ...]] = {}
     for i, spec in enumerate(items):
         place = f"map.roads[{i}]"
-        _expect(isinstance(spec, dict), place, "problem.object")
-        kind = _known(spec.get("kind", "road"), kinds, place, "problem.unknown_road_kind")
+        expect(isinstance(spec, dict), place, "problem.object")
+        kind = known_name(spec.get("kind", "road"), kinds, place, "problem.unknown_road_kind")
         chain = spec.get("hexes")
-        _expect(_chain(spec, "hexes"), place, "problem.road_hexes")
+        expect(is_chain(spec, "hexes"), place, "problem.road_hexes")
         cells = [grid.hex(x, place) for x in chain]
         for a, b, la, lb in zip(cells, cells[1:], chain, chain[1:], strict=False):
             if hex_distance(a, b) != 1:
@@ -333,32 +333,32 @@ def _parse_roads(items: Any, system: str, grid: _Grid) -> dict[Hexside, tuple[st
 
 
 def _parse_labels(items: Any, grid: _Grid) -> None:
-    _expect(isinstance(items, list), "map.labels", "problem.list")
+    expect(isinstance(items, list), "map.labels", "problem.list")
     check_count(items, "map.labels", "labels", MAX_HEXSIDE_ENTRIES)
     for i, spec in enumerate(items):
         place = f"map.labels[{i}]"
-        _expect(isinstance(spec, dict), place, "problem.object")
+        expect(isinstance(spec, dict), place, "problem.object")
         grid.hex(spec.get("hex"), place)
         check_words(spec.get("text"), place + " text")
 
 
 def _parse_sides(items: Any) -> set[str]:
-    _expect(isinstance(items, list) and len(items) >= 2, "sides", "problem.two_or_more_sides")
+    expect(isinstance(items, list) and len(items) >= 2, "sides", "problem.two_or_more_sides")
     check_count(items, "sides", "sides", MAX_SIDES)
     ids: set[str] = set()
     for i, spec in enumerate(items):
         place = f"sides[{i}]"
-        _expect(isinstance(spec, dict), place, "problem.object")
-        sid = _str(spec.get("id"), place + " id")
-        _expect(sid not in ids, place, "problem.side_twice", got=_show(sid))
+        expect(isinstance(spec, dict), place, "problem.object")
+        sid = nonempty_text(spec.get("id"), place + " id")
+        expect(sid not in ids, place, "problem.side_twice", got=show(sid))
         check_words(spec.get("name"), place + " name")
-        _optional_text(spec, "color", place)
-        _optional_text(spec, "text", place)
+        optional_text(spec, "color", place)
+        optional_text(spec, "text", place)
         if "army_morale" in spec:
-            army, at = spec["army_morale"], f"side {_brief(sid)} army_morale"
-            _expect(isinstance(army, dict), at, "problem.object")
-            levels = [_int(army.get(k), f"{at} {k}", 0, 9999) for k in LEVELS]
-            _expect(levels[0] > levels[1] > levels[2], at, "problem.army_levels")
+            army, at = spec["army_morale"], f"side {brief(sid)} army_morale"
+            expect(isinstance(army, dict), at, "problem.object")
+            levels = [whole_number(army.get(k), f"{at} {k}", 0, 9999) for k in LEVELS]
+            expect(levels[0] > levels[1] > levels[2], at, "problem.army_levels")
         ids.add(sid)
     return ids
 
@@ -366,32 +366,32 @@ def _parse_sides(items: Any) -> set[str]:
 def _parse_units(
     items: Any, sides: set[str], grid: _Grid, system: str
 ) -> dict[str, dict[str, Any]]:
-    _expect(isinstance(items, list), "units", "problem.list")
+    expect(isinstance(items, list), "units", "problem.list")
     check_count(items, "units", "units", MAX_UNITS)
     out: dict[str, dict[str, Any]] = {}
     for i, spec in enumerate(items):
         place = f"units[{i}]"
-        _expect(isinstance(spec, dict), place, "problem.object")
-        uid = _str(spec.get("id"), place + " id")
-        place = f"unit {_brief(uid)}"
-        _expect(uid not in out, place, "problem.id_twice")
-        _known(spec.get("side"), sides, place, "problem.unknown_side")
-        _known(spec.get("type"), UNIT_TYPES, place, "problem.unknown_unit_type")
+        expect(isinstance(spec, dict), place, "problem.object")
+        uid = nonempty_text(spec.get("id"), place + " id")
+        place = f"unit {brief(uid)}"
+        expect(uid not in out, place, "problem.id_twice")
+        known_name(spec.get("side"), sides, place, "problem.unknown_side")
+        known_name(spec.get("type"), UNIT_TYPES, place, "problem.unknown_unit_type")
         check_words(spec.get("name"), place + " name")
         grid.hex(spec.get("hex"), place)
         ratings = spec.get("ratings", {})
-        _expect(isinstance(ratings, dict), place, "problem.ratings_object")
+        expect(isinstance(ratings, dict), place, "problem.ratings_object")
         for key, value in ratings.items():
             number = isinstance(value, int | float) and not isinstance(value, bool)
             if not number:
-                raise ScenarioError(place, "problem.rating_number", id=_show(key))
+                raise ScenarioError(place, "problem.rating_number", id=show(key))
         check_ratings(system, spec["type"], ratings, place)
         if "facing" in spec:
-            _int(spec["facing"], place + " facing", 0, 11)
+            whole_number(spec["facing"], place + " facing", 0, 11)
         if "steps" in spec:
-            _int(spec["steps"], place + " steps", 1, 99)
+            whole_number(spec["steps"], place + " steps", 1, 99)
         if "formation" in spec:
-            _expect(isinstance(spec["formation"], str), place, "problem.formation_id")
+            expect(isinstance(spec["formation"], str), place, "problem.formation_id")
         _unit_state(spec.get("state", {}), place + " state")
         out[uid] = spec
     return out
@@ -412,27 +412,25 @@ def check_ratings(system: str, unit_type: str, ratings: dict[str, Any], place: s
     for spec in unit_types(system).get(unit_type, {}).get("ratings", ()):
         name, lo, hi = spec["name"], spec["min"], spec["max"]
         if name not in ratings:
-            _expect(not spec["required"], place, "problem.rating_missing", id=_show(name))
+            expect(not spec["required"], place, "problem.rating_missing", id=show(name))
             continue
         value = ratings[name]
         if isinstance(value, float) and value.is_integer():
             value = int(value)
         if not (isinstance(value, int) and lo <= value <= hi):
-            got = _show(ratings[name])
-            raise ScenarioError(
-                place, "problem.rating_range", id=_show(name), lo=lo, hi=hi, got=got
-            )
+            got = show(ratings[name])
+            raise ScenarioError(place, "problem.rating_range", id=show(name), lo=lo, hi=hi, got=got)
 
 
 def _unit_state(state: Any, place: str) -> None:
     """Check a unit's starting flags: true/false flags, and a formation."""
-    _expect(isinstance(state, dict), place, "problem.object")
+    expect(isinstance(state, dict), place, "problem.object")
     for key, value in state.items():
         if key == "formation":
-            _known(value, UNIT_FORMATIONS, f"{place} formation", "problem.unknown_formation")
+            known_name(value, UNIT_FORMATIONS, f"{place} formation", "problem.unknown_formation")
         else:
-            _known(key, UNIT_FLAGS, place, "problem.unknown_flag")
-            _expect(isinstance(value, bool), f"{place} {key}", "problem.bool")
+            known_name(key, UNIT_FLAGS, place, "problem.unknown_flag")
+            expect(isinstance(value, bool), f"{place} {key}", "problem.bool")
 
 
 def _parse_play(
@@ -443,33 +441,33 @@ def _parse_play(
 ) -> None:
     """Check what play needs: turns, formations (and each unit's), objectives."""
     if "turns" in data:
-        _int(data["turns"], "turns", 1, 99)
+        whole_number(data["turns"], "turns", 1, 99)
     ids: set[str] = set()
     items = data.get("formations", [])
-    _expect(isinstance(items, list), "formations", "problem.list")
+    expect(isinstance(items, list), "formations", "problem.list")
     check_count(items, "formations", "formations", MAX_FORMATIONS)
     for i, spec in enumerate(items):
         place = f"formations[{i}]"
-        _expect(isinstance(spec, dict), place, "problem.object")
-        fid = _str(spec.get("id"), place + " id")
-        place = f"formation {_brief(fid)}"
-        _expect(fid not in ids, place, "problem.id_twice")
-        _known(spec.get("side"), sides, place, "problem.unknown_side")
+        expect(isinstance(spec, dict), place, "problem.object")
+        fid = nonempty_text(spec.get("id"), place + " id")
+        place = f"formation {brief(fid)}"
+        expect(fid not in ids, place, "problem.id_twice")
+        known_name(spec.get("side"), sides, place, "problem.unknown_side")
         check_words(spec.get("name"), place + " name")
-        _expect(isinstance(spec.get("orders", True), bool), place, "problem.orders_bool")
+        expect(isinstance(spec.get("orders", True), bool), place, "problem.orders_bool")
         ids.add(fid)
     side_of = {f["id"]: f["side"] for f in items}
     for uid, unit in units.items():
         if "formation" in unit:
-            place = f"unit {_brief(uid)}"
-            fid = _known(unit["formation"], ids, place, "problem.unknown_formation")
+            place = f"unit {brief(uid)}"
+            fid = known_name(unit["formation"], ids, place, "problem.unknown_formation")
             side = side_of[fid]
-            _expect(side == unit["side"], place, "problem.formation_side", id=fid, other=side)
+            expect(side == unit["side"], place, "problem.formation_side", id=fid, other=side)
     items = data.get("objectives", [])
-    _expect(isinstance(items, list), "objectives", "problem.list")
+    expect(isinstance(items, list), "objectives", "problem.list")
     check_count(items, "objectives", "objectives", MAX_OBJECTIVES)
     for i, spec in enumerate(items):
         place = f"objectives[{i}]"
-        _expect(isinstance(spec, dict), place, "problem.object")
+        expect(isinstance(spec, dict), place, "problem.object")
         grid.hex(spec.get("hex"), place)
-        _int(spec.get("points"), place + " points", 0, 999)
+        whole_number(spec.get("points"), place + " points", 0, 999)

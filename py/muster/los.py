@@ -21,7 +21,7 @@ from typing import Any, Literal
 from .errors import ScenarioError
 from .hexgrid import HEX_DIRECTIONS, Hex, Hexside, hex_distance
 from .hexmap import Scenario, hexside_features
-from .parsing import _brief
+from .parsing import brief
 from .systems import data_path
 from .terrain import charted, load_chart
 
@@ -180,7 +180,7 @@ def _build(system: str, plain: Mapping[str, Any]) -> LosConfig:
     terrains = load_chart(system).names("hex")
     obstacles = {}
     for name, height in plain["hex_obstacles"].items():
-        place = f"hex_obstacles.{_brief(name)}"
+        place = f"hex_obstacles.{brief(name)}"
         if name not in terrains:
             message = f"{place}: unknown terrain {_shown(name)}"
             raise LosDataError(message, f".{place}", "problem.unknown_terrain", got=_shown(name))
@@ -194,7 +194,7 @@ def _build(system: str, plain: Mapping[str, Any]) -> LosConfig:
     heights: dict[str, int] = {}
     adjacent = set()
     for name, spec in plain["hexside_features"].items():
-        place = f"hexside_features.{_brief(name)}"
+        place = f"hexside_features.{brief(name)}"
         if name not in known:
             message = f"{place}: unknown hexside feature {_shown(name)}"
             raise LosDataError(message, f".{place}", "problem.unknown_feature", got=_shown(name))
@@ -279,7 +279,7 @@ def los_config(system: str, overrides: Mapping[str, Any] | None = None) -> LosCo
     for name, spec in overrides.get("hexside_features", {}).items():
         if not isinstance(spec, Mapping):
             message = f"override hexside_features.{name}: expected a JSON object"
-            at = f".hexside_features.{_brief(name)}"
+            at = f".hexside_features.{brief(name)}"
             raise LosDataError(message, at, "problem.object")
         features[name] = {**features.get(name, {}), **spec}
     plain["hexside_features"] = features

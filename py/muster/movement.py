@@ -18,31 +18,13 @@ from typing import Any, Protocol
 from .errors import IllegalActionError, RulesError, ScenarioError
 from .hexgrid import Hex, hex_neighbors
 from .hexmap import Scenario
-from .parsing import _brief, _expect, _known, _like, _show
+from .modifier import Modifier
+from .parsing import brief, check_like, expect, known_name, show
 from .play import NOTES, check_closed, refuse_notes
 from .systems import data_path
 from .terrain import Cell, TerrainChart, TerrainRow, chart_with_overrides, load_chart
 
 SCENARIO_OVERRIDE = "scenario"
-
-
-@dataclass(frozen=True, slots=True)
-class Part:
-    """One line of a cost breakdown: the MP it adds, a message key, its parameters, its rule."""
-
-    value: float
-    key: str
-    rule: str
-    params: tuple[tuple[str, Any], ...] = ()
-
-    def to_json(self) -> dict[str, Any]:
-        """The part as plain JSON."""
-        return {
-            "value": self.value,
-            "key": self.key,
-            "rule": self.rule,
-            "params": dict(self.params),
-        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,8 +38,8 @@ class Step:
     frm: Hex
     to: Hex
     cost: float
-    parts: tuple[Part, ...]
-    prohibited: Part | None = None
+    parts: tuple[Modifier, ...]
+    prohibited: Modifier | None = None
     stop: str | None = None
     flags: frozenset[str] = frozenset()
     road: str | None = None
@@ -170,37 +152,39 @@ def check_movement_overrides(
     Raises:
         ScenarioError: naming the place of the first problem.
     """
-    _expect(isinstance(movement, dict), place, "problem.object")
+    expect(isinstance(movement, dict), place, "problem.object")
     defaults = movement_data(system)
     for key, value in movement.items():
-        at = f"{place}.{_brief(key)}"
-        _expect(key not in NOTES and key not in MOVEMENT_NOTES, at, "problem.note")
-        _expect(key in defaults, at, "problem.no_such_movement_setting")
-        _expect(type(value) is type(defaults[key]), at, "problem.setting_kind")
+        at = f"{place}.{brief(key)}"
+        expect(key not in NOTES and key not in MOVEMENT_NOTES, at, "problem.note")
+        expect(key in defaults, at, "problem.no_such_movement_setting")
+        expect(type(value) is type(defaults[key]), at, "problem.setting_kind")
         if isinstance(value, dict):
             refuse_notes(value, at)
             for sub in value:
-                _expect(f"{key}.{sub}" not in MOVEMENT_NOTES, f"{at}.{_brief(sub)}", "problem.note")
+                expect(f"{key}.{sub}" not in MOVEMENT_NOTES, f"{at}.{brief(sub)}", "problem.note")
             extra = set(value) - set(defaults[key])
             if extra:
-                raise ScenarioError(at, "problem.unknown_key", got=_show(sorted(extra)[0]))
+                raise ScenarioError(at, "problem.unknown_key", got=show(sorted(extra)[0]))
             for sub, v in value.items():
-                _like(defaults[key][sub], v, f"{at}.{_brief(sub)}")
+                check_like(defaults[key][sub], v, f"{at}.{brief(sub)}")
         else:
-            _like(defaults[key], value, at)
+            check_like(defaults[key], value, at)
     for path, (least, most) in NUMBER_BOUNDS.items():
         found = _setting_at(movement, path)
         if found is not None and not isinstance(found, bool):
             ok = isinstance(found, int | float) and least <= found <= most
-            _expect(
-                ok, f"{place}.{path}", "problem.number_range", lo=least, hi=most, got=_show(found)
+            expect(
+                ok, f"{place}.{path}", "problem.number_range", lo=least, hi=most, got=show(found)
             )
     check_closed(defaults, movement_closed(system), movement, place)
     columns = movement.get("unit_columns", {})
     if columns:
         allowed = movement_columns(system)
         for unit_type, column in columns.items():
-            _known(column, allowed, f"{place}.unit_columns.{unit_type}", "problem.unknown_column")
+            known_name(
+                column, allowed, f"{place}.unit_columns.{unit_type}", "problem.unknown_column"
+            )
     for path in SIDE_LISTS:
         named = _setting_at(movement, path)
         if named is None or sides is None:
@@ -209,7 +193,7 @@ def check_movement_overrides(
         allowed = list(dict.fromkeys([*sides, *_setting_at(defaults, path)]))
         ok = all(isinstance(n, str) and n in allowed for n in named)
         ok = ok and len(set(named)) == len(named)
-        _expect(ok, f"{place}.{path}", "problem.some_of_once", options=", ".join(allowed))
+        expect(ok, f"{place}.{path}", "problem.some_of_once", options=", ".join(allowed))
 
 
 def _setting_at(data: Mapping[str, Any], path: str) -> Any:
@@ -376,10 +360,10 @@ def collect_zoc(
 
 
 def prohibited_step(
-    frm: Hex, to: Hex, parts: list[Part], key: str, rule: str, **params: Any
+    frm: Hex, to: Hex, parts: list[Modifier], key: str, rule: str, **params: Any
 ) -> Step:
     """A step the rules forbid, naming the rule that does."""
-    return Step(frm, to, 0, tuple(parts), Part(0, key, rule, tuple(params.items())))
+    return Step(frm, to, 0, tuple(parts), Modifier(0, key, rule, tuple(params.items())))
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,7 +17,7 @@ from . import systems
 from .errors import ScenarioError
 from .los import LosDataError, los_config
 from .movement import check_movement_overrides
-from .parsing import _brief, _expect, _show
+from .parsing import brief, expect, show
 from .play import check_sequence_overrides, refuse_notes
 from .terrain import TerrainDataError, chart_with_overrides
 
@@ -48,7 +48,7 @@ def check_overrides(overrides: Any, system: str, sides: Collection[str] | None =
         ScenarioError: naming the place of the first problem.
         InvalidActionError: an owner's combat results table over a limit.
     """
-    _expect(isinstance(overrides, dict), "overrides", "problem.object")
+    expect(isinstance(overrides, dict), "overrides", "problem.object")
     described = systems.get(system)
     if "crt" in overrides:  # an owner's combat results table: only a system that reads one
         owner = described.owner_table
@@ -57,10 +57,10 @@ def check_overrides(overrides: Any, system: str, sides: Collection[str] | None =
         owner.check(overrides["crt"])
         overrides = {k: v for k, v in overrides.items() if k != "crt"}
     if "combat" in overrides:  # combat defaults: only a system that ships them as a table
-        _expect("combat" in described.tables, "overrides.combat", "problem.combat_only")
+        expect("combat" in described.tables, "overrides.combat", "problem.combat_only")
     unknown = set(overrides) - set(override_tables(system))
     if unknown:
-        raise ScenarioError("overrides", "problem.unknown_table", got=_show(sorted(unknown)[0]))
+        raise ScenarioError("overrides", "problem.unknown_table", got=show(sorted(unknown)[0]))
     if "terrain" in overrides:
         refuse_notes(overrides["terrain"], "overrides.terrain")
         refuse_printed(overrides["terrain"])
@@ -70,7 +70,7 @@ def check_overrides(overrides: Any, system: str, sides: Collection[str] | None =
             raise ScenarioError("overrides.terrain" + exc.at, exc.problem, **exc.params) from None
     if "los" in overrides:
         # null is no override to the line of sight's code; in a file, as every table, an object
-        _expect(isinstance(overrides["los"], dict), "overrides.los", "problem.object")
+        expect(isinstance(overrides["los"], dict), "overrides.los", "problem.object")
         try:
             los_config(system, overrides["los"])
         except LosDataError as exc:
@@ -94,5 +94,5 @@ def refuse_printed(terrain: Any) -> None:
     for row, cells in terrain.items() if isinstance(terrain, dict) else ():
         for column, cell in cells.items() if isinstance(cells, dict) else ():
             if isinstance(cell, dict) and "printed" in cell:
-                place = f"overrides.terrain.{_brief(row)}.{_brief(column)}.printed"
+                place = f"overrides.terrain.{brief(row)}.{brief(column)}.printed"
                 raise ScenarioError(place, "problem.combat_fact")

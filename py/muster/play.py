@@ -12,7 +12,7 @@ from functools import cache
 from typing import Any, TypeVar
 
 from .errors import IllegalActionError, ScenarioError
-from .parsing import _expect, _like, _show
+from .parsing import check_like, expect, show
 from .shapes import State
 from .systems import home
 
@@ -52,7 +52,7 @@ def check_sequence_overrides(folder: str, sequence: Any, place: str = "overrides
         ScenarioError: naming the place of the first problem.
     """
     refuse_notes(sequence, place)
-    _like(sequence_data(folder), sequence, place)
+    check_like(sequence_data(folder), sequence, place)
     check_closed(sequence_data(folder), closed_sets(folder), sequence, place)
 
 
@@ -79,14 +79,14 @@ def check_closed(
             continue  # not overridden
         if not many:
             at, one = values[0]
-            _expect(_one_of(one, allowed), at, "problem.one_of", options=_listed(allowed))
+            expect(_one_of(one, allowed), at, "problem.one_of", options=_listed(allowed))
             continue
         items = _items(values)
         whole = all(_one_of(a, _items(_at(defaults, parts, "")[0])) for a in allowed)
         ok = all(_one_of(v, allowed) for v in items) and not (whole and items == [])
         ok = ok and all(not _one_of(v, items[:i]) for i, v in enumerate(items))
         at = values[0][0] if _listed_whole(values) else f"{place}.{parts[0]}"
-        _expect(ok, at, "problem.some_of_once", options=_listed(allowed))
+        expect(ok, at, "problem.some_of_once", options=_listed(allowed))
 
 
 def refuse_notes(value: Any, place: str) -> None:
@@ -145,7 +145,7 @@ def _one_of(value: Any, allowed: list[Any]) -> bool:
 
 
 def _listed(allowed: list[Any]) -> str:
-    return ", ".join(a if isinstance(a, str) else _show(a) for a in allowed)
+    return ", ".join(a if isinstance(a, str) else show(a) for a in allowed)
 
 
 def settings(scenario: Any, folder: str) -> dict[str, Any]:

@@ -33,7 +33,7 @@ from .hexmap import (
 )
 from .limits import MAX_SCENARIO_CHARS, check_plain, check_size
 from .overrides import check_overrides, override_tables
-from .parsing import ScenarioFacts, _expect, _known, _show, _str
+from .parsing import ScenarioFacts, expect, known_name, nonempty_text, show
 from .texts import check_words
 
 __all__ = [
@@ -89,14 +89,14 @@ def parse_scenario(data: Any) -> AnyScenario:
 
 def _parse_scenario(data: Any) -> AnyScenario:
     check_plain(data, "scenario")
-    _expect(isinstance(data, dict), "scenario", "problem.object")
+    expect(isinstance(data, dict), "scenario", "problem.object")
     check_size(data, "scenario", MAX_SCENARIO_CHARS)
-    _expect(data.get("format") == FORMAT, "format", "problem.format", expected=_show(FORMAT))
-    _str(data.get("id"), "id")
+    expect(data.get("format") == FORMAT, "format", "problem.format", expected=show(FORMAT))
+    nonempty_text(data.get("id"), "id")
     check_words(data.get("title"), "title")
     if "description" in data:
         check_words(data["description"], "scenario description", empty=True)
-    system = _known(data.get("system"), systems.ids(), "system", "problem.unknown_system")
+    system = known_name(data.get("system"), systems.ids(), "system", "problem.unknown_system")
     # The kind of map of the system's scenarios: a hex grid, or areas (docs/scenario-format.md).
     if systems.get(system).map_kind == "areas":
         return parse_area_scenario(data)  # its overrides checked with its map
@@ -128,4 +128,4 @@ def load_builtin(scenario_id: str) -> AnyScenario:
         if entry["id"] == scenario_id:
             text = (SCENARIO_DIR / entry["file"]).read_text(encoding="utf-8")
             return parse_scenario(json.loads(text))
-    raise ScenarioError("scenario", "problem.no_scenario", got=_show(scenario_id))
+    raise ScenarioError("scenario", "problem.no_scenario", got=show(scenario_id))

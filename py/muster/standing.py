@@ -136,3 +136,31 @@ def condition(
     if path == ("turns",) and "turns" in scenario.data:
         flags = [f for f in flags if f != "default"]  # the scenario's own count
     return {"key": f"victory.{key}", "params": dict(params), "flags": flags}
+
+
+def victory(
+    scenario: Any, folder: str, settings: Mapping[str, Any], counted: Iterable[tuple[str, ...]]
+) -> dict[str, Any]:
+    """A system's victory conditions in words: the turns, then each of ``counted`` (its key,
+    then the path of the setting in ``settings`` that counts it) whose setting is set; a number
+    (points) is its ``value``.
+
+    >>> class S:
+    ...     data = {"system": "hex-facing"}
+    >>> found = victory(S(), "hex_facing", {"turns": 9, "victory": {"points": 2, "off": False}},
+    ...                 [("routed", "victory", "points"), ("gone", "victory", "off")])
+    >>> found["turns"], [(c["key"], c["params"]) for c in found["conditions"]]
+    (9, [('victory.turns', {'turns': 9}), ('victory.routed', {'value': 2})])
+    """
+    turns = settings["turns"]
+    lines = [condition(scenario, folder, "turns", {"turns": turns}, "turns")]
+    for key, *path in counted:
+        value: Any = settings
+        for step in path:
+            value = value[step]
+        if value:
+            points = isinstance(value, int) and not isinstance(value, bool)
+            lines.append(
+                condition(scenario, folder, key, {"value": value} if points else {}, *path)
+            )
+    return {"turns": turns, "conditions": lines}

@@ -16,7 +16,7 @@ from functools import cache
 from types import MappingProxyType
 from typing import Any
 
-from .parsing import _brief, _show
+from .parsing import brief, show
 from .systems import data_path, ids
 
 KINDS = ("hex", "hexside", "connection", "level", "condition")
@@ -185,18 +185,18 @@ def chart_with_overrides(system: str, overrides: Any) -> TerrainChart:
     rows = {name: row for row in data["rows"] for name in row["names"]}
     columns = {c["key"] for c in data["columns"]}
     for name, cells in overrides.items():
-        at = f".{_brief(name)}"
+        at = f".{brief(name)}"
         if name not in rows:
             message = f"{system}: unknown terrain {name!r}"
-            raise TerrainDataError(message, at, "problem.unknown_terrain", got=_show(name))
+            raise TerrainDataError(message, at, "problem.unknown_terrain", got=show(name))
         if not isinstance(cells, Mapping) or not cells:
             message = f"{system}: row {name!r}: expected {{column: value}}"
             raise TerrainDataError(message, at, "problem.cells_object")
         for column, value in cells.items():
             if column not in columns:
                 message = f"{system}: row {name!r}: unknown column {column!r}"
-                where = f"{at}.{_brief(column)}"
-                raise TerrainDataError(message, where, "problem.unknown_column", got=_show(column))
+                where = f"{at}.{brief(column)}"
+                raise TerrainDataError(message, where, "problem.unknown_column", got=show(column))
             rows[name]["cells"][column] = value
     return parse_chart(system, data)
 
@@ -213,86 +213,118 @@ def parse_chart(system: str, data: Any) -> TerrainChart:
     Raises:
         TerrainDataError: the data is malformed; the message names the place.
     """
+    read = _ChartReader(system, data)
+    columns = read.columns()
+    return TerrainChart(
+        system=system,
+        rows=read.rows(columns),
+        columns=columns,
+        flags=MappingProxyType(read.flags),
+        notes=MappingProxyType(read.notes),
+        applies=MappingProxyType(read.applies),
+        leaving_enemy_zoc=read.zoc_exits(),
+        combining=MappingProxyType(read.text_map(data.get("combining", {}), "combining")),
+    )
 
-    def fail(place: str, problem: str) -> TerrainDataError:
-        return TerrainDataError(f"{system}: {place}: {problem}")
 
-    def need(ok: bool, place: str, problem: str) -> None:
+class _ChartReader:
+    """The checks of a terrain.json, part by part (``parse_chart``): its notes, flags and
+    markings first, then the columns, the rows and their cells, the costs of leaving a zone."""
+
+    def __init__(self, system: str, data: Any) -> None:
+        """Check the top level, the notes, the flags and the markings (``applies``)."""
+        self.system, self.data = system, data
+        need = self.need
+        need(isinstance(data, dict), "chart", "expected a JSON object")
+        need(not set(data) - _TOP_KEYS, "chart", f"unknown keys {sorted(set(data) - _TOP_KEYS)}")
+        need(data.get("system") == system, "system", f"expected {system!r}")
+        self.notes = self.text_map(data.get("notes"), "notes")
+        self.flags = self.text_map(data.get("flags"), "flags")
+        for name, note in self.flags.items():
+            need(bool(_ID.match(name)), f"flag {name!r}", "expected a snake_case name")
+            need(note in self.notes, f"flag {name!r}", f"unknown note {note!r}")
+        self.applies = self.text_map(data.get("applies", {}), "applies")
+        for a, note in self.applies.items():
+            need(a in APPLIES and note in self.notes, f"applies {a!r}", "unknown marking or note")
+
+    def need(self, ok: bool, place: str, problem: str) -> None:
+        """A ``TerrainDataError`` naming ``place`` unless ``ok``."""
         if not ok:
-            raise fail(place, problem)
+            raise TerrainDataError(f"{self.system}: {place}: {problem}")
 
-    def strings(x: Any, place: str) -> list[str]:
-        need(isinstance(x, list) and all(isinstance(s, str) for s in x), place, "expected strings")
+    def strings(self, x: Any, place: str) -> list[str]:
+        """``x`` if it is a list of texts."""
+        ok = isinstance(x, list) and all(isinstance(s, str) for s in x)
+        self.need(ok, place, "expected strings")
         return list(x)
 
-    def text_map(x: Any, place: str) -> dict[str, str]:
+    def text_map(self, x: Any, place: str) -> dict[str, str]:
+        """``x`` if it is an object of texts."""
         ok = isinstance(x, dict) and all(isinstance(v, str) for v in x.values())
-        need(ok, place, "expected an object of strings")
+        self.need(ok, place, "expected an object of strings")
         return dict(x)
 
-    need(isinstance(data, dict), "chart", "expected a JSON object")
-    need(not set(data) - _TOP_KEYS, "chart", f"unknown keys {sorted(set(data) - _TOP_KEYS)}")
-    need(data.get("system") == system, "system", f"expected {system!r}")
-    notes = text_map(data.get("notes"), "notes")
-    flags = text_map(data.get("flags"), "flags")
-    for name, note in flags.items():
-        need(bool(_ID.match(name)), f"flag {name!r}", "expected a snake_case name")
-        need(note in notes, f"flag {name!r}", f"unknown note {note!r}")
-    applies = text_map(data.get("applies", {}), "applies")
-    for a, note in applies.items():
-        need(a in APPLIES and note in notes, f"applies {a!r}", "unknown marking or note")
-
-    def flag_set(x: Any, place: str) -> frozenset[str]:
-        out = strings(x, place)
+    def flag_set(self, x: Any, place: str) -> frozenset[str]:
+        """``x`` if it is a list of the chart's flags."""
+        out = self.strings(x, place)
         for f in out:
-            need(f in flags, place, f"unknown flag {f!r}")
+            self.need(f in self.flags, place, f"unknown flag {f!r}")
         return frozenset(out)
 
-    columns: list[Column] = []
-    need(isinstance(data.get("columns"), list) and data["columns"], "columns", "expected a list")
-    for i, c in enumerate(data["columns"]):
-        ok = isinstance(c, dict) and not set(c) - {"key", "seed", "group", "flags"}
-        need(ok and isinstance(c.get("key"), str), f"columns[{i}]", "expected key, seed, group")
-        need(isinstance(c.get("seed"), str), f"column {c['key']!r}", "seed must be a string")
-        need(c.get("group") in GROUPS, f"column {c['key']!r}", f"group must be one of {GROUPS}")
-        cflags = flag_set(c.get("flags", []), f"column {c['key']!r}")
-        columns.append(Column(c["key"], c["seed"], c["group"], cflags))
-    keys = [c.key for c in columns]
-    need(len(set(keys)) == len(keys), "columns", "column key listed twice")
-
-    def number(x: Any, place: str) -> float:
+    def number(self, x: Any, place: str) -> float:
+        """``x`` if it is a number."""
         ok = isinstance(x, int | float) and not isinstance(x, bool)
-        need(ok, place, f"expected a number, got {_short(x)}")
+        self.need(ok, place, f"expected a number, got {_short(x)}")
         return float(x)
 
-    def simple(x: Any, place: str) -> Cell:
-        if isinstance(x, str):
-            need(x in CODES, place, f"expected a number or one of {CODES}, got {_short(x)}")
-            return Cell(prohibited=x == "P", no_effect=x == "NE", other_terrain=x == "OT")
-        return Cell(value=number(x, place))
+    def columns(self) -> tuple[Column, ...]:
+        """The chart's columns, each key once."""
+        need, data = self.need, self.data
+        columns: list[Column] = []
+        ok = isinstance(data.get("columns"), list) and data["columns"]
+        need(ok, "columns", "expected a list")
+        for i, c in enumerate(data["columns"]):
+            ok = isinstance(c, dict) and not set(c) - {"key", "seed", "group", "flags"}
+            need(ok and isinstance(c.get("key"), str), f"columns[{i}]", "expected key, seed, group")
+            need(isinstance(c.get("seed"), str), f"column {c['key']!r}", "seed must be a string")
+            ok = c.get("group") in GROUPS
+            need(ok, f"column {c['key']!r}", f"group must be one of {GROUPS}")
+            cflags = self.flag_set(c.get("flags", []), f"column {c['key']!r}")
+            columns.append(Column(c["key"], c["seed"], c["group"], cflags))
+        keys = [c.key for c in columns]
+        need(len(set(keys)) == len(keys), "columns", "column key listed twice")
+        return tuple(columns)
 
-    def cell(x: Any, column: Column, place: str) -> Cell:
+    def simple(self, x: Any, place: str) -> Cell:
+        """A cell written as a number or a code (P, NE, OT)."""
+        if isinstance(x, str):
+            self.need(x in CODES, place, f"expected a number or one of {CODES}, got {_short(x)}")
+            return Cell(prohibited=x == "P", no_effect=x == "NE", other_terrain=x == "OT")
+        return Cell(value=self.number(x, place))
+
+    def cell(self, x: Any, column: Column, place: str) -> Cell:
+        """A cell: simple, or an object with its flags, marking, values by unit and the
+        attacker's-hex value (``into`` / ``from``)."""
+        need, applies = self.need, self.applies
         marked = bool(applies) and column.group == "combat"
         need(not marked or isinstance(x, dict) and "applies" in x, place, "applies missing")
         if not isinstance(x, dict):
-            return simple(x, place)
+            return self.simple(x, place)
         need(not set(x) - _CELL_KEYS, place, f"unknown keys {sorted(set(x) - _CELL_KEYS)}")
         need(not ({"value", "by_unit"} & set(x) and "into" in x), place, "value and into given")
         need(("into" in x) == ("from" in x), place, "into and from go together")
-        base = simple(x.get("value", x.get("into")), place) if "value" in x or "into" in x else None
+        given = "value" in x or "into" in x
+        base = self.simple(x.get("value", x.get("into")), place) if given else None
         if base is None:
             need("by_unit" in x or bool(x.get("flags")), place, "expected a value")
             base = Cell()
         by_unit: tuple[tuple[str, float], ...] = ()
         if "by_unit" in x:
-            need(
-                isinstance(x["by_unit"], dict) and bool(x["by_unit"]),
-                place,
-                "by_unit: expected object",
-            )
-            by_unit = tuple(sorted((u, number(v, place)) for u, v in x["by_unit"].items()))
+            ok = isinstance(x["by_unit"], dict) and bool(x["by_unit"])
+            need(ok, place, "by_unit: expected object")
+            by_unit = tuple(sorted((u, self.number(v, place)) for u, v in x["by_unit"].items()))
         need(isinstance(x.get("printed", []), list), place, "printed: expected a list")
-        printed = tuple(number(v, place) for v in x.get("printed", []))
+        printed = tuple(self.number(v, place) for v in x.get("printed", []))
         need(isinstance(x.get("default", False), bool), place, "default must be true or false")
         a = x.get("applies")
         need(a is None or column.group == "combat", place, "applies only to combat columns")
@@ -303,31 +335,46 @@ def parse_chart(system: str, data: Any) -> TerrainChart:
             prohibited=base.prohibited,
             no_effect=base.no_effect,
             other_terrain=base.other_terrain,
-            flags=flag_set(x.get("flags", []), place),
+            flags=self.flag_set(x.get("flags", []), place),
             applies=a,
-            attacking_from=simple(x["from"], place) if "from" in x else None,
+            attacking_from=self.simple(x["from"], place) if "from" in x else None,
             by_unit=by_unit,
             printed=printed,
             default=x.get("default", False),
         )
 
-    rows: list[TerrainRow] = []
-    seen: set[str] = set()
-    need(isinstance(data.get("rows"), list) and data["rows"], "rows", "expected a list")
-    for i, r in enumerate(data["rows"]):
-        need(isinstance(r, dict) and isinstance(r.get("id"), str), f"rows[{i}]", "expected an id")
-        place = f"row {r['id']!r}"
-        extra = set(r) - {"id", "names", "kind", "seed", "flags", "cells"}
-        need(not extra, place, f"unknown keys {sorted(extra)}")
-        names = strings(r.get("names"), place + " names")
-        need(names[:1] == [r["id"]], place, "the first name must be the id")
-        for n in names:
-            need(bool(_ID.match(n)), place, f"name {n!r} is not snake_case")
-            need(n not in seen, place, f"name {n!r} listed twice")
-            seen.add(n)
-        need(r.get("kind") in KINDS, place, f"kind must be one of {KINDS}")
-        need(isinstance(r.get("seed"), str), place, "seed must be a string")
-        cells = r.get("cells")
+    def rows(self, columns: tuple[Column, ...]) -> tuple[TerrainRow, ...]:
+        """The chart's rows, each name once, each with a cell in every column."""
+        need, data = self.need, self.data
+        rows: list[TerrainRow] = []
+        seen: set[str] = set()
+        need(isinstance(data.get("rows"), list) and data["rows"], "rows", "expected a list")
+        for i, r in enumerate(data["rows"]):
+            ok = isinstance(r, dict) and isinstance(r.get("id"), str)
+            need(ok, f"rows[{i}]", "expected an id")
+            place = f"row {r['id']!r}"
+            extra = set(r) - {"id", "names", "kind", "seed", "flags", "cells"}
+            need(not extra, place, f"unknown keys {sorted(extra)}")
+            names = self.strings(r.get("names"), place + " names")
+            need(names[:1] == [r["id"]], place, "the first name must be the id")
+            for n in names:
+                need(bool(_ID.match(n)), place, f"name {n!r} is not snake_case")
+                need(n not in seen, place, f"name {n!r} listed twice")
+                seen.add(n)
+            need(r.get("kind") in KINDS, place, f"kind must be one of {KINDS}")
+            need(isinstance(r.get("seed"), str), place, "seed must be a string")
+            cells = self.row_cells(r, columns, place)
+            rflags = self.flag_set(r.get("flags", []), place + " flags")
+            rows.append(TerrainRow(r["id"], tuple(names), r["kind"], r["seed"], rflags, cells))
+        return tuple(rows)
+
+    def row_cells(
+        self, r: dict[str, Any], columns: tuple[Column, ...], place: str
+    ) -> Mapping[str, Cell]:
+        """A row's cells, one per column; a bad cell is named as a scenario's override would
+        write it (``problem.terrain_cell``)."""
+        need, keys = self.need, [c.key for c in columns]
+        cells: Any = r.get("cells")
         need(isinstance(cells, dict), place, "cells: expected an object")
         for k in keys:
             need(k in cells, f"{place} column {k!r}", "missing cell")
@@ -336,31 +383,22 @@ def parse_chart(system: str, data: Any) -> TerrainChart:
         parsed = {}
         for c in columns:
             try:
-                parsed[c.key] = cell(cells[c.key], c, f"{place} column {c.key!r}")
+                parsed[c.key] = self.cell(cells[c.key], c, f"{place} column {c.key!r}")
             except TerrainDataError as exc:  # a cell a scenario's override may have written
-                at, got = f".{r['id']}.{c.key}", _show(cells[c.key])
+                at, got = f".{r['id']}.{c.key}", show(cells[c.key])
                 raise TerrainDataError(str(exc), at, "problem.terrain_cell", got=got) from None
-        rflags = flag_set(r.get("flags", []), place + " flags")
-        cells_by_key = MappingProxyType(parsed)
-        rows.append(TerrainRow(r["id"], tuple(names), r["kind"], r["seed"], rflags, cells_by_key))
+        return MappingProxyType(parsed)
 
-    zoc: list[ZocExitCost] = []
-    zoc_rows = data.get("leaving_enemy_zoc", [])
-    need(isinstance(zoc_rows, list), "leaving_enemy_zoc", "expected a list")
-    for i, z in enumerate(zoc_rows):
-        ok = isinstance(z, dict) and not set(z) - {"id", "mp", "condition"}
-        need(ok and isinstance(z.get("id"), str), f"leaving_enemy_zoc[{i}]", "expected id, mp")
-        place, cond = f"leaving_enemy_zoc {z['id']!r}", z.get("condition")
-        need(cond is None or isinstance(cond, str), place, "condition must be a string")
-        zoc.append(ZocExitCost(z["id"], number(z.get("mp"), place), cond))
-    combining = text_map(data.get("combining", {}), "combining")
-    return TerrainChart(
-        system=system,
-        rows=tuple(rows),
-        columns=tuple(columns),
-        flags=MappingProxyType(flags),
-        notes=MappingProxyType(notes),
-        applies=MappingProxyType(applies),
-        leaving_enemy_zoc=tuple(zoc),
-        combining=MappingProxyType(combining),
-    )
+    def zoc_exits(self) -> tuple[ZocExitCost, ...]:
+        """The costs of leaving an enemy zone of control."""
+        need = self.need
+        zoc: list[ZocExitCost] = []
+        zoc_rows = self.data.get("leaving_enemy_zoc", [])
+        need(isinstance(zoc_rows, list), "leaving_enemy_zoc", "expected a list")
+        for i, z in enumerate(zoc_rows):
+            ok = isinstance(z, dict) and not set(z) - {"id", "mp", "condition"}
+            need(ok and isinstance(z.get("id"), str), f"leaving_enemy_zoc[{i}]", "expected id, mp")
+            place, cond = f"leaving_enemy_zoc {z['id']!r}", z.get("condition")
+            need(cond is None or isinstance(cond, str), place, "condition must be a string")
+            zoc.append(ZocExitCost(z["id"], self.number(z.get("mp"), place), cond))
+        return tuple(zoc)

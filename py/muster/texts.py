@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .parsing import _brief, _expect, _options, _show
+from .parsing import brief, expect, show, worded_options
 
 # The languages the app has words for (static/i18n/<code>.json).
 LANGUAGES = ("en", "pl", "fr", "ja")
@@ -35,14 +35,14 @@ def check_words(value: Any, place: str, empty: bool = False) -> None:
     """
     problem = "problem.text" if empty else "problem.non_empty_text"
     if isinstance(value, dict):
-        _expect(len(value) > 0, place, "problem.words_object")
+        expect(len(value) > 0, place, "problem.words_object")
         for code, text in value.items():
-            at = f"{place}.{_brief(code, 12)}"
-            known, got = _options(LANGUAGES), _show(code)
-            _expect(code in LANGUAGES, at, "problem.unknown_language", got=got, options=known)
-            _expect(isinstance(text, str) and (empty or text != ""), at, problem)
+            at = f"{place}.{brief(code, 12)}"
+            known, got = worded_options(LANGUAGES), show(code)
+            expect(code in LANGUAGES, at, "problem.unknown_language", got=got, options=known)
+            expect(isinstance(text, str) and (empty or text != ""), at, problem)
         return
-    _expect(isinstance(value, str) and (empty or value != ""), place, problem)
+    expect(isinstance(value, str) and (empty or value != ""), place, problem)
 
 
 def english(value: Any) -> str:

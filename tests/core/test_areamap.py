@@ -11,7 +11,7 @@ from muster.api import Session
 from muster.areamap import EXAMPLE, parse_area_scenario
 from muster.errors import ScenarioError
 from muster.scenario import load_builtin, parse_scenario
-from muster.systems.area_locale import pieces as P
+from muster.systems.area_locale import position as P
 
 
 def changed(**changes):

@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 
 from muster.errors import RulesError
+from muster.modifier import total
 from muster.systems.hex_facing.combat import (
     Combatant,
-    CombatDataError,
     FireSituation,
     IllegalCombatError,
     MeleeSituation,
@@ -28,14 +28,11 @@ from muster.systems.hex_facing.combat import (
     fire_modifiers,
     fire_result,
     force_ratio_drm,
-    load_tables,
     melee_distribution,
     melee_modifiers,
     melee_result,
-    parse_tables,
-    raw_tables,
-    total,
 )
+from muster.systems.hex_facing.tables import CombatDataError, load_tables, parse_tables, raw_tables
 from muster.terrain import UnknownTerrainError
 
 

@@ -28,7 +28,7 @@ from muster.game import Game
 from muster.reference import overridden
 from muster.scenario import load_builtin, parse_scenario
 from muster.systems import game_rules
-from muster.systems.hex_facing import combat
+from muster.systems.hex_facing import tables as hf_tables
 
 RULES = game_rules("hex-facing")
 FIRE = {"type": "fire", "unit": "gun", "target": "0303"}
@@ -179,15 +179,15 @@ def test_every_default_the_scenario_may_change_reaches_the_rules():
     for entry in (e for e in editor.tables("hex-facing") if e["table"] == "combat"):
         value = other_value(entry)
         sc = parse_scenario({**base, "overrides": editor.override_at(entry["path"], value)})
-        setting = combat.open_settings()[tuple(entry["path"][1:])]
-        read = combat.tables_for(sc).settings[setting]
+        setting = hf_tables.open_settings()[tuple(entry["path"][1:])]
+        read = hf_tables.tables_for(sc).settings[setting]
         assert (list(read) if isinstance(read, tuple) else read) == value, entry["path"]
 
 
 def test_a_scenario_without_combat_overrides_plays_the_systems_own_tables():
     sc = load_builtin("demo-valmont")
-    assert combat.tables_for(sc) is combat.load_tables()
-    assert combat.raw_for(sc) == combat.raw_tables()
+    assert hf_tables.tables_for(sc) is hf_tables.load_tables()
+    assert hf_tables.raw_for(sc) == hf_tables.raw_tables()
 
 
 # -- refusals -------------------------------------------------------------------------------
@@ -314,7 +314,7 @@ def test_the_refusals_have_words_in_every_language():
 
 def test_the_catalog_lists_the_defaults_a_scenario_may_change_with_their_choices():
     found = {tuple(e["path"]): e for e in editor.tables("hex-facing") if e["table"] == "combat"}
-    assert list(found) == [("combat", *p) for p in combat.open_settings()]
+    assert list(found) == [("combat", *p) for p in hf_tables.open_settings()]
     pass_if = found[("combat", "cohesion_test", "pass_if")]
     assert pass_if["default"] == "at_most" and pass_if["choices"] == ["at_most", "below"]
     assert pass_if["label"]["key"] == "ref.hf_setting.cohesion_test_pass_if"
@@ -329,7 +329,7 @@ def test_the_catalog_lists_the_defaults_a_scenario_may_change_with_their_choices
     assert found[("combat", "disorder_again", "value")]["choices"] == ["rout", "disordered"]
     held = {("combat", *leaf(t).split(".")) for t in HELD + FACTS}
     assert not held & set(found) and not any("die" in p or "why" in p for p in found)
-    raw = combat.raw_tables()
+    raw = hf_tables.raw_tables()
     for path, entry in found.items():
         here = raw
         for key in path[1:]:
@@ -417,10 +417,10 @@ def test_a_draft_with_combat_defaults_checks_and_keeps_them():
     }
     assert check(data)["ok"]
     sc = parse_scenario(json.loads(json.dumps(data)))
-    assert combat.tables_for(sc).settings["readings.square"] == "all"
+    assert hf_tables.tables_for(sc).settings["readings.square"] == "all"
 
 
 def test_the_scenario_format_lists_every_default_a_scenario_may_change():
     doc = (Path(__file__).resolve().parents[2] / "docs" / "scenario-format.md").read_text()
-    for path in combat.open_settings():
+    for path in hf_tables.open_settings():
         assert f"`{'.'.join(path)}`" in doc, path

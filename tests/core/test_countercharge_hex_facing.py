@@ -17,6 +17,7 @@ from test_fight_hex_facing import at_step, scenario
 from muster.game import Game
 from muster.systems import game_rules
 from muster.systems.hex_facing import combat
+from muster.systems.hex_facing import tables as hf_tables
 
 RULES = game_rules("hex-facing")
 CHARGE = {"type": "melee", "target": "0403", "attackers": ["c1"], "charge": True}
@@ -40,14 +41,14 @@ def duel(attacker=EVEN, defender=EVEN, **defender_state):
 
 def with_tables(sc, **changes):
     """The scenario plays with combat.json changed at dotted paths (procedures.* ...)."""
-    raw = combat.raw_tables()
+    raw = hf_tables.raw_tables()
     for path, value in changes.items():
         *parents, last = path.split(".")
         here = raw
         for key in parents:
             here = here[key]
         here[last] = value
-    sc.memo["hf combat tables"] = combat.parse_tables(raw)
+    sc.memo["hf combat tables"] = hf_tables.parse_tables(raw)
     return sc
 
 

@@ -2,7 +2,7 @@
 with parameters (``muster.problems``), never English text.
 
 The source is read with ``ast``: each place that raises a refusal of a file (``ScenarioError``,
-``_expect``, ``_known``, and the errors of the tables an override or an owner's table goes
+``expect``, ``known_name``, and the errors of the tables an override or an owner's table goes
 through) names its problem by a key of ``muster.problems`` with exactly the parameters of its
 words, and each key has the same parameters in en, pl, fr and ja (en the very English of the
 core's messages).
@@ -34,15 +34,15 @@ WORDS = {
 # Calls that raise a refusal of a file, and the position of their problem key.
 RAISERS = {
     "ScenarioError": 1,
-    "_expect": 2,
-    "_known": 3,
+    "expect": 2,
+    "known_name": 3,
     "TableError": 1,
     "TerrainDataError": 2,
     "LosDataError": 2,
     "bad_crt": 1,
 }
-# Parameters a raiser fills itself (``_known`` gives the value as ``got``).
-FILLED = {"_known": {"got"}}
+# Parameters a raiser fills itself (``known_name`` gives the value as ``got``).
+FILLED = {"known_name": {"got"}}
 # Raisers that pass on a key they were given (a helper's parameter, not a key of their own).
 PASSED_ON = {"problem", "how", "exc.problem", "found[1]"}
 PASSED_ON |= {"_KIND_PROBLEMS.get(kind, 'problem.setting_kind')"}  # the table's kinds, below

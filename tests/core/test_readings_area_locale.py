@@ -31,7 +31,7 @@ from test_play_area_locale import (
 from muster.errors import IllegalActionError, ScenarioError
 from muster.game import Game
 from muster.scenario import parse_scenario
-from muster.systems.area_locale import data
+from muster.systems.area_locale import tables
 from muster.systems.area_locale.rules import RULES
 
 # == readings: each with the notes' default and the scenario's other choice ======================
@@ -244,8 +244,8 @@ def test_the_data_files_hold_the_notes_numbers():
     # The notes: "infantry blocks of 1-3 steps, cavalry 1-2, artillery 1"; leading pieces 1 on
     # a narrow approach, up to 2 on a wide one, one of the attacker's of 2 or more steps; the
     # winner loses 1 step, the loser 1 + |result|; the pursuing cavalry 1; 3 commands a turn.
-    assert data.piece_steps() == {"infantry": 3, "cavalry": 2, "artillery": 1}
-    s = data.defaults()
+    assert tables.piece_steps() == {"infantry": 3, "cavalry": 2, "artillery": 1}
+    s = tables.defaults()
     assert (s["leading"]["narrow"], s["leading"]["wide"], s["leading"]["strong_steps"]) == (1, 2, 2)
     assert s["leading"]["strong_for"] == ["attacker"] and s["leading"]["mixed"] is False
     assert (s["losses"]["winner"], s["losses"]["loser"], s["losses"]["pursuer"]) == (1, 1, 1)

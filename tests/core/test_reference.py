@@ -21,9 +21,9 @@ from muster.game import state_hash
 from muster.reference import CONDITION_KEYS, row_ids
 from muster.scenario import load_builtin
 from muster.systems import get as system_of
-from muster.systems.area_locale import pieces as P
+from muster.systems.area_locale import position as P
 from muster.systems.area_locale.assault import ASSAULT
-from muster.systems.hex_facing import combat as hf
+from muster.systems.hex_facing import tables as hf_tables
 from muster.systems.hex_hexside import tables as T
 from muster.terrain import load_chart
 
@@ -126,7 +126,7 @@ def test_hex_facing_lists_every_terrain_modifier_and_table_as_the_rules_read_the
     ref = reference(session(DEMOS["hex-facing"]))
     assert ref["system"] == "hex-facing"
     check_terrain(ref, "hex-facing")
-    t = hf.load_tables()
+    t = hf_tables.load_tables()
     for table, drm in (("melee", t.melee), ("fire", t.fire)):
         found = rows(ref, f"{table}-modifiers")
         assert [r.split("-", 1)[1] for r in found] == list(drm)
@@ -173,7 +173,7 @@ def _band(label: Any) -> tuple[Any, Any]:
 
 def test_hex_facing_marks_the_defaults_the_data_marks_and_lists_the_sequence_in_order():
     ref = reference(session(DEMOS["hex-facing"]))
-    raw = hf.raw_tables()
+    raw = hf_tables.raw_tables()
     intro = sections(ref)["force-ratio"]["intro"]
     assert intro[0]["flags"] == (["default"] if raw["force_ratio"]["rounding"]["default"] else [])
     for name, row in rows(ref, "procedures").items():
@@ -220,7 +220,7 @@ def test_hex_facing_overrides_show_as_overridden_with_the_new_value():
     assert steps == ["sequence-step-move", "sequence-step-fire", "sequence-step-combat"]
     assert "override" in rows(ref, "sequence")["sequence-step-move"]["flags"]
     # The fire rules read the same overridden chart as the reference shows.
-    assert hf.tables_for(s.scenario).chart.row("woods")["fire"].value == -3
+    assert hf_tables.tables_for(s.scenario).chart.row("woods")["fire"].value == -3
 
 
 # -- hex-hexside ----------------------------------------------------------------------------------

@@ -7,6 +7,8 @@ down its column (0101 -> 0105), not five.
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 from test_play_hex_hexside import U, scenario
 
@@ -91,3 +93,17 @@ def test_anything_else_gets_the_cores_words():
     assert error.key == "error.refused" and error.rule == "movement"
     error = refused(g, {"type": "move", "unit": "a", "to": "0805"})  # the enemy's unit
     assert error.key == "error.refused"
+
+
+@pytest.mark.parametrize("purpose", ["sortie", "deep charge"])
+def test_a_roll_for_no_known_purpose_is_refused(purpose):
+    """Every chance point's purpose has its handler (``rules.CHANCE``, ``closecombat.CHANCE``);
+    any other is refused, never sent to a deep charge's."""
+    sc = scenario([U("p", "0101"), U("a", "0806", side="austria")])
+    g = Game.start(sc, RULES, 7)
+    before = copy.deepcopy(g.state)
+    with pytest.raises(IllegalActionError) as caught:
+        RULES.roll(sc, g.state, {"type": "roll", "value": 1, "chance": {"purpose": purpose}})
+    assert caught.value.key == "error.no_roll_due"
+    assert caught.value.params == {"purpose": purpose}
+    assert g.state == before

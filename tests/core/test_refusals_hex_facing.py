@@ -3,6 +3,8 @@ the front arc or out of sight say so, with the rule and the place (``Ruleset.ref
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 from test_fight_hex_facing import GUN, at_step, scenario
 
@@ -59,3 +61,16 @@ def test_other_refusals_are_the_cores():
     assert error.key == "error.refused"
     for junk in ({"type": "move", "unit": ["x"]}, {"type": "fire", "unit": "gun", "target": 3}):
         assert refused(g, junk).key == "error.refused"
+
+
+def test_a_roll_for_no_known_purpose_is_refused():
+    """Every chance point's purpose has its handler (``rules.CHANCE``); any other is refused,
+    never taken for one of them."""
+    sc = scenario([{"id": "i1", "hex": "0103", "facing": 2, "ratings": {"movement": 2}}])
+    g = at_step(sc, "move")
+    before = copy.deepcopy(g.state)
+    with pytest.raises(IllegalActionError) as caught:
+        RULES.roll(sc, g.state, {"type": "roll", "value": 1, "chance": {"purpose": "sortie"}})
+    assert caught.value.key == "error.no_roll_due"
+    assert caught.value.params == {"purpose": "sortie"}
+    assert g.state == before

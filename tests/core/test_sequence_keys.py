@@ -44,7 +44,7 @@ from muster.overrides import override_tables
 from muster.problems import PROBLEMS
 from muster.scenario import load_builtin, parse_scenario
 from muster.systems import FOLDERS, data_path, game_rules
-from muster.systems.hex_facing import combat as hf_combat
+from muster.systems.hex_facing import tables as hf_tables
 
 NOTES = frozenset({"why", "source", "system", "default", "aid", "closed"})
 DEMOS = {"hex_facing": "demo-valmont", "hex_hexside": "demo-hohenbrueck"}
@@ -154,7 +154,7 @@ def recorder(read: dict[str, set[str]]) -> Any:
             scenario.memo[("movement", scenario.system)] = Recording(moves, keys)
         if "combat" in override_tables(scenario.system):
             scenario.memo.pop("hf combat tables", None)
-            tables = hf_combat.tables_for(scenario)
+            tables = hf_tables.tables_for(scenario)
             keys = read.setdefault(f"{folder}/combat", set())
             settings = Recording(dict(tables.settings), keys)
             scenario.memo["hf combat tables"] = dataclasses.replace(tables, settings=settings)
@@ -305,7 +305,7 @@ def defaults_of(system: str, table: str) -> dict[str, Any]:
     if table == "movement":
         return movement_data(system)
     assert table == "combat", table
-    return hf_combat.raw_tables()
+    return hf_tables.raw_tables()
 
 
 def written_back(defaults: dict[str, Any], leaf: str) -> tuple[dict[str, Any], str]:
@@ -347,7 +347,7 @@ def test_every_leaf_a_scenario_may_override_is_read_or_refused(system, table):
     folder = FOLDERS[system]
     defaults = defaults_of(system, table)
     read = reads(folder, table)
-    opened = hf_combat.open_settings() if table == "combat" else {}
+    opened = hf_tables.open_settings() if table == "combat" else {}
     refused, unread = [], []
     for leaf in leaves(defaults):
         override, place = written_back(defaults, leaf)
@@ -380,7 +380,7 @@ def test_every_setting_of_movement_json_is_read_but_its_notes(folder):
 
 def test_every_combat_default_a_scenario_may_change_is_read():
     read = reads("hex_facing", "combat")
-    left = [s for s in hf_combat.open_settings().values() if s not in read]
+    left = [s for s in hf_tables.open_settings().values() if s not in read]
     assert not left, f"hex_facing/combat.json: open defaults read by no rule: {left}"
 
 

@@ -19,6 +19,7 @@ from muster.play import sequence_data
 from muster.scenario import load_builtin, parse_scenario
 from muster.systems import game_rules
 from muster.systems.hex_facing import combat, rules
+from muster.systems.hex_facing import tables as hf_tables
 from muster.systems.hex_facing.combat import Combatant, MeleeSituation
 from muster.systems.hex_facing.movement import RULES as MOVEMENT
 
@@ -355,7 +356,7 @@ def test_the_chance_die_is_the_tables_die():
         )
         == "d6"
     )
-    with pytest.raises(combat.CombatDataError, match="die"):
+    with pytest.raises(hf_tables.CombatDataError, match="die"):
         rules.die_name(
             with_tables(tiny(), **{"die": {"sides": 10, "first": 1, "default": True, "why": "x"}})
         )
@@ -367,10 +368,10 @@ def test_the_melee_rows_params_are_read():
     apart = MeleeSituation(a, d, position="front_and_rear", attackers_adjacent=False)
     with pytest.raises(combat.IllegalCombatError):
         combat.melee_modifiers(apart)
-    raw = combat.raw_tables()
+    raw = hf_tables.raw_tables()
     row = next(r for r in raw["melee_modifiers"]["rows"] if r["id"] == "front_and_rear")
     row["attackers_adjacent"] = False
-    keys = [p.key for p in combat.melee_modifiers(apart, combat.parse_tables(raw))]
+    keys = [p.key for p in combat.melee_modifiers(apart, hf_tables.parse_tables(raw))]
     assert "melee.front_and_rear" in keys
 
 
@@ -386,11 +387,11 @@ def test_the_watching_enemy_types_of_the_rear_modifier_are_read():
     g = at_step(sc, "combat")
     keys = [m["key"] for m in RULES.preview(sc, g.state, attack)["modifiers"]]
     assert "melee.rear_in_enemy_front" not in keys  # cavalry is not infantry or artillery
-    raw = combat.raw_tables()
+    raw = hf_tables.raw_tables()
     row = next(r for r in raw["melee_modifiers"]["rows"] if r["id"] == "rear_in_enemy_front")
     row["enemy_types"] = ["cavalry"]
     sc = scenario(units)
-    sc.memo["hf combat tables"] = combat.parse_tables(raw)
+    sc.memo["hf combat tables"] = hf_tables.parse_tables(raw)
     g = at_step(sc, "combat")
     keys = [m["key"] for m in RULES.preview(sc, g.state, attack)["modifiers"]]
     assert "melee.rear_in_enemy_front" in keys
@@ -414,14 +415,14 @@ def test_the_watching_enemy_types_of_the_rear_modifier_are_read():
     ],
 )
 def test_combat_json_refuses_a_setting_the_rules_cannot_read(path, value, problem):
-    raw = combat.raw_tables()
+    raw = hf_tables.raw_tables()
     *parents, last = path.split(".")
     here = raw
     for key in parents:
         here = here[key]
     here[last] = value
-    with pytest.raises(combat.CombatDataError, match=problem):
-        combat.parse_tables(raw)
+    with pytest.raises(hf_tables.CombatDataError, match=problem):
+        hf_tables.parse_tables(raw)
 
 
 # -- the listing's own search finds what muster.movement.reachable finds --------------------

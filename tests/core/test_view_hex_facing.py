@@ -16,6 +16,7 @@ from muster.ruleset import CHOICE_KINDS, words_of
 from muster.scenario import load_builtin, parse_scenario
 from muster.systems import game_rules
 from muster.systems.hex_facing import combat
+from muster.systems.hex_facing import tables as hf_tables
 from muster.systems.hex_facing.rules import formations
 from muster.texts import english
 
@@ -174,10 +175,10 @@ def test_every_view_of_random_games_is_worded(seed, bias):
 
 
 def test_every_rule_reference_of_the_data_is_worded():
-    tables = combat.load_tables()
+    tables = hf_tables.load_tables()
     refs = {r.rule for r in (*tables.melee.values(), *tables.fire.values())}
     refs |= {n["rule"] for n in tables.notes.values()}
-    raw = combat.raw_tables()
+    raw = hf_tables.raw_tables()
     refs |= {raw[t]["rule"] for t in ("force_ratio", "fire_table", "melee_table")}
     refs |= {p["rule"] for p in raw["procedures"].values()}
     refs |= {"terrain table", "terrain table (f) (g)", "terrain table (c)", "terrain table (d)"}

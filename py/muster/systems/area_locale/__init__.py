@@ -4,11 +4,12 @@ Its descriptor, ``SYSTEM``: what the core asks of it (``muster.systems.System``)
 """
 
 from pathlib import Path
+from typing import Any
 
 from ...reference import label
 from .. import Editor, System
-from .data import defaults, piece_steps, problem
 from .rules import RULES
+from .tables import defaults, piece_steps, problem
 
 # The settings the rules reference words (sequence.json path -> ref.al_setting.<name>).
 SETTINGS = {
@@ -41,7 +42,7 @@ COMMANDS = {
     **{("costs", name): f"ref.al_cmd.{name}" for name in COSTS},
 }
 # Settings the rules reference words: (table, *path) -> its words.
-WORDED: dict[tuple[str, ...], dict] = {
+WORDED: dict[tuple[str, ...], dict[str, Any]] = {
     ("sequence", "commands", "per_turn"): label("ref.al_cmd.per_turn"),
     ("sequence", "reserve_effect", "value"): label("ref.al_bombard.reserve"),
     ("sequence", "retreat", "cannot"): label("ref.al_retreat.cannot"),

@@ -16,8 +16,8 @@ from typing import Any
 
 from ... import play
 from ...areamap import AreaScenario
-from . import data
-from . import pieces as P
+from . import position as P
+from . import tables
 from .state import AreaLocaleState, asked, fighting, phasing, plain
 
 State = AreaLocaleState  # the state's shape (state.py)
@@ -25,7 +25,7 @@ Action = dict[str, Any]
 Event = dict[str, Any]
 Step = play.Step  # a step of the queue (``state["queue"]``)
 Outcome = play.Outcome
-_DEFAULTS = data.defaults()
+_DEFAULTS = tables.defaults()
 # The notes' numbers of an assault by default (sequence.json "leading", "assault", "losses"),
 # for readers outside the rules (the rules read the scenario's settings): a leading piece of
 # this many steps or more among the attacker's (step 1); the result the attacker wins at
@@ -123,7 +123,7 @@ def _reveal(state: State, ids: list[str]) -> None:
         state["pieces"][pid]["revealed"] = True
 
 
-def _leads_events(scenario: AreaScenario, state: State, side: str, ids: list[str]) -> list:
+def _leads_events(scenario: AreaScenario, state: State, side: str, ids: list[str]) -> list[Event]:
     """The leading blocks: their count and steps for both sides (they are shown on the map
     this turn); which blocks they are, in the owner's own log only."""
     steps = sum(state["pieces"][p]["steps"] for p in ids)
@@ -233,7 +233,7 @@ def _result(scenario: AreaScenario, state: State) -> list[Event]:
     return events + drain(scenario, state)
 
 
-def _loss_item(lead: list[str], all_: list[str], n: int, owner: str, enemy: str) -> dict:
+def _loss_item(lead: list[str], all_: list[str], n: int, owner: str, enemy: str) -> dict[str, Any]:
     rest = [p for p in all_ if p not in lead]
     return {"do": "loss", "n": n, "lead": lead, "rest": rest, "owner": owner, "enemy": enemy}
 
@@ -423,7 +423,12 @@ def no_pursuit(scenario: AreaScenario, state: State) -> list[Event]:
 
 
 def _defenders_fall_back(
-    scenario: AreaScenario, state: State, locale: str, came_from: str, hit: str, enter: dict
+    scenario: AreaScenario,
+    state: State,
+    locale: str,
+    came_from: str,
+    hit: str,
+    enter: dict[str, Any],
 ) -> list[Event]:
     """Every defending piece in a lost locale retreats, group by group (the notes): artillery
     is eliminated; the attacked approach goes without loss; other approaches and the reserve
@@ -609,7 +614,9 @@ def block(scenario: AreaScenario, state: State, pid: str | None) -> list[Event]:
 # -- cavalry moving on --------------------------------------------------------------------------
 
 
-def offer_follow(scenario: AreaScenario, state: State, group: list[str], locale: str) -> list:
+def offer_follow(
+    scenario: AreaScenario, state: State, group: list[str], locale: str
+) -> list[Event]:
     """Cavalry that moved into a locale may move on to one of its approaches at once: the
     cavalry of the group (``cavalry_follow.group`` "with_others"; "cavalry_only": only when
     the whole group is cavalry), for ``cavalry_follow.cost`` commands."""

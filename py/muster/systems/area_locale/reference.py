@@ -2,7 +2,7 @@
 commands, the approaches (their widths and the map's terrain effects), the assault and its
 result, retreats, bombardment, the settings the notes leave open and the sequence of play,
 all read from what the rules read: the settings of ``sequence.json`` with the scenario's
-overrides (``pieces.settings``), and the scenario's map.
+overrides (``position.settings``), and the scenario's map.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from typing import Any
 from ... import reference as R
 from ...areamap import APPROACH_FLAGS, WIDTHS, AreaScenario
 from ...reference import anchor, column, label, row, section
-from . import data
-from . import pieces as P
+from . import position as P
+from . import tables
 from .state import AreaLocaleState
 
 State = AreaLocaleState  # the state's shape (state.py)
@@ -70,7 +70,7 @@ def _commands(scenario: AreaScenario) -> Any:
         )
     ]
     for name, cost in s["costs"].items():
-        if name in data.NOTES:
+        if name in tables.NOTES:
             continue
         rows.append(
             row(

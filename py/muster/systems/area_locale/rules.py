@@ -7,7 +7,7 @@ Player turn (the notes' order, ``player_turn`` of sequence.json):
   movement     groups for commands (reserve / approach cases), roads, maneuver attacks
   declaration  artillery reveals itself and declares a bombardment for next turn
 Two player turns a game turn, the first side first; 16 turns; no dice. Every number and every
-reading a scenario may change is a setting of sequence.json (``pieces.settings``).
+reading a scenario may change is a setting of sequence.json (``position.settings``).
 """
 
 from __future__ import annotations
@@ -15,12 +15,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ... import play
+from ... import play, standing
 from ...areamap import AreaScenario
 from ...ruleset import Action, Refusal, RulesBase, held_facts, place_words, refusal
-from ...standing import condition
 from . import assault as A
-from . import pieces as P
+from . import position as P
 from . import reference, screen
 from .state import AreaLocaleState, asked, phasing, plain
 
@@ -76,7 +75,7 @@ class AreaLocaleRules(RulesBase[AreaLocaleState, Action]):
                 "revealed": False,
                 "moved": False,
                 "assaulted": False,
-                "bombarded": -9,
+                "bombarded": P.NEVER_BOMBARDED,
                 "declared": False,
                 "road": False,
             }
@@ -382,13 +381,14 @@ class AreaLocaleRules(RulesBase[AreaLocaleState, Action]):
         primary = all(
             scenario.road_kind(a, b) == "primary" for a, b in zip(chain, chain[1:], strict=False)
         )
-        return rule["primary_cost"] if primary else rule["secondary_cost"]
+        return int(rule["primary_cost"] if primary else rule["secondary_cost"])
 
     # -- handlers ---------------------------------------------------------------------------------
 
     def apply(self, scenario: AreaScenario, state: State, action: Action) -> list[Event]:
         """Carry out a legal action on ``state``."""
-        events = play.handler_for(action, HANDLERS)(self, scenario, state, action)
+        handler: Callable[..., list[Event]] = play.handler_for(action, HANDLERS)
+        events = handler(self, scenario, state, action)
         if state["phase"] != "over" and not state["result"]:
             P.update_held(scenario, state)
         return events
@@ -655,7 +655,9 @@ class AreaLocaleRules(RulesBase[AreaLocaleState, Action]):
         """The legal actions grouped into labelled choices (``screen.choices``)."""
         return screen.choices(self, scenario, state, legal)
 
-    def view_extra(self, scenario: AreaScenario, state: State, viewer: str | None) -> dict:
+    def view_extra(
+        self, scenario: AreaScenario, state: State, viewer: str | None
+    ) -> dict[str, Any]:
         """Beside the state: the prompt of ``viewer``'s own screen (the deciding side's names
         its blocks; the other side's is the one both may read), the markers on the blocks it
         sees, and the attacks in progress drawn as arrows."""
@@ -683,18 +685,21 @@ class AreaLocaleRules(RulesBase[AreaLocaleState, Action]):
     def victory(self, scenario: AreaScenario) -> dict[str, Any]:
         """The turns, the objective locales (if counted), a side with no piece left loses,
         most points wins."""
-        s = P.settings(scenario)
-        lines = [condition(scenario, P.FOLDER, "turns", {"turns": s["turns"]}, "turns")]
-        if s["victory"]["objectives"]:
-            lines.append(condition(scenario, P.FOLDER, "objectives", {}, "victory", "objectives"))
-        lines.append(condition(scenario, P.FOLDER, "wiped", {}, "victory"))
-        lines.append(condition(scenario, P.FOLDER, "most_points", {}, "victory"))
-        return {"turns": s["turns"], "conditions": lines}
+        return standing.victory(
+            scenario,
+            P.FOLDER,
+            P.settings(scenario),
+            [
+                ("objectives", "victory", "objectives"),
+                ("wiped", "victory"),
+                ("most_points", "victory"),
+            ],
+        )
 
     def view_for(self, scenario: AreaScenario, state: State, viewer: str | None) -> dict[str, Any]:
         """What ``viewer`` may see: its own blocks whole, the enemy's revealed ones whole, the
         rest as bare blocks of a colour on the map. Never the hidden steps, types or names."""
-        from .view import side_view
+        from .sideview import side_view
 
         return side_view(self, scenario, state, viewer)
 
@@ -725,23 +730,20 @@ def _decision_actions(pending: dict[str, Any]) -> list[Action]:
 
 
 HANDLERS: dict[str, Callable[..., list[Event]]] = {
-    name: getattr(AreaLocaleRules, name)
-    for name in (
-        "end_phase",
-        "end_turn",
-        "select",
-        "move",
-        "road",
-        "assault",
-        "declare",
-        "bombard",
-        "lead",
-        "take_step",
-        "retreat",
-        "pursue",
-        "block",
-        "follow",
-    )
+    "end_phase": AreaLocaleRules.end_phase,
+    "end_turn": AreaLocaleRules.end_turn,
+    "select": AreaLocaleRules.select,
+    "move": AreaLocaleRules.move,
+    "road": AreaLocaleRules.road,
+    "assault": AreaLocaleRules.assault,
+    "declare": AreaLocaleRules.declare,
+    "bombard": AreaLocaleRules.bombard,
+    "lead": AreaLocaleRules.lead,
+    "take_step": AreaLocaleRules.take_step,
+    "retreat": AreaLocaleRules.retreat,
+    "pursue": AreaLocaleRules.pursue,
+    "block": AreaLocaleRules.block,
+    "follow": AreaLocaleRules.follow,
 }
 
 RULES = AreaLocaleRules()

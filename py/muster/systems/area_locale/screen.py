@@ -13,15 +13,16 @@ are put on blocks the viewer sees; arrows join places both sides see.
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from typing import Any
 
 from ... import flow
 from ...areamap import AreaScenario
 from ...ruleset import Action, choice, item
-from . import pieces as P
+from . import position as P
 from .assault import pursuit_target
+from .sideview import shown_blocks
 from .state import AreaLocaleState, asked, fighting
-from .view import shown_blocks
 
 State = AreaLocaleState  # the state's shape (state.py)
 
@@ -147,106 +148,158 @@ def _group_place(state: State, group: list[str]) -> str:
 # -- choices --------------------------------------------------------------------------------------
 
 
-def choices(rules: Any, scenario: AreaScenario, state: State, legal: list[Action]) -> list[dict]:
-    """Every legal action in one item of one choice, each labelled; the choice that ends the
-    phase or the turn last."""
-    groups: dict[tuple, dict[str, Any]] = {}
-    pending = state["pending"] or {}
-
-    def group(key: tuple, label: str, params: dict[str, Any]) -> dict[str, Any]:
-        if key not in groups:
-            groups[key] = choice(label, params)
-        return groups[key]
-
-    costs: dict[str, int] = {}
-    if state["selection"] and any(a["type"] == "move" for a in legal):
-        costs = {to: c for to, c, _ in rules.destinations(scenario, state, state["selection"])}
+def choices(
+    rules: Any, scenario: AreaScenario, state: State, legal: list[Action]
+) -> list[dict[str, Any]]:
+    """Every legal action in one item of one choice, each labelled (``CHOICE_ITEMS``, by the
+    action's type); the choice that ends the phase or the turn last."""
+    c = _Choices(rules, scenario, state, legal)
     for action in legal:
-        kind = action["type"]
-        if kind == "select":
-            pid = action["unit"]
-            place = P.position(state["pieces"][pid])
-            chosen = pid in state["selection"]
-            g = group(("select", place), "choice.al_select", {"at": place})
-            key = "action.al_unselect" if chosen else "action.al_select"
-            g["items"].append(item(action, key, {"unit": pid}, at=None))
-        elif kind == "move":
-            g = group(
-                ("move",),
-                "choice.al_move",
-                {"units": list(state["selection"]), "count": len(state["selection"])},
-            )
-            key, params = _move_label(state, action, costs[action["to"]])
-            g["items"].append(_tap_place(item(action, key, params)))
-        elif kind == "road":
-            g = group(("road",), "choice.al_road", {"unit": action["unit"]})
-            path = action["path"]
-            cost = rules._road_cost(scenario, state["pieces"][action["unit"]]["locale"], path)
-            params = {"to": path[-1], "path": path, "cost": cost}
-            g["items"].append(_tap_place(item(action, "action.al_road", params, at=path[-1])))
-        elif kind == "assault":
-            ap = action["approach"]
-            a, n = ap.split("/")
-            g = group(("assault",), "choice.al_assault", {"count": state["commands"]})
-            params = {"approach": a, "to": n, "cost": 1}  # from one locale on the next
-            g["items"].append(item(action, "action.al_assault", params, at=ap))
-        elif kind in ("bombard", "declare"):
-            pid = action["unit"]
-            target = rules._target(scenario, state, pid) or []
-            at = P.position(state["pieces"][target[0]]) if target else None
-            g = group((kind,), f"choice.al_{kind}", {})
-            # A tap on the gun: its target is the rules' (the label names it, an arrow shows it).
-            params = {"unit": pid, "at": at}
-            shown = item(action, f"action.al_{kind}", params)
-            shown["at"] = None
-            g["items"].append(shown)
-        elif kind == "lead":
-            _lead_item(scenario, state, action, group)
-        elif kind == "take_step":
-            g = _loss_choice(state, group)
-            g["items"].append(item(action, "action.al_take_step", {"unit": action["unit"]}))
-        elif kind == "retreat":
-            units = list(pending["group"])
-            g = group(("retreat",), "choice.al_retreat", {"units": units, "count": len(units)})
-            g["items"].append(item(action, "action.al_retreat", {"to": action["to"]}))
-        elif kind == "pursue":
-            g = group(("pursue",), "choice.al_pursue", {"at": pursuit_target(state)})
-            units = action["units"]
-            key = "action.al_pursue" if units else "action.al_pursue_none"
-            params = {"units": units, "count": len(units)} if units else {}
-            unit = units[0] if len(units) == 1 else None
-            g["items"].append(item(action, key, params, unit=unit))
-        elif kind == "block":
-            frm, to = pending["frm"], pending["to"]
-            g = group(("block",), "choice.al_block", {"frm": frm, "to": to})
-            if action.get("unit"):
-                params = {"unit": action["unit"], "at": f"{to}/{frm}"}
-                g["items"].append(item(action, "action.al_block", params, at=f"{to}/{frm}"))
-            else:
-                g["items"].append(item(action, "action.al_no_block", {"to": to}, at=None))
-        elif kind == "follow":
-            locale = pending["locale"]
-            g = group(("follow",), "choice.al_follow", {"locale": locale})
-            if action.get("to"):
-                at = f"{locale}/{action['to']}"
-                g["items"].append(item(action, "action.al_follow", {"at": at}, at=at))
-            else:
-                g["items"].append(item(action, "action.al_stay", {"locale": locale}, at=None))
-        else:  # end_phase, end_turn
-            g = group(("end",), "choice.al_end", {})
-            g["end"] = True
-            key, params = _end_label(rules, scenario, state, action)
-            ending = item(action, key, params)
-            unused = _unused(scenario, state, legal)
-            if unused:
-                ending["unused"] = unused
-            g["items"].append(ending)
+        CHOICE_ITEMS.get(action["type"], _end_item)(c, action)
     order = ("move", "road", "assault", "bombard", "declare", "select")
     ranked = sorted(
-        groups.items(),
+        c.groups.items(),
         key=lambda kv: (kv[0][0] == "end", order.index(kv[0][0]) if kv[0][0] in order else -1),
     )
     return [g for _, g in ranked]
+
+
+class _Choices:
+    """The choices being made of the legal actions (``choices``), each under its key."""
+
+    def __init__(self, rules: Any, scenario: AreaScenario, state: State, legal: list[Action]):
+        self.rules, self.scenario, self.state, self.legal = rules, scenario, state, legal
+        self.pending = state["pending"] or {}
+        self.groups: dict[tuple[Any, ...], dict[str, Any]] = {}
+        self.costs: dict[str, int] = {}
+        if state["selection"] and any(a["type"] == "move" for a in legal):
+            found = rules.destinations(scenario, state, state["selection"])
+            self.costs = {to: cost for to, cost, _ in found}
+
+    def group(self, key: tuple[Any, ...], label: str, params: dict[str, Any]) -> dict[str, Any]:
+        """The choice under ``key``, made with its label the first time."""
+        if key not in self.groups:
+            self.groups[key] = choice(label, params)
+        return self.groups[key]
+
+
+def _select_item(c: _Choices, action: Action) -> None:
+    pid = action["unit"]
+    place = P.position(c.state["pieces"][pid])
+    chosen = pid in c.state["selection"]
+    g = c.group(("select", place), "choice.al_select", {"at": place})
+    key = "action.al_unselect" if chosen else "action.al_select"
+    g["items"].append(item(action, key, {"unit": pid}, at=None))
+
+
+def _move_item(c: _Choices, action: Action) -> None:
+    selection = list(c.state["selection"])
+    g = c.group(("move",), "choice.al_move", {"units": selection, "count": len(selection)})
+    key, params = _move_label(c.state, action, c.costs[action["to"]])
+    g["items"].append(_tap_place(item(action, key, params)))
+
+
+def _road_item(c: _Choices, action: Action) -> None:
+    g = c.group(("road",), "choice.al_road", {"unit": action["unit"]})
+    path = action["path"]
+    frm = c.state["pieces"][action["unit"]]["locale"]
+    params = {"to": path[-1], "path": path, "cost": c.rules._road_cost(c.scenario, frm, path)}
+    g["items"].append(_tap_place(item(action, "action.al_road", params, at=path[-1])))
+
+
+def _assault_item(c: _Choices, action: Action) -> None:
+    ap = action["approach"]
+    a, n = ap.split("/")
+    g = c.group(("assault",), "choice.al_assault", {"count": c.state["commands"]})
+    params = {"approach": a, "to": n, "cost": 1}  # from one locale on the next
+    g["items"].append(item(action, "action.al_assault", params, at=ap))
+
+
+def _gun_item(c: _Choices, action: Action) -> None:
+    """A bombardment or its declaration: a tap on the gun; its target is the rules' (the
+    label names it, an arrow shows it)."""
+    kind, pid = action["type"], action["unit"]
+    target = c.rules._target(c.scenario, c.state, pid) or []
+    at = P.position(c.state["pieces"][target[0]]) if target else None
+    g = c.group((kind,), f"choice.al_{kind}", {})
+    shown = item(action, f"action.al_{kind}", {"unit": pid, "at": at})
+    shown["at"] = None
+    g["items"].append(shown)
+
+
+def _lead_choice_item(c: _Choices, action: Action) -> None:
+    _lead_item(c.scenario, c.state, action, c.group)
+
+
+def _take_step_item(c: _Choices, action: Action) -> None:
+    g = _loss_choice(c.state, c.group)
+    g["items"].append(item(action, "action.al_take_step", {"unit": action["unit"]}))
+
+
+def _retreat_item(c: _Choices, action: Action) -> None:
+    units = list(c.pending["group"])
+    g = c.group(("retreat",), "choice.al_retreat", {"units": units, "count": len(units)})
+    g["items"].append(item(action, "action.al_retreat", {"to": action["to"]}))
+
+
+def _pursue_item(c: _Choices, action: Action) -> None:
+    g = c.group(("pursue",), "choice.al_pursue", {"at": pursuit_target(c.state)})
+    units = action["units"]
+    key = "action.al_pursue" if units else "action.al_pursue_none"
+    params = {"units": units, "count": len(units)} if units else {}
+    unit = units[0] if len(units) == 1 else None
+    g["items"].append(item(action, key, params, unit=unit))
+
+
+def _block_item(c: _Choices, action: Action) -> None:
+    frm, to = c.pending["frm"], c.pending["to"]
+    g = c.group(("block",), "choice.al_block", {"frm": frm, "to": to})
+    if action.get("unit"):
+        params = {"unit": action["unit"], "at": f"{to}/{frm}"}
+        g["items"].append(item(action, "action.al_block", params, at=f"{to}/{frm}"))
+    else:
+        g["items"].append(item(action, "action.al_no_block", {"to": to}, at=None))
+
+
+def _follow_item(c: _Choices, action: Action) -> None:
+    locale = c.pending["locale"]
+    g = c.group(("follow",), "choice.al_follow", {"locale": locale})
+    if action.get("to"):
+        at = f"{locale}/{action['to']}"
+        g["items"].append(item(action, "action.al_follow", {"at": at}, at=at))
+    else:
+        g["items"].append(item(action, "action.al_stay", {"locale": locale}, at=None))
+
+
+def _end_item(c: _Choices, action: Action) -> None:
+    """The end of the phase or of the turn, with what it leaves unused."""
+    g = c.group(("end",), "choice.al_end", {})
+    g["end"] = True
+    key, params = _end_label(c.rules, c.scenario, c.state, action)
+    ending = item(action, key, params)
+    unused = _unused(c.scenario, c.state, c.legal)
+    if unused:
+        ending["unused"] = unused
+    g["items"].append(ending)
+
+
+# Each action's item in its choice, by the action's type (any other ends the phase or turn).
+CHOICE_ITEMS: dict[str, Callable[[_Choices, Action], None]] = {
+    "select": _select_item,
+    "move": _move_item,
+    "road": _road_item,
+    "assault": _assault_item,
+    "bombard": _gun_item,
+    "declare": _gun_item,
+    "lead": _lead_choice_item,
+    "take_step": _take_step_item,
+    "retreat": _retreat_item,
+    "pursue": _pursue_item,
+    "block": _block_item,
+    "follow": _follow_item,
+    "end_phase": _end_item,
+    "end_turn": _end_item,
+}
 
 
 def _tap_place(shown: dict[str, Any]) -> dict[str, Any]:
@@ -289,7 +342,7 @@ def _lead_item(scenario: AreaScenario, state: State, action: Action, group: Any)
     g["items"].append(item(action, key, params, unit=unit))
 
 
-def _loss_choice(state: State, group: Any) -> dict[str, Any]:
+def _loss_choice(state: State, group: Callable[..., dict[str, Any]]) -> dict[str, Any]:
     pending = asked(state)
     entry = state["queue"][0]
     if pending["kind"] == "group_loss":
@@ -298,7 +351,7 @@ def _loss_choice(state: State, group: Any) -> dict[str, Any]:
     return group(("loss",), "choice.al_loss", params)
 
 
-def _unused(scenario: AreaScenario, state: State, legal: list[Action]) -> dict | None:
+def _unused(scenario: AreaScenario, state: State, legal: list[Action]) -> dict[str, Any] | None:
     """The commands an ending leaves unused: those left when no later phase of the player turn
     spends commands (movement, assault) and a block could still spend them now."""
     phases = P.phases(scenario)
@@ -328,7 +381,7 @@ def _end_label(
 # -- markers and arrows ---------------------------------------------------------------------------
 
 
-def markers(rules: Any, scenario: AreaScenario, state: State, viewer: str) -> dict[str, list]:
+def markers(rules: Any, scenario: AreaScenario, state: State, viewer: str) -> dict[str, list[Any]]:
     """Block id as ``viewer`` sees it -> its markers: only on blocks it sees (its own, and the
     enemy's revealed ones), and what only the owner knows on its own blocks only."""
     assault = state["assault"] or {}
@@ -360,7 +413,7 @@ def markers(rules: Any, scenario: AreaScenario, state: State, viewer: str) -> di
     return out
 
 
-def arrows(rules: Any, scenario: AreaScenario, state: State, viewer: str) -> list[dict]:
+def arrows(rules: Any, scenario: AreaScenario, state: State, viewer: str) -> list[dict[str, Any]]:
     """Attacks in progress, between places both sides see: the assault (approach to approach),
     a maneuver attack awaiting the defender's block (locale to locale), and in the bombardment
     phase each declared gun of the phasing side to its target."""

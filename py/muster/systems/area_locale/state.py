@@ -16,7 +16,8 @@ class AreaLocaleState(State):
     # commands the phasing side has left this player turn (``commands.per_turn`` at its start)
     commands: int
     # piece id -> {"locale", "approach" (the facing locale, or None in the reserve), "steps",
-    # "out", "revealed", "moved", "assaulted", "bombarded" (the turn it last fired),
+    # "out", "revealed", "moved", "assaulted", "bombarded" (the turn it last fired; never:
+    # ``position.NEVER_BOMBARDED``),
     # "declared" (a bombardment for next turn), "road" (it moved by road this turn)}
     pieces: dict[str, dict[str, Any]]
     # the pieces picked for the group about to move (in the order picked)

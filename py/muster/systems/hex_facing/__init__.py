@@ -8,11 +8,11 @@ from pathlib import Path
 from ...hexmap import UNIT_TYPES
 from ...reference import label
 from .. import Editor, Setting, System, Table
-from .combat import CHOICES, LISTS, open_settings, raw_tables
-from .combat import check_overrides as check_combat
 from .movement import RULES as MOVEMENT
 from .reference import HEADINGS
 from .rules import RULES
+from .tables import CHOICES, LISTS, open_settings, raw_tables
+from .tables import check_overrides as check_combat
 
 # Settings the rules reference words: (table, *path) -> its words.
 WORDED = {

@@ -13,9 +13,11 @@ from typing import Any
 from ...hexgrid import Hex, Hexside, hex_distance
 from ...hexmap import Scenario
 from ...los import line_of_sight, trace
+from ...modifier import total
 from ...movement import Board, Unit
 from ...shapes import Action
 from . import combat, reference
+from . import tables as T
 from .combat import Combatant, FireSituation, IllegalCombatError, MeleeSituation
 from .geometry import (
     attack_position,
@@ -79,7 +81,7 @@ def _level(scenario: Scenario, a: Hex, b: Hex) -> int:
 def fire_actions(scenario: Scenario, state: State, board: Board, ready: list[str]) -> list[Action]:
     """Every fire the artillery in ``ready`` may make: in range, in the front arc, in sight."""
     actions: list[Action] = []
-    beyond = combat.tables_for(scenario).settings["fire_modifiers.long_range_limit"]
+    beyond = T.tables_for(scenario).settings["fire_modifiers.long_range_limit"]
     enemy_hexes: dict[str, set[str]] = {}
     for uid, u in state["units"].items():
         if not u["out"] and scenario.units[uid]["type"] != "leader":
@@ -118,7 +120,7 @@ def can_fire(scenario: Scenario, state: State, action: Action) -> bool:
     if not line_of_sight(scenario, origin, scenario.hex_at(action["target"])).clear:
         return False
     try:
-        combat.fire_modifiers(fire_situation(scenario, state, action), combat.tables_for(scenario))
+        combat.fire_modifiers(fire_situation(scenario, state, action), T.tables_for(scenario))
     except IllegalCombatError:
         return False
     return True
@@ -182,7 +184,7 @@ def melee_actions(scenario: Scenario, state: State, board: Board, ready: list[st
                     try:
                         combat.melee_modifiers(
                             melee_situation(scenario, state, board, action),
-                            combat.tables_for(scenario),
+                            T.tables_for(scenario),
                         )
                     except IllegalCombatError:
                         continue
@@ -204,7 +206,7 @@ def melee_situation(
         attackers.append(combatant(scenario, state, uid, features, _level(scenario, here, target)))
     attacking_units: list[Unit] = [board.unit(a) for a in action["attackers"]]
     defending_units = [board.unit(d) for d in defenders]
-    watching = combat.tables_for(scenario).melee["rear_in_enemy_front"].params["enemy_types"]
+    watching = T.tables_for(scenario).melee["rear_in_enemy_front"].params["enemy_types"]
     return MeleeSituation(
         attackers=tuple(attackers),
         defenders=tuple(combatant(scenario, state, d) for d in defenders),
@@ -224,7 +226,7 @@ def countercharge_units(
     stand-in of combat.json): of the types, in the states and, if so set, with a charging
     unit in one of their front hexes, as ``procedures.countercharge`` says; none when the
     countercharge is not offered or not against this kind of attack."""
-    t = combat.tables_for(scenario).settings
+    t = T.tables_for(scenario).settings
     kind = "charge" if action.get("charge") else "melee"
     if not t["procedures.countercharge.reaction"]:
         return []
@@ -260,12 +262,12 @@ def preview(scenario: Scenario, state: State, board: Board, action: Action) -> d
     countercharge = action["type"] == "countercharge"
     if action["type"] in ("countercharge", "no_countercharge"):
         action = ongoing(state, "countercharge")["melee"]
-    t = combat.tables_for(scenario)
+    t = T.tables_for(scenario)
     notes: list[dict[str, Any]] = []
     if action["type"] == "fire":
         fire = fire_situation(scenario, state, action)
         parts = combat.fire_modifiers(fire, t)
-        drm = combat.total(parts)
+        drm = total(parts)
         cohesion = min((u.cohesion for u in fire.targets), default=0)
         outcomes = combat.fire_distribution(drm, cohesion, tables=t)
         if all(not outcome["target"] for outcome, _ in outcomes):
@@ -273,7 +275,7 @@ def preview(scenario: Scenario, state: State, board: Board, action: Action) -> d
     else:
         melee = melee_situation(scenario, state, board, action, countercharge)
         parts = combat.melee_modifiers(melee, t)
-        drm = combat.total(parts)
+        drm = total(parts)
         notes += disordered_notes(action["attackers"], melee.attackers)
         outcomes = combat.melee_distribution(
             drm,
@@ -312,7 +314,7 @@ def disordered_notes(ids: list[str], attackers: tuple[Combatant, ...]) -> list[d
     return notes
 
 
-def no_effect_note(drm: int, cohesion: int, t: combat.CombatTables) -> dict[str, Any]:
+def no_effect_note(drm: int, cohesion: int, t: T.CombatTables) -> dict[str, Any]:
     """Why a fire the aid allows cannot have an effect: even the die's best face totals less
     than the fire table's first result, or it calls at most for cohesion tests the target
     passes on every face."""

@@ -17,15 +17,16 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ...hexgrid import Hex, hex_neighbor
+from ...modifier import Modifier
 from ...movement import (
     Board,
-    Part,
     Step,
     SteppedRules,
     Unit,
     collect_zoc,
     prohibited_step,
 )
+from .tables import level_row
 
 SYSTEM = "hex-facing"
 BRIDGES = ("bridge", "pontoon_bridge")
@@ -33,15 +34,14 @@ WATER = ("river", "lake", "sea")
 STREAMS = ("stream", "canal", "ford")
 WORKS = ("redoubt", "wall", "fortification")
 SLOPES = ("slope", "steep_slope")
-LEVEL_ROWS = {1: "level_up_1", 2: "level_up_2_plus", -1: "level_down_1", -2: "level_down_2_plus"}
 TABLE = "terrain table"
 # Steps kept per terrain column for a scenario (the map's own costs, the same for every unit
 # of the column); past this the cache starts again, so a huge map holds memory in check.
 STEPS_KEPT = 40_000
 
 
-def _no(key: str, **params: object) -> Part:
-    return Part(0, key, TABLE, tuple(params.items()))
+def _no(key: str, **params: object) -> Modifier:
+    return Modifier(0, key, TABLE, tuple(params.items()))
 
 
 def front_directions(board: Board, unit: Unit) -> tuple[int, ...]:
@@ -57,12 +57,12 @@ def front_directions(board: Board, unit: Unit) -> tuple[int, ...]:
     return ((d - 1) % 6, d % 6, (d + 1) % 6)
 
 
-def _road_part(board: Board, road: str, col: str) -> Part:
+def _road_part(board: Board, road: str, col: str) -> Modifier:
     rule = board.rule(road, col, TABLE + " (c)")
-    return Part(board.cell(road, col).value or 0, "move.road", rule, (("kind", road),))
+    return Modifier(board.cell(road, col).value or 0, "move.road", rule, (("kind", road),))
 
 
-def _terrain_parts(board: Board, terrain: tuple[str, ...], col: str) -> tuple[Part, ...]:
+def _terrain_parts(board: Board, terrain: tuple[str, ...], col: str) -> tuple[Modifier, ...]:
     """The cost of a hex's terrains for a column as ``hex_terrain_combination.rule`` combines
     them (movement.json): the costliest alone (``highest``), or each of them, their costs
     added up (``sum``); or, first and alone, the prohibition of one of them."""
@@ -70,10 +70,12 @@ def _terrain_parts(board: Board, terrain: tuple[str, ...], col: str) -> tuple[Pa
     for t in terrain:
         if cell(t, col).prohibited:
             rule = board.rule(t, col, TABLE)
-            return (Part(0, "move.prohibited.terrain", rule, (("terrain", t),)),)
+            return (Modifier(0, "move.prohibited.terrain", rule, (("terrain", t),)),)
     combine = COMBINATIONS[board.data["hex_terrain_combination"]["rule"]]
     return tuple(
-        Part(cell(t, col).value or 0, "move.terrain", board.rule(t, col, TABLE), (("terrain", t),))
+        Modifier(
+            cell(t, col).value or 0, "move.terrain", board.rule(t, col, TABLE), (("terrain", t),)
+        )
         for t in combine(board, terrain, col)
     )
 
@@ -146,133 +148,29 @@ class HexFacingMovement(SteppedRules):
         col = data["unit_columns"][unit.type]
         road_rule = data["road"]
         forbid_road_near_enemy = road_rule["adjacent_enemy_forbids_road"]
-        crossing_extra = road_rule["prohibited_crossing_extra"]
-        steep_limit = data["steep_slope_impassable_levels"]
-        level_road = data["level_prohibition_cancelled_by_road"]["value"]
         side_roads = board.scenario.side_roads
-        side_features = board.scenario.side_features
-        hexes = board.scenario.hexes
-        terrain_memo = board.memo(("hex-facing terrain", col))
         friends = board.friends_near(unit)
         rule = data["zoc"]
         zoc = {} if unit.type in rule["ignored_by"] else board.enemy_zoc(unit.side, self)
         zoc_stops = rule["entering_stops"]
         disordered = unit.has("disordered")
         cell, rule_of = board.cell, board.rule
-        road_parts = {kind: _road_part(board, kind, col) for kind in ("road", "trail")}
-        friendly_part = Part(
+        friendly_part = Modifier(
             cell("friendly_unit", col).value or 0,
             "move.friendly_unit",
             rule_of("friendly_unit", col, TABLE),
         )
-        leave_part = Part(
+        leave_part = Modifier(
             cell("leaving_enemy_zoc", col).value or 0,
             "move.leave_zoc",
             rule_of("leaving_enemy_zoc", col, TABLE),
         )
         extra = data["disordered_zoc_entry"]["extra"]
-        enter_part = Part(extra, "move.enter_zoc_disordered", TABLE + " (d)")
+        enter_part = Modifier(extra, "move.enter_zoc_disordered", TABLE + " (d)")
         side = unit.side
 
         fixed_memo = board.memo(("hex-facing steps", col))
-
-        def fixed(frm: Hex, to: Hex, kinds: tuple[str, ...] | None, road_ok: bool) -> Step:
-            """The step as the map alone makes it (terrain, road, hexside, level): the same
-            for every unit of this column, so kept for the scenario."""
-            parts: list[Part] = []
-            flags: set[str] = set()
-            road = None
-            if kinds:
-                if road_ok:
-                    road = "road" if "road" in kinds else "trail"
-                else:
-                    parts.append(_no("move.road_denied_adjacent_enemy", rule="4.3.1"))
-
-            # Hex terrain, or the road or trail followed (c).
-            if road:
-                parts.append(road_parts[road])
-            else:
-                terrain = hexes[to].terrain
-                if kinds and set(BRIDGES) & set(terrain):
-                    terrain = tuple(t for t in terrain if t not in WATER + BRIDGES) or ("clear",)
-                    found = _terrain_parts(board, terrain, col)
-                else:
-                    memo = terrain_memo.get(to)
-                    if memo is None:
-                        memo = terrain_memo[to] = _terrain_parts(board, terrain, col)
-                    found = memo
-                if found[0].key != "move.terrain":
-                    return Step(frm, to, 0, tuple(parts), found[0])
-                parts.extend(found)
-
-            # Hexside features.
-            features = side_features.get((frm, to), ())
-            level_from = hexes[frm].level
-            level_to = hexes[to].level
-            bridged = next((f for f in features if f in BRIDGES), None) if features else None
-            for f in features:
-                c = cell(f, col)
-                if f in BRIDGES:
-                    parts.append(Part(0, "move.hexside", TABLE, (("feature", f),)))
-                elif f in STREAMS and (bridged or road):
-                    parts.append(_no("move.cancelled", feature=f, by=bridged or road))
-                elif f in WORKS and c.prohibited:
-                    return prohibited_step(
-                        frm, to, parts, "move.prohibited.hexside", TABLE, feature=f
-                    )
-                elif f in WORKS and road:
-                    parts.append(_no("move.cancelled", feature=f, by=road))
-                elif f == "steep_slope" and abs(level_to - level_from) >= steep_limit:
-                    return prohibited_step(
-                        frm, to, parts, "move.prohibited.steep_slope_levels", TABLE, feature=f
-                    )
-                elif c.prohibited:
-                    if not (f in SLOPES and road and "road_trail" in c.flags):
-                        return prohibited_step(
-                            frm, to, parts, "move.prohibited.hexside", TABLE, feature=f
-                        )
-                    parts.append(
-                        Part(
-                            crossing_extra,
-                            "move.road_crossing",
-                            TABLE + " (c)",
-                            (("feature", f), ("kind", road)),
-                        )
-                    )
-                else:
-                    parts.append(
-                        Part(
-                            c.value or 0, "move.hexside", rule_of(f, col, TABLE), (("feature", f),)
-                        )
-                    )
-                    if "disorder" in c.flags and not (f in SLOPES and road):
-                        flags.add("disorder")
-
-            # Change of level (c: a road cancels its extra cost).
-            delta = level_to - level_from
-            if delta:
-                name = LEVEL_ROWS[max(-2, min(2, delta))]
-                c = cell(name, col)
-                if c.prohibited and not (road and level_road):
-                    return prohibited_step(
-                        frm, to, parts, "move.prohibited.level", TABLE, delta=delta
-                    )
-                if road:
-                    parts.append(_no("move.cancelled", feature=name, by=road))
-                else:
-                    parts.append(
-                        Part(
-                            c.value or 0,
-                            "move.level",
-                            rule_of(name, col, TABLE),
-                            (("delta", delta),),
-                        )
-                    )
-
-            cost = 0.0
-            for p in parts:
-                cost += p.value
-            return Step(frm, to, cost, tuple(parts), None, None, frozenset(flags), road)
+        fixed = MapSteps(board, col).step
 
         def with_units(base: Step, friendly: bool, leaving: bool, entering: bool) -> Step:
             """The step with what the units make of it: a friendly unit in the hex entered;
@@ -312,6 +210,128 @@ class HexFacingMovement(SteppedRules):
             return with_units(base, friendly, leaving, entering)
 
         return step
+
+
+class MapSteps:
+    """The steps of one terrain column as the map alone makes them (terrain, road, hexside,
+    level): the same for every unit of the column, so a stepper keeps them for the scenario."""
+
+    def __init__(self, board: Board, col: str) -> None:
+        data = board.data
+        self.board, self.col = board, col
+        self.hexes = board.scenario.hexes
+        self.side_features = board.scenario.side_features
+        self.cell, self.rule_of = board.cell, board.rule
+        self.crossing_extra = data["road"]["prohibited_crossing_extra"]
+        self.steep_limit = data["steep_slope_impassable_levels"]
+        self.level_road = data["level_prohibition_cancelled_by_road"]["value"]
+        self.terrain_memo = board.memo(("hex-facing terrain", col))
+        self.road_parts = {kind: _road_part(board, kind, col) for kind in ("road", "trail")}
+
+    def step(self, frm: Hex, to: Hex, kinds: tuple[str, ...] | None, road_ok: bool) -> Step:
+        """The step from ``frm`` into ``to``: ``kinds``, the roads or trails along it;
+        ``road_ok``, whether the unit may follow them."""
+        parts: list[Modifier] = []
+        flags: set[str] = set()
+        road = None
+        if kinds:
+            if road_ok:
+                road = "road" if "road" in kinds else "trail"
+            else:
+                parts.append(_no("move.road_denied_adjacent_enemy", rule="4.3.1"))
+        blocked = self._ground(frm, to, kinds, road, parts)
+        if blocked is None:
+            blocked = self._hexsides(frm, to, road, parts, flags)
+        if blocked is None:
+            blocked = self._level(frm, to, road, parts)
+        if blocked is not None:
+            return blocked
+        cost = 0.0
+        for p in parts:
+            cost += p.value
+        return Step(frm, to, cost, tuple(parts), None, None, frozenset(flags), road)
+
+    def _ground(
+        self,
+        frm: Hex,
+        to: Hex,
+        kinds: tuple[str, ...] | None,
+        road: str | None,
+        parts: list[Modifier],
+    ) -> Step | None:
+        """Hex terrain, or the road or trail followed (c); a step refused if the terrain
+        prohibits it."""
+        if road:
+            parts.append(self.road_parts[road])
+            return None
+        terrain = self.hexes[to].terrain
+        if kinds and set(BRIDGES) & set(terrain):
+            terrain = tuple(t for t in terrain if t not in WATER + BRIDGES) or ("clear",)
+            found = _terrain_parts(self.board, terrain, self.col)
+        else:
+            memo = self.terrain_memo.get(to)
+            if memo is None:
+                memo = self.terrain_memo[to] = _terrain_parts(self.board, terrain, self.col)
+            found = memo
+        if found[0].key != "move.terrain":
+            return Step(frm, to, 0, tuple(parts), found[0])
+        parts.extend(found)
+        return None
+
+    def _hexsides(
+        self, frm: Hex, to: Hex, road: str | None, parts: list[Modifier], flags: set[str]
+    ) -> Step | None:
+        """The hexside features crossed; a step refused if one prohibits it."""
+        features = self.side_features.get((frm, to), ())
+        climb = abs(self.hexes[to].level - self.hexes[frm].level)
+        bridged = next((f for f in features if f in BRIDGES), None) if features else None
+        col, cell = self.col, self.cell
+        for f in features:
+            c = cell(f, col)
+            if f in BRIDGES:
+                parts.append(Modifier(0, "move.hexside", TABLE, (("feature", f),)))
+            elif f in STREAMS and (bridged or road):
+                parts.append(_no("move.cancelled", feature=f, by=bridged or road))
+            elif f in WORKS and c.prohibited:
+                return prohibited_step(frm, to, parts, "move.prohibited.hexside", TABLE, feature=f)
+            elif f in WORKS and road:
+                parts.append(_no("move.cancelled", feature=f, by=road))
+            elif f == "steep_slope" and climb >= self.steep_limit:
+                return prohibited_step(
+                    frm, to, parts, "move.prohibited.steep_slope_levels", TABLE, feature=f
+                )
+            elif c.prohibited:
+                if not (f in SLOPES and road and "road_trail" in c.flags):
+                    return prohibited_step(
+                        frm, to, parts, "move.prohibited.hexside", TABLE, feature=f
+                    )
+                params = (("feature", f), ("kind", road))
+                parts.append(
+                    Modifier(self.crossing_extra, "move.road_crossing", TABLE + " (c)", params)
+                )
+            else:
+                rule = self.rule_of(f, col, TABLE)
+                parts.append(Modifier(c.value or 0, "move.hexside", rule, (("feature", f),)))
+                if "disorder" in c.flags and not (f in SLOPES and road):
+                    flags.add("disorder")
+        return None
+
+    def _level(self, frm: Hex, to: Hex, road: str | None, parts: list[Modifier]) -> Step | None:
+        """The change of level (c: a road cancels its extra cost); a step refused if the
+        table prohibits it."""
+        delta = self.hexes[to].level - self.hexes[frm].level
+        name = level_row(delta)
+        if not name:
+            return None
+        c = self.cell(name, self.col)
+        if c.prohibited and not (road and self.level_road):
+            return prohibited_step(frm, to, parts, "move.prohibited.level", TABLE, delta=delta)
+        if road:
+            parts.append(_no("move.cancelled", feature=name, by=road))
+        else:
+            rule = self.rule_of(name, self.col, TABLE)
+            parts.append(Modifier(c.value or 0, "move.level", rule, (("delta", delta),)))
+        return None
 
 
 RULES = HexFacingMovement()

@@ -17,9 +17,9 @@ from ... import reference as R
 from ...hexmap import Scenario
 from ...movement import movement_settings
 from ...reference import anchor, column, label, row, section
-from . import combat
-from .combat import LEVEL_ROWS, ResultCell, ResultRow
+from . import tables as T
 from .state import HexFacingState
+from .tables import ResultCell, ResultRow, level_row
 
 State = HexFacingState  # the state's shape (state.py)
 PREFIX = "hf"
@@ -69,8 +69,8 @@ OWN_VALUES = ("procedures.countercharge.facing", "procedures.countercharge.charg
 
 def reference(scenario: Scenario, state: State | None) -> dict[str, Any]:
     """Every chart of hex-facing for ``scenario`` (its overrides applied)."""
-    t = combat.tables_for(scenario)
-    raw = combat.raw_for(scenario)
+    t = T.tables_for(scenario)
+    raw = T.raw_for(scenario)
     return R.reference(
         "hex-facing",
         [
@@ -90,7 +90,7 @@ def reference(scenario: Scenario, state: State | None) -> dict[str, Any]:
     )
 
 
-def _note_params(t: combat.CombatTables) -> dict[str, dict[str, Any]]:
+def _note_params(t: T.CombatTables) -> dict[str, dict[str, Any]]:
     """The numbers of note (b) of the terrain table, as the melee lines read them."""
     b = t.notes["b"]
     return {
@@ -111,7 +111,7 @@ HEADINGS = {
 }
 
 
-def _drm_section(kind: str, rows: Mapping[str, combat.DrmRow], raw: Mapping[str, Any]) -> Any:
+def _drm_section(kind: str, rows: Mapping[str, T.DrmRow], raw: Mapping[str, Any]) -> Any:
     """The melee or fire DRM table: condition, kind, value (or what computes it), rule."""
     cols = [
         column("condition", label("ref.col.condition"), "head"),
@@ -163,7 +163,7 @@ def _ratio_id(ratio: str) -> str:
     return anchor("force-ratio", ratio)
 
 
-def _force_ratio(t: combat.CombatTables, raw: Mapping[str, Any]) -> Any:
+def _force_ratio(t: T.CombatTables, raw: Mapping[str, Any]) -> Any:
     """The force ratio table (8.6), rounded in the defender's favour (default)."""
     cols = [
         column("ratio", label("ref.col.ratio"), "head"),
@@ -213,7 +213,7 @@ def result_cell(cell: ResultCell) -> Any:
     return label("ref.hf_cavalry_or", codes=codes, cavalry_codes=cavalry)
 
 
-def _fire_table(t: combat.CombatTables) -> Any:
+def _fire_table(t: T.CombatTables) -> Any:
     """The fire table: die + fire strength + DRM, and the result."""
     cols = [
         column("total", label("ref.col.hf_fire_total"), "head"),
@@ -226,7 +226,7 @@ def _fire_table(t: combat.CombatTables) -> Any:
     return section("fire-table", label("ref.section.hf_fire_table"), cols, rows, rule="fire table")
 
 
-def _melee_table(t: combat.CombatTables) -> Any:
+def _melee_table(t: T.CombatTables) -> Any:
     """The melee and charge results table: modified roll, defender, attacker."""
     cols = [
         column("roll", label("ref.col.hf_melee_roll"), "head"),
@@ -280,7 +280,7 @@ def _node(raw: Mapping[str, Any], path: str) -> tuple[Any, bool]:
     return here, default
 
 
-def _setting_value(path: str, value: Any, t: combat.CombatTables) -> Any:
+def _setting_value(path: str, value: Any, t: T.CombatTables) -> Any:
     """A setting of combat.json in words (or the die in numbers)."""
     if path == "die":
         faces = t.die.faces
@@ -306,7 +306,7 @@ def _setting_value(path: str, value: Any, t: combat.CombatTables) -> Any:
     return label(f"ref.setting.{value}")
 
 
-def _settings(scenario: Scenario, t: combat.CombatTables, raw: Mapping[str, Any]) -> Any:
+def _settings(scenario: Scenario, t: T.CombatTables, raw: Mapping[str, Any]) -> Any:
     """How the rules read what the aid leaves open (combat.json's marked defaults, with the
     scenario's own: ``overrides.combat``)."""
     rows = []
@@ -465,14 +465,14 @@ def line_ref(line: Mapping[str, Any]) -> str | None:
     table, _, name = key.partition(".")
     if table not in ("melee", "fire"):
         return None
-    chart = combat.load_tables().chart
+    chart = T.load_tables().chart
     if key in NOTE_B_LINES:
         return anchor("terrain-note", "b")
     if name == "force_ratio":
         return _ratio_id(str(params.get("ratio")))
     if name == "level":
-        level = int(params.get("level", 0))
-        return anchor("terrain", LEVEL_ROWS[max(-2, min(2, -level))])
+        row = level_row(-int(params.get("level", 0)))
+        return anchor("terrain", row) if row else None
     if name in TERRAIN_LINES:
         what = params.get("terrain", params.get("feature"))
         return anchor("terrain", chart.row(str(what)).id)

@@ -12,7 +12,8 @@ order; a scenario may reorder or drop phases, and the turn ends after the last o
 A melee or charge, once declared: the guns in the attacked hex may fire in reaction (8.3);
 then its cavalry may countercharge (9.4, stand-in of combat.json); the die; the results
 (defenders' then attackers' effects and tests, in order); then the counterattack, the
-breakthrough or the pursuit the result calls for (8.7, 9.5, stand-ins).
+breakthrough or the pursuit the result calls for (8.7, 9.5, stand-ins). The handlers of a fight
+up to its die are ``declare.py``'s, of what its dice do ``aftermath.py``'s.
 """
 
 from __future__ import annotations
@@ -20,8 +21,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ... import play
-from ...errors import IllegalActionError
+from ... import play, standing
+from ...dice import chance_handler
 from ...hexgrid import hex_distance
 from ...hexmap import Scenario
 from ...los import line_of_sight
@@ -37,78 +38,28 @@ from ...ruleset import (
     unit_words,
 )
 from ...shapes import Action
-from ...standing import condition
-from . import combat, fighting, geometry, reference, screen
-from .basics import (
+from . import aftermath, combat, declare, fighting, geometry, reference, screen
+from . import tables as T
+from .movement import RULES as MOVEMENT
+from .position import (
     FOLDER,
-    NO_CODE,
+    active_units,
+    board_for,
     die_name,
     formation_of,
     formations,
-    if_falls_back,
-    melee_codes,
+    live_formations,
     rally_modifier,
     settings,
 )
-from .movement import RULES as MOVEMENT
 from .state import HexFacingState, ongoing, plain
 
 State = HexFacingState  # the state's shape (state.py)
 Event = dict[str, Any]
-Step = dict[str, Any]  # a step of the queue (play.drain): "settle", "test", "effect"
 FACINGS = range(12)
-PROCEDURES = ("breakthrough", "pursuit", "counterattack")
 PHASES = ("activation", "rally", "end")  # the phases a turn may list (sequence.json "turn")
 MOVEMENT_TABLE = "terrain table"  # the rule a move's cost comes from
 SIGHT_RULE = "7.4"  # line of sight, as the aid's note (f) names it
-
-
-def board_for(scenario: Scenario, state: State) -> Board:
-    """The map with the units where the state puts them."""
-    positions = {uid: u["hex"] for uid, u in state["units"].items()}
-    states = {}
-    for uid, u in state["units"].items():
-        flags: dict[str, Any] = {"facing": u["facing"], "out": u["out"], "square": u["square"]}
-        flags["disordered"] = u["status"] == "disordered"
-        flags["routed"] = u["status"] == "routed"
-        states[uid] = flags
-    active = state.get("active")
-    if active and not active["orders"]:
-        factor = settings(scenario)["no_orders"]["movement_factor"]
-        for uid in active_units(scenario, state):
-            rating = scenario.units[uid].get("ratings", {}).get("movement", 0)
-            states[uid]["allowance"] = rating * factor
-    return Board(scenario, positions, states)
-
-
-def active_units(scenario: Scenario, state: State) -> list[str]:
-    """The units of the formation now acting that are still on the map."""
-    active = ongoing(state, "active")
-    return [
-        uid
-        for uid, u in state["units"].items()
-        if not u["out"] and formation_of(scenario, uid) == active["formation"]
-    ]
-
-
-def modifier_event(part: Any) -> Event:
-    """A log line of one modifier of a fire or melee: its value, what it is, its rule."""
-    reason = {"key": part.key, "params": dict(part.params)}
-    return {
-        "key": "log.hf_modifier",
-        "params": {"value": part.value, "reason": reason, "rule": part.rule},
-    }
-
-
-def live_formations(scenario: Scenario, state: State) -> list[str]:
-    """Formations with a unit still on the map, in scenario order."""
-    out = []
-    for fid in formations(scenario):
-        if any(
-            not u["out"] and formation_of(scenario, uid) == fid for uid, u in state["units"].items()
-        ):
-            out.append(fid)
-    return out
 
 
 class HexFacingRules(RulesBase[HexFacingState, Action]):
@@ -253,7 +204,7 @@ class HexFacingRules(RulesBase[HexFacingState, Action]):
         enemy = any(scenario.units[e]["side"] != side for e in here)
         if place is None or who is None or spec["type"] != "artillery" or not enemy:
             return None
-        t = combat.tables_for(scenario)
+        t = T.tables_for(scenario)
         board = board_for(scenario, state)
         unit, target = board.unit(uid), scenario.hex_at(to)
         distance = hex_distance(unit.hex, target)
@@ -416,20 +367,16 @@ class HexFacingRules(RulesBase[HexFacingState, Action]):
 
     def victory(self, scenario: Scenario) -> dict[str, Any]:
         """The turns, the objectives (if counted), the points for routed enemies, most wins."""
-        rule = settings(scenario)["victory"]
-        turns = settings(scenario)["turns"]
-        lines = [condition(scenario, FOLDER, "turns", {"turns": turns}, "turns")]
-        if rule["objective_points"]:
-            lines.append(
-                condition(scenario, FOLDER, "objectives", {}, "victory", "objective_points")
-            )
-        if rule["routed_unit_points"]:
-            n = rule["routed_unit_points"]
-            lines.append(
-                condition(scenario, FOLDER, "routed", {"value": n}, "victory", "routed_unit_points")
-            )
-        lines.append(condition(scenario, FOLDER, "most_points", {}, "victory"))
-        return {"turns": turns, "conditions": lines}
+        return standing.victory(
+            scenario,
+            FOLDER,
+            settings(scenario),
+            [
+                ("objectives", "victory", "objective_points"),
+                ("routed", "victory", "routed_unit_points"),
+                ("most_points", "victory"),
+            ],
+        )
 
     # -- legal actions ----------------------------------------------------------------------
 
@@ -458,7 +405,7 @@ class HexFacingRules(RulesBase[HexFacingState, Action]):
             return [{"type": "countercharge", "units": list(units)}, {"type": "no_countercharge"}]
         if state["counterattack"]:
             counter = state["counterattack"]
-            must = combat.tables_for(scenario).settings["procedures.counterattack.melee"]
+            must = T.tables_for(scenario).settings["procedures.counterattack.melee"]
             melees: list[Action] = [
                 {"type": "melee", "target": t, "attackers": counter["units"], "counter": True}
                 for t in counter["targets"]
@@ -522,26 +469,15 @@ class HexFacingRules(RulesBase[HexFacingState, Action]):
 
     def apply(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
         """Carry out a legal action on ``state``."""
-        return play.handler_for(action, HANDLERS)(self, scenario, state, action)
+        handler: Callable[..., list[Event]] = play.handler_for(action, HANDLERS)
+        return handler(self, scenario, state, action)
 
     def roll(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
-        """A chance point settled: go on with what it was rolled for."""
-        purpose = action["chance"]["purpose"]
-        if purpose == "activation":
-            return self._activate(scenario, state, action["value"])
-        if purpose == "rally":
-            return self._rally_result(scenario, state, action)
-        if purpose == "fire":
-            return self._fire_result(scenario, state, action)
-        if purpose == "melee":
-            return self._melee_result(scenario, state, action)
-        if purpose == "cohesion":
-            return self._test_result(scenario, state, action)
-        raise IllegalActionError(
-            "error.illegal_action", "no roll is due for {purpose}", purpose=purpose
-        )
+        """A chance point settled: go on with what it was rolled for (``CHANCE``)."""
+        return chance_handler(action, CHANCE)(self, scenario, state, action)
 
-    def _activate(self, scenario: Scenario, state: State, fid: str) -> list[Event]:
+    def _activate(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
+        fid = action["value"]
         state["cup"].remove(fid)
         formation = formations(scenario)[fid]
         orders = bool(formation.get("orders", True))
@@ -656,7 +592,7 @@ class HexFacingRules(RulesBase[HexFacingState, Action]):
         return []
 
     def _rally_modifier(self, scenario: Scenario, state: State, uid: str) -> int:
-        """The rally roll's modifier (``basics.rally_modifier``)."""
+        """The rally roll's modifier (``position.rally_modifier``)."""
         return rally_modifier(scenario, state, uid)
 
     def _rally_result(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
@@ -665,7 +601,7 @@ class HexFacingRules(RulesBase[HexFacingState, Action]):
         cohesion = scenario.units[uid].get("ratings", {}).get("cohesion", 0)
         total = action["value"] + chance["modifier"]
         unit = state["units"][uid]
-        tables = combat.tables_for(scenario)
+        tables = T.tables_for(scenario)
         passed = combat.cohesion_test_passes(action["value"], cohesion, chance["modifier"], tables)
         if passed:
             unit["status"] = "disordered" if unit["status"] == "routed" else "good"
@@ -681,449 +617,6 @@ class HexFacingRules(RulesBase[HexFacingState, Action]):
             }
         ]
 
-    # -- fire and melee -----------------------------------------------------------------------
-
-    def preview(self, scenario: Scenario, state: State, action: Action) -> dict[str, Any]:
-        """Modifiers and exact odds of a fire or melee action before it is taken."""
-        return fighting.preview(scenario, state, board_for(scenario, state), action)
-
-    def fire(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
-        """Declare a fire: its modifiers are fixed now, the die decides."""
-        situation = fighting.fire_situation(scenario, state, action)
-        parts = combat.fire_modifiers(situation, combat.tables_for(scenario))
-        firers = [action["unit"]] + ([action["with"]] if "with" in action else [])
-        if action.get("kind") != "reaction":
-            ongoing(state, "active")["acted"] += firers
-        state["chance"] = {
-            "die": die_name(scenario),
-            "purpose": "fire",
-            "target": action["target"],
-            "units": firers,
-            "total": combat.total(parts),
-        }
-        key = "log.hf_reaction_fire" if action.get("kind") == "reaction" else "log.hf_fire"
-        return [
-            {
-                "key": key,
-                "params": {
-                    "units": firers,
-                    "target": action["target"],
-                    "total": combat.total(parts),
-                },
-            },
-            *(modifier_event(p) for p in parts),
-        ]
-
-    def _fire_result(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
-        chance = action["chance"]
-        row = combat.fire_result(action["value"], chance["total"], combat.tables_for(scenario))
-        codes = list(row.cells["result"].codes)
-        total = action["value"] + chance["total"]
-        events: list[Event] = [
-            {"key": "log.hf_fire_result", "params": {"total": total, "codes": codes or [NO_CODE]}}
-        ]
-        away = [state["units"][chance["units"][0]]["hex"]]
-        for uid in fighting.fighters(state, scenario, chance["target"]):
-            play.then(plain(state), *self._steps(scenario, uid, codes, away))
-        return events + self._drain(scenario, state)
-
-    def melee(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
-        """Declare a melee or charge; guns in the defending hex may fire in reaction first."""
-        if action.get("counter"):
-            state["counterattack"] = None
-        else:
-            ongoing(state, "active")["acted"] += action["attackers"]
-        chance, parts = self._melee_chance(scenario, state, action)
-        key = "log.hf_charge" if action.get("charge") else "log.hf_melee"
-        key = "log.hf_counterattack" if action.get("counter") else key
-        events: list[Event] = [
-            {
-                "key": key,
-                "params": {
-                    "attackers": list(action["attackers"]),
-                    "target": action["target"],
-                    "total": chance["total"],
-                },
-            },
-            *(modifier_event(p) for p in parts),
-        ]
-        guns = [
-            g
-            for g in fighting.fighters(state, scenario, action["target"])
-            if scenario.units[g]["type"] == "artillery"
-            and state["units"][g]["status"] != "routed"
-            and state["units"][g]["reacted"] != state["turn"]
-        ]
-        targets = sorted({state["units"][a]["hex"] for a in action["attackers"]})
-        pairs = [
-            [g, t]
-            for g in guns
-            for t in targets
-            if fighting.can_fire(
-                scenario, state, {"type": "fire", "unit": g, "target": t, "kind": "reaction"}
-            )
-        ]
-        if pairs:
-            state["reaction"] = {"pairs": pairs, "melee": action}
-            return events
-        return events + self._await_roll(scenario, state, action, chance)
-
-    def _await_roll(
-        self, scenario: Scenario, state: State, melee: Action, chance: dict[str, Any] | None = None
-    ) -> list[Event]:
-        """After any reaction fire: the defender's cavalry may countercharge (9.4), else the
-        melee's die is due."""
-        chance = chance or self._melee_chance(scenario, state, melee)[0]
-        units = fighting.countercharge_units(scenario, state, board_for(scenario, state), melee)
-        if units:
-            state["countercharge"] = {"units": units, "melee": melee}
-            return []
-        state["chance"] = chance
-        return []
-
-    def _melee_chance(
-        self,
-        scenario: Scenario,
-        state: State,
-        action: Action,
-        countercharge: list[str] | None = None,
-    ) -> tuple[dict[str, Any], list[Any]]:
-        """The melee's die roll as a chance point, with its modifiers as things stand now;
-        ``countercharge``: the defending units that countercharged."""
-        board = board_for(scenario, state)
-        situation = fighting.melee_situation(scenario, state, board, action, bool(countercharge))
-        parts = combat.melee_modifiers(situation, combat.tables_for(scenario))
-        chance = {
-            "die": die_name(scenario),
-            "purpose": "melee",
-            "target": action["target"],
-            "units": list(action["attackers"]),
-            "charge": bool(action.get("charge")),
-            "counter": bool(action.get("counter")),
-            "countercharge": list(countercharge or ()),
-            "total": combat.total(parts),
-        }
-        return chance, parts
-
-    def countercharge(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
-        """The defender's cavalry countercharges the charge (9.4, a stand-in of combat.json):
-        if an attacker falls back on a roll of 0-4, it pursues (9.5)."""
-        melee = ongoing(state, "countercharge")["melee"]
-        units = list(ongoing(state, "countercharge")["units"])
-        state["countercharge"] = None
-        chance, parts = self._melee_chance(scenario, state, melee, units)
-        state["chance"] = chance
-        rule = combat.raw_tables()["procedures"]["countercharge"]["rule"]
-        params = {
-            "units": units,
-            "attackers": list(melee["attackers"]),
-            "target": melee["target"],
-            "total": chance["total"],
-            "rule": rule,
-        }
-        return [{"key": "log.hf_countercharge", "params": params}]
-
-    def no_countercharge(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
-        """The defender's cavalry stands to receive the charge."""
-        melee = ongoing(state, "countercharge")["melee"]
-        state["countercharge"] = None
-        state["chance"] = self._melee_chance(scenario, state, melee)[0]
-        return []
-
-    def reaction_fire(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
-        """A gun in the attacked hex fires at an attacker before the melee (-1, rule 8.3)."""
-        reaction = ongoing(state, "reaction")
-        state["reaction"] = None
-        state["after"] = reaction["melee"]
-        state["units"][action["unit"]]["reacted"] = state["turn"]
-        fire: Action = {
-            "type": "fire",
-            "unit": action["unit"],
-            "target": action["target"],
-            "kind": "reaction",
-        }
-        return self.fire(scenario, state, fire)
-
-    def no_counterattack(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
-        """The defender does not strike back."""
-        state["counterattack"] = None
-        return []
-
-    def no_reaction(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
-        """The defender lets the melee go ahead without reaction fire."""
-        melee = ongoing(state, "reaction")["melee"]
-        state["reaction"] = None
-        return self._await_roll(scenario, state, melee)
-
-    def _resume(self, scenario: Scenario, state: State) -> list[Event]:
-        """After a reaction fire: the melee goes on with the attackers still able to attack."""
-        melee = state["after"]
-        assert melee is not None, "no melee held back"
-        state["after"] = None
-        able = [
-            a
-            for a in melee["attackers"]
-            if not state["units"][a]["out"] and state["units"][a]["status"] != "routed"
-        ]
-        if not able:
-            return [{"key": "log.melee_cancelled", "params": {"target": melee["target"]}}]
-        melee = {**melee, "attackers": able}
-        try:
-            return self._await_roll(scenario, state, melee)
-        except combat.IllegalCombatError:
-            return [{"key": "log.melee_cancelled", "params": {"target": melee["target"]}}]
-
-    def _melee_result(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
-        """The melee table read; its effects, tests and advances queue up in order."""
-        chance = action["chance"]
-        tables = combat.tables_for(scenario)
-        row = combat.melee_result(action["value"] + chance["total"], tables)
-        target = chance["target"]
-        defenders = fighting.fighters(state, scenario, target)
-        attacker_hexes = [state["units"][a]["hex"] for a in chance["units"]]
-        d_codes, a_codes = melee_codes(scenario, state, chance, row)
-        later = if_falls_back(chance, row)
-        params: dict[str, Any] = {
-            "total": action["value"] + chance["total"],
-            "defender_codes": d_codes or [NO_CODE],
-            "attacker_codes": a_codes or [NO_CODE],
-        }
-        key = "log.hf_melee_result"
-        if later:
-            key, params["cavalry_codes"] = "log.hf_melee_result_if_falls_back", later
-        events: list[Event] = [{"key": key, "params": params}]
-        for uid in defenders:
-            play.then(plain(state), *self._steps(scenario, uid, d_codes, attacker_hexes))
-        for uid in chance["units"]:
-            play.then(plain(state), *self._steps(scenario, uid, a_codes, [target]))
-        play.then(
-            plain(state),
-            {
-                "do": "settle",
-                "chance": chance,
-                "defenders": defenders,
-                "d_codes": d_codes,
-                "a_codes": a_codes,
-                "if_falls_back": later,
-                "attacker_hexes": attacker_hexes,
-                "fell_back": [],
-            },
-        )
-        return events + self._drain(scenario, state)
-
-    def _settle(self, scenario: Scenario, state: State, item: dict[str, Any]) -> list[Event]:
-        """After a melee's effects: the defender's counterattack or pursuit, the winning
-        attackers' breakthrough or pursuit (8.7, 9.5: stand-ins of combat.json)."""
-        chance, target = item["chance"], item["chance"]["target"]
-        events: list[Event] = []
-        units = state["units"]
-        able = [
-            d
-            for d in item["defenders"]
-            if units[d]["status"] != "routed"
-            and units[d]["hex"] == target
-            and scenario.units[d]["type"] in ("infantry", "cavalry")
-        ]
-        here = scenario.hex_at(target)
-        held = sorted(
-            {
-                units[a]["hex"]
-                for a in chance["units"]
-                if units[a]["status"] != "routed"
-                and not units[a]["out"]
-                and hex_distance(here, scenario.hex_at(units[a]["hex"])) == 1
-            }
-        )
-        if "counterattack" in item["d_codes"] and not chance.get("counter") and able and held:
-            state["counterattack"] = {"units": able, "targets": held}
-        # The defender's pursuit: the italic result of a cavalry defender, or after a
-        # countercharge (9.4) the 0-4 row's, if an attacker fell back.
-        fell = [a for a in chance["units"] if a in item.get("fell_back", ())]
-        d_codes = list(item["d_codes"]) + (item.get("if_falls_back", []) if fell else [])
-        if "pursuit" in d_codes:
-            chasers = chance.get("countercharge") or item["defenders"]
-            chasers = [d for d in chasers if d in able and scenario.units[d]["type"] == "cavalry"]
-            origins = item.get("attacker_hexes", [])
-            left = [
-                origins[i] for i, a in enumerate(chance["units"]) if a in fell and i < len(origins)
-            ]
-            vacated = [h for h in dict.fromkeys(left) if not fighting.units_in(state, scenario, h)]
-            if chasers and vacated:
-                events += self._follow(scenario, state, "pursuit", chasers, vacated[0])
-        a_codes = item["a_codes"]
-        vacated_target = not fighting.units_in(state, scenario, target)
-        if vacated_target and any(c in ("breakthrough", "pursuit") for c in a_codes):
-            movers = [u for u in chance["units"] if units[u]["status"] != "routed"]
-            if "pursuit" in a_codes:
-                movers = [u for u in movers if scenario.units[u]["type"] == "cavalry"]
-                events += self._follow(scenario, state, "pursuit", movers, target)
-            else:
-                events += self._follow(scenario, state, "breakthrough", movers, target)
-        return events
-
-    def _follow(
-        self, scenario: Scenario, state: State, procedure: str, movers: list[str], to: str
-    ) -> list[Event]:
-        """A winner's advance into a vacated hex (breakthrough or pursuit): offered when the
-        procedure says "may", made by the first of ``movers`` when it says "must"."""
-        t = combat.tables_for(scenario).settings
-        count = t[f"procedures.{procedure}.units"]
-        if not movers:
-            return []
-        if t[f"procedures.{procedure}.advance"] == "may":
-            state["advance"] = {"hex": to, "units": movers, "procedure": procedure, "left": count}
-            return []
-        events: list[Event] = []
-        for uid in movers[:count]:
-            events += self._move_in(scenario, state, uid, to, procedure)
-        return events
-
-    def _move_in(
-        self, scenario: Scenario, state: State, uid: str, to: str, procedure: str
-    ) -> list[Event]:
-        """A unit advances by ``procedure``; the cohesion test of a pursuit is due next (before
-        what else is queued, after the tests of the units that pursued before it)."""
-        if procedure != "pursuit":
-            return self._advance(scenario, state, uid, to)
-        frm = state["units"][uid]["hex"]
-        state["units"][uid]["hex"] = to
-        rule = combat.raw_tables()["procedures"]["pursuit"]["rule"]
-        failed = combat.tables_for(scenario).settings["procedures.pursuit.failed"]
-        if failed:
-            queue = state["queue"]
-            at = next((i for i, q in enumerate(queue) if not q.get("pursuit")), len(queue))
-            test = {"do": "test", "unit": uid, "failed": list(failed), "away": [], "pursuit": True}
-            queue.insert(at, test)
-        return [
-            {"key": "log.hf_pursuit", "params": {"unit": uid, "from": frm, "to": to, "rule": rule}}
-        ]
-
-    def _steps(
-        self, scenario: Scenario, uid: str, codes: list[str], away: list[str]
-    ) -> list[dict[str, Any]]:
-        """A result's codes on one unit, as queued steps: effects, then its cohesion test."""
-        steps: list[dict[str, Any]] = []
-        codes_table = combat.tables_for(scenario).codes
-        for code in codes:
-            if code in PROCEDURES:
-                continue  # they move or strike back: see _settle
-            effects, failed = codes_table[code]
-            steps += [{"do": "effect", "unit": uid, "effect": e, "away": away} for e in effects]
-            if failed:
-                steps.append({"do": "test", "unit": uid, "failed": list(failed), "away": away})
-        return steps
-
-    def _drain(self, scenario: Scenario, state: State) -> list[Event]:
-        """Carry out the queued steps until a die or a decision is needed (``play.drain``;
-        a step of a unit out is dropped); once none is left, the melee a reaction fire put
-        off goes on."""
-        units = state["units"]
-        handlers: dict[str, Callable[[Scenario, Any, play.Step], play.Outcome]] = {
-            "settle": self._settle_step,
-            "test": self._test_step,
-            "effect": self._effect_step,
-        }
-        events = play.drain(
-            scenario,
-            plain(state),
-            handlers,
-            gone=lambda step: step["do"] != "settle" and units[step["unit"]]["out"],
-        )
-        if not state["queue"] and state.get("after"):
-            events += self._resume(scenario, state)
-        return events
-
-    def _settle_step(self, scenario: Scenario, state: State, step: Step) -> play.Outcome:
-        """The melee settles (``_settle``); it waits on the winners' choice to advance."""
-        events = self._settle(scenario, state, step)
-        return (play.DONE_WAIT if state.get("advance") else play.DONE), events
-
-    def _test_step(self, scenario: Scenario, state: State, step: Step) -> play.Outcome:
-        """A cohesion test: its die is due."""
-        state["chance"] = {
-            "die": die_name(scenario),
-            "purpose": "cohesion",
-            "unit": step["unit"],
-            "failed": step["failed"],
-        }
-        return play.WAIT, []
-
-    def _effect_step(self, scenario: Scenario, state: State, step: Step) -> play.Outcome:
-        """An effect on one unit: a retreat (its owner picks the hex where there is a choice:
-        ``retreat``), else a worse status."""
-        uid = step["unit"]
-        if step["effect"] == "retreat":
-            board = board_for(scenario, state)
-            options = fighting.retreat_options(scenario, state, board, uid, step["away"])
-            if len(options) > 1:
-                state["retreat"] = {"unit": uid, "options": options, "away": list(step["away"])}
-                return play.WAIT, []
-            return play.DONE, self._retreat(state, uid, options[0] if options else None)
-        again = combat.tables_for(scenario).settings["disorder_again"]
-        status = fighting.worsen(state, uid, step["effect"], again)
-        return play.DONE, [{"key": "log.status", "params": {"unit": uid, "status": status}}]
-
-    def _retreat(self, state: State, uid: str, to: str | None) -> list[Event]:
-        """A unit retreats into ``to``, or routs where it has nowhere to go; either way it has
-        fallen back (the melee waiting to settle notes it: 9.4)."""
-        settle = next((q for q in state["queue"] if q["do"] == "settle"), None)
-        if settle is not None:
-            settle.setdefault("fell_back", []).append(uid)
-        unit = state["units"][uid]
-        if to is None:
-            fighting.worsen(state, uid, "rout")
-            return [{"key": "log.retreat_blocked", "params": {"unit": uid}}]
-        frm = unit["hex"]
-        unit["hex"] = to
-        return [{"key": "log.retreat", "params": {"unit": uid, "from": frm, "to": to}}]
-
-    def retreat(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
-        """The owner picks the hex its unit retreats into."""
-        state["retreat"] = None
-        state["queue"].pop(0)
-        return self._retreat(state, action["unit"], action["to"]) + self._drain(scenario, state)
-
-    def _advance(self, scenario: Scenario, state: State, uid: str, to: str) -> list[Event]:
-        frm = state["units"][uid]["hex"]
-        state["units"][uid]["hex"] = to
-        return [{"key": "log.advance", "params": {"unit": uid, "from": frm, "to": to}}]
-
-    def _test_result(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
-        test = state["queue"].pop(0)
-        uid = test["unit"]
-        cohesion = int(scenario.units[uid].get("ratings", {}).get("cohesion", 0))
-        tables = combat.tables_for(scenario)
-        passed = combat.cohesion_test_passes(action["value"], cohesion, tables=tables)
-        events: list[Event] = [
-            {
-                "key": "log.test_passed" if passed else "log.test_failed",
-                "params": {"unit": uid, "roll": action["value"], "cohesion": cohesion},
-            }
-        ]
-        if not passed:
-            away = test["away"]
-            effects = [
-                {"do": "effect", "unit": uid, "effect": e, "away": away} for e in test["failed"]
-            ]
-            play.first(plain(state), *effects)
-        return events + self._drain(scenario, state)
-
-    def advance(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
-        """A winner advances into the hex the other side left (breakthrough, or a pursuit
-        the procedure makes optional); others may follow while its count allows."""
-        advance = ongoing(state, "advance")
-        procedure = advance.get("procedure", "breakthrough")
-        left = int(advance.get("left", 1)) - 1
-        others = [u for u in advance["units"] if u != action["unit"]]
-        state["advance"] = {**advance, "units": others, "left": left} if left and others else None
-        events = self._move_in(scenario, state, action["unit"], action["to"], procedure)
-        return events + self._drain(scenario, state)
-
-    def hold(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
-        """The winners stay where they are."""
-        state["advance"] = None
-        return self._drain(scenario, state)
-
     def end_rally(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
         """The side rallying is done; the next side rallies, or the turn ends."""
         sides = [s["id"] for s in scenario.data["sides"]]
@@ -1135,6 +628,21 @@ class HexFacingRules(RulesBase[HexFacingState, Action]):
         state["rally"] = None
         return self._after(scenario, state, "rally")
 
+    # -- fire and melee (declared: declare.py; what their dice do: aftermath.py) ---------------
+
+    def preview(self, scenario: Scenario, state: State, action: Action) -> dict[str, Any]:
+        """Modifiers and exact odds of a fire or melee action before it is taken."""
+        return fighting.preview(scenario, state, board_for(scenario, state), action)
+
+
+# What each chance point was rolled for, and its handler (``state["chance"]["purpose"]``).
+CHANCE: dict[str, Callable[..., list[Event]]] = {
+    "activation": HexFacingRules._activate,
+    "rally": HexFacingRules._rally_result,
+    "fire": aftermath.fire_result,
+    "melee": aftermath.melee_result,
+    "cohesion": aftermath.test_result,
+}
 
 HANDLERS: dict[str, Callable[..., list[Event]]] = {
     "roll": HexFacingRules.roll,
@@ -1143,17 +651,17 @@ HANDLERS: dict[str, Callable[..., list[Event]]] = {
     "face": HexFacingRules.face,
     "rally": HexFacingRules.rally,
     "end_rally": HexFacingRules.end_rally,
-    "fire": HexFacingRules.fire,
+    "fire": declare.fire,
     "square": HexFacingRules.square,
-    "reaction_fire": HexFacingRules.reaction_fire,
-    "no_reaction": HexFacingRules.no_reaction,
-    "no_counterattack": HexFacingRules.no_counterattack,
-    "countercharge": HexFacingRules.countercharge,
-    "no_countercharge": HexFacingRules.no_countercharge,
-    "retreat": HexFacingRules.retreat,
-    "melee": HexFacingRules.melee,
-    "advance": HexFacingRules.advance,
-    "hold": HexFacingRules.hold,
+    "reaction_fire": declare.reaction_fire,
+    "no_reaction": declare.no_reaction,
+    "no_counterattack": declare.no_counterattack,
+    "countercharge": declare.countercharge,
+    "no_countercharge": declare.no_countercharge,
+    "retreat": aftermath.retreat,
+    "melee": declare.melee,
+    "advance": aftermath.advance,
+    "hold": aftermath.hold,
 }
 
 RULES = HexFacingRules()

@@ -9,7 +9,7 @@ shows (what a test must reach, a result's codes) are read from the system's own 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import cache
 from typing import Any
 
@@ -17,7 +17,8 @@ from ... import flow
 from ...hexmap import Scenario
 from ...ruleset import Choice, Item, Label, choice, item
 from ...shapes import Action
-from . import basics, combat
+from . import combat, position
+from . import tables as T
 from .state import HexFacingState, ongoing
 
 State = HexFacingState  # the state's shape (state.py)
@@ -86,7 +87,7 @@ def _turn_side(state: State) -> str | None:
 def needed(scenario: Scenario, cohesion: int, modifier: int = 0) -> int:
     """The highest die face that passes a cohesion test, as the scenario's combat table reads
     it (below the lowest face: none does)."""
-    t = combat.tables_for(scenario)
+    t = T.tables_for(scenario)
     faces = list(t.die.faces)
     passing = [f for f in faces if combat.cohesion_test_passes(f, cohesion, modifier, t)]
     return max(passing) if passing else min(faces) - 1
@@ -101,7 +102,7 @@ def _no_orders_why(scenario: Scenario, state: State) -> Label | None:
     active = ongoing(state, "active")
     if active["orders"]:
         return None
-    rule = basics.settings(scenario)["no_orders"]
+    rule = position.settings(scenario)["no_orders"]
     if active["step"] == "move":
         return label("why.hf_no_orders_move", factor=rule["movement_factor"])
     if active["step"] == "combat" and not rule["may_melee"]:
@@ -227,101 +228,29 @@ def _chance_prompt(scenario: Scenario, state: State) -> dict[str, Any]:
 @cache
 def _procedure_rule(name: str) -> str:
     """The rule a stand-in procedure of combat.json stands for (8.7, 9.5)."""
-    return str(combat.raw_tables()["procedures"][name]["rule"])
+    return str(T.raw_tables()["procedures"][name]["rule"])
 
 
 @cache
 def _reaction_rule() -> str:
-    return str(combat.load_tables().fire["reaction_or_counter_battery"].params["rules"]["reaction"])
+    return str(T.load_tables().fire["reaction_or_counter_battery"].params["rules"]["reaction"])
 
 
 # -- choices ----------------------------------------------------------------------------------
 
 
 def choices(scenario: Scenario, state: State, legal: list[Action]) -> list[Choice]:
-    """Every legal action in one labelled item; the action that ends a step or phase last."""
-    groups: dict[str, Choice] = {}
+    """Every legal action in one labelled item (``CHOICE_ITEMS``, by the action's type); the
+    action that ends a step or phase last."""
+    c = _Choices(scenario, state)
     ending: list[Item] = []
-    active = state["active"]
-    formation = active["formation"] if active else None
-
-    def group(key: str, kind: str = "buttons", **params: Any) -> Choice:
-        if key not in groups:
-            groups[key] = choice(key, params, kind)
-        return groups[key]
-
     for a in legal:
-        t = a["type"]
-        if t == "fire":
-            key = "action.hf_fire_with" if "with" in a else "action.hf_fire"
-            group("choice.hf_fire", formation=formation)["items"].append(
-                item(a, key, _fields(a, "unit", "with", "target"), fight=True)
-            )
-        elif t == "move":
-            group("choice.hf_move", "map", formation=formation)["items"].append(
-                item(a, "action.hf_move", _fields(a, "unit", "to"))
-            )
-        elif t == "face":
-            if active and active["facing_due"]:
-                ch = group("choice.hf_facing", "facing", unit=active["facing_due"])
-                key = "action.hf_face"
-            else:
-                ch = group("choice.hf_turn", "facing", formation=formation)
-                key = "action.hf_turn"
-            ch["items"].append(item(a, key, _fields(a, "unit", "facing")))
-        elif t == "square":
-            key = "action.hf_form_square" if a["form"] else "action.hf_leave_square"
-            group("choice.hf_square", formation=formation)["items"].append(
-                item(a, key, _fields(a, "unit"))
-            )
-        elif t == "melee":
-            params = _fields(a, "attackers", "target")
-            if a.get("counter"):
-                ch = group(
-                    "choice.hf_counterattack", units=ongoing(state, "counterattack")["units"]
-                )
-                key, params["rule"] = "action.hf_counterattack", _procedure_rule(COUNTERATTACK_RULE)
-            else:
-                ch = group("choice.hf_melee", formation=formation)
-                key = "action.hf_charge" if a.get("charge") else "action.hf_melee"
-            ch["items"].append(item(a, key, params, at=a["target"], fight=True))
-        elif t == "reaction_fire":
-            target = ongoing(state, "reaction")["melee"]["target"]
-            group("choice.hf_reaction", target=target)["items"].append(
-                item(a, "action.hf_reaction_fire", _fields(a, "unit", "target"), fight=True)
-            )
-        elif t == "countercharge":
-            melee = ongoing(state, "countercharge")["melee"]
-            params = {
-                "units": list(a["units"]),
-                "target": melee["target"],
-                "rule": _procedure_rule(COUNTERCHARGE_RULE),
-            }
-            at = melee["target"]
-            group("choice.hf_countercharge", target=at)["items"].append(
-                item(a, "action.hf_countercharge", params, a["units"][0], at, fight=True)
-            )
-        elif t == "retreat":
-            group("choice.hf_retreat", unit=a["unit"])["items"].append(
-                item(a, "action.hf_retreat", _fields(a, "unit", "to"))
-            )
-        elif t == "advance":
-            procedure = ongoing(state, "advance").get("procedure", BREAKTHROUGH_RULE)
-            rule = _procedure_rule(procedure)
-            key = "pursue" if procedure == "pursuit" else "advance"
-            group(f"choice.hf_{key}", to=a["to"], rule=rule)["items"].append(
-                item(a, f"action.hf_{key}", _fields(a, "unit", "to"))
-            )
-        elif t == "rally":
-            uid = a["unit"]
-            drm = basics.rally_modifier(scenario, state, uid)
-            params = {"unit": uid, "needed": needed(scenario, _cohesion(scenario, uid), drm)}
-            group("choice.hf_rally", side=ongoing(state, "rally")["side"])["items"].append(
-                item(a, "action.hf_rally", params)
-            )
+        made = CHOICE_ITEMS.get(a["type"])
+        if made is not None:
+            made(c, a)
         else:
             ending.append(_ending(scenario, state, a))
-    out = list(groups.values())
+    out = list(c.groups.values())
     movers = {a["unit"] for a in legal if a["type"] in ("move", "face", "square")}
     for it in ending:
         if it["action"]["type"] == "next_step" and ongoing(state, "active")["step"] == "move":
@@ -335,6 +264,123 @@ def choices(scenario: Scenario, state: State, legal: list[Action]) -> list[Choic
     return out
 
 
+class _Choices:
+    """The choices being made of the legal actions (``choices``), each under its key."""
+
+    def __init__(self, scenario: Scenario, state: State) -> None:
+        self.scenario, self.state = scenario, state
+        self.active = state["active"]
+        self.formation = self.active["formation"] if self.active else None
+        self.groups: dict[str, Choice] = {}
+
+    def group(self, key: str, kind: str = "buttons", **params: Any) -> Choice:
+        """The choice ``key``, made with its parameters the first time."""
+        if key not in self.groups:
+            self.groups[key] = choice(key, params, kind)
+        return self.groups[key]
+
+
+def _fire_item(c: _Choices, a: Action) -> None:
+    key = "action.hf_fire_with" if "with" in a else "action.hf_fire"
+    c.group("choice.hf_fire", formation=c.formation)["items"].append(
+        item(a, key, _fields(a, "unit", "with", "target"), fight=True)
+    )
+
+
+def _move_item(c: _Choices, a: Action) -> None:
+    c.group("choice.hf_move", "map", formation=c.formation)["items"].append(
+        item(a, "action.hf_move", _fields(a, "unit", "to"))
+    )
+
+
+def _face_item(c: _Choices, a: Action) -> None:
+    if c.active and c.active["facing_due"]:
+        ch = c.group("choice.hf_facing", "facing", unit=c.active["facing_due"])
+        key = "action.hf_face"
+    else:
+        ch = c.group("choice.hf_turn", "facing", formation=c.formation)
+        key = "action.hf_turn"
+    ch["items"].append(item(a, key, _fields(a, "unit", "facing")))
+
+
+def _square_item(c: _Choices, a: Action) -> None:
+    key = "action.hf_form_square" if a["form"] else "action.hf_leave_square"
+    c.group("choice.hf_square", formation=c.formation)["items"].append(
+        item(a, key, _fields(a, "unit"))
+    )
+
+
+def _melee_item(c: _Choices, a: Action) -> None:
+    params = _fields(a, "attackers", "target")
+    if a.get("counter"):
+        units = ongoing(c.state, "counterattack")["units"]
+        ch = c.group("choice.hf_counterattack", units=units)
+        key, params["rule"] = "action.hf_counterattack", _procedure_rule(COUNTERATTACK_RULE)
+    else:
+        ch = c.group("choice.hf_melee", formation=c.formation)
+        key = "action.hf_charge" if a.get("charge") else "action.hf_melee"
+    ch["items"].append(item(a, key, params, at=a["target"], fight=True))
+
+
+def _reaction_item(c: _Choices, a: Action) -> None:
+    target = ongoing(c.state, "reaction")["melee"]["target"]
+    c.group("choice.hf_reaction", target=target)["items"].append(
+        item(a, "action.hf_reaction_fire", _fields(a, "unit", "target"), fight=True)
+    )
+
+
+def _countercharge_item(c: _Choices, a: Action) -> None:
+    melee = ongoing(c.state, "countercharge")["melee"]
+    params = {
+        "units": list(a["units"]),
+        "target": melee["target"],
+        "rule": _procedure_rule(COUNTERCHARGE_RULE),
+    }
+    at = melee["target"]
+    c.group("choice.hf_countercharge", target=at)["items"].append(
+        item(a, "action.hf_countercharge", params, a["units"][0], at, fight=True)
+    )
+
+
+def _retreat_item(c: _Choices, a: Action) -> None:
+    c.group("choice.hf_retreat", unit=a["unit"])["items"].append(
+        item(a, "action.hf_retreat", _fields(a, "unit", "to"))
+    )
+
+
+def _advance_item(c: _Choices, a: Action) -> None:
+    procedure = ongoing(c.state, "advance").get("procedure", BREAKTHROUGH_RULE)
+    rule = _procedure_rule(procedure)
+    key = "pursue" if procedure == "pursuit" else "advance"
+    c.group(f"choice.hf_{key}", to=a["to"], rule=rule)["items"].append(
+        item(a, f"action.hf_{key}", _fields(a, "unit", "to"))
+    )
+
+
+def _rally_item(c: _Choices, a: Action) -> None:
+    uid = a["unit"]
+    drm = position.rally_modifier(c.scenario, c.state, uid)
+    params = {"unit": uid, "needed": needed(c.scenario, _cohesion(c.scenario, uid), drm)}
+    c.group("choice.hf_rally", side=ongoing(c.state, "rally")["side"])["items"].append(
+        item(a, "action.hf_rally", params)
+    )
+
+
+# Each action's item in its choice, by the action's type; any other ends a step or phase.
+CHOICE_ITEMS: dict[str, Callable[[_Choices, Action], None]] = {
+    "fire": _fire_item,
+    "move": _move_item,
+    "face": _face_item,
+    "square": _square_item,
+    "melee": _melee_item,
+    "reaction_fire": _reaction_item,
+    "countercharge": _countercharge_item,
+    "retreat": _retreat_item,
+    "advance": _advance_item,
+    "rally": _rally_item,
+}
+
+
 def _fields(action: Mapping[str, Any], *names: str) -> dict[str, Any]:
     return {n: action[n] for n in names if n in action}
 
@@ -344,7 +390,7 @@ def _ending(scenario: Scenario, state: State, a: Action) -> Item:
     t = a["type"]
     if t == "next_step":
         active = ongoing(state, "active")
-        steps = basics.settings(scenario)["formation_steps"]
+        steps = position.settings(scenario)["formation_steps"]
         last = steps.index(active["step"]) == len(steps) - 1
         key = "action.hf_end_activation" if last else "action.hf_end_step"
         params = {"formation": active["formation"], "step": active["step"]}
@@ -381,7 +427,7 @@ def chance_results(scenario: Scenario, state: State, faces: list[Any]) -> list[L
     chance = ongoing(state, "chance")
     purpose = chance["purpose"]
     if purpose == "activation":
-        found = basics.formations(scenario)
+        found = position.formations(scenario)
         out: list[Label | None] = []
         for fid in faces:
             formation = found[fid]
@@ -390,25 +436,25 @@ def chance_results(scenario: Scenario, state: State, faces: list[Any]) -> list[L
             )
             out.append(label(key, formation=fid, side=formation["side"]))
         return out
-    t = combat.tables_for(scenario)
+    t = T.tables_for(scenario)
     if purpose == "fire":
         total = chance["total"]
         out = []
         for f in faces:
             codes = list(combat.fire_result(f, total, t).cells["result"].codes)
-            out.append(label("chance.hf_fire", total=f + total, codes=codes or [basics.NO_CODE]))
+            out.append(label("chance.hf_fire", total=f + total, codes=codes or [position.NO_CODE]))
         return out
     if purpose == "melee":
         total = chance["total"]
         out = []
         for f in faces:
             row = combat.melee_result(f + total, t)
-            d_codes, a_codes = basics.melee_codes(scenario, state, chance, row)
-            later = basics.if_falls_back(chance, row)
+            d_codes, a_codes = position.melee_codes(scenario, state, chance, row)
+            later = position.if_falls_back(chance, row)
             params = {
                 "total": f + total,
-                "defender_codes": d_codes or [basics.NO_CODE],
-                "attacker_codes": a_codes or [basics.NO_CODE],
+                "defender_codes": d_codes or [position.NO_CODE],
+                "attacker_codes": a_codes or [position.NO_CODE],
             }
             if later:
                 out.append(label("chance.hf_melee_if_falls_back", **params, cavalry_codes=later))

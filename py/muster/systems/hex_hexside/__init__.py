@@ -4,6 +4,7 @@ Its descriptor, ``SYSTEM``: what the core asks of it (``muster.systems.System``)
 """
 
 from pathlib import Path
+from typing import Any
 
 from ...hexmap import UNIT_TYPES
 from ...movement import movement_data
@@ -32,16 +33,18 @@ SETTINGS = {
     ("army_morale", "broken_ends_game"): "army_broken",
 }
 # Settings the rules reference words: (table, *path) -> its words.
-WORDED: dict[tuple[str, ...], dict] = {("movement", "road", "cost"): label("ref.move.road_cost")}
+WORDED: dict[tuple[str, ...], dict[str, Any]] = {
+    ("movement", "road", "cost"): label("ref.move.road_cost")
+}
 WORDED |= {("sequence", *p): label(f"ref.hh_setting.{name}") for p, name in SETTINGS.items()}
 WORDED |= {("sequence", "drm", row): label(f"ref.hh_drm.{row}") for row in DRM_ROWS}
 COMBAT_COLUMNS = {"inf": "infantry", "cav": "cavalry"}  # the chart's attack columns
 
 
-def headings():
+def headings() -> dict[str, dict[str, Any]]:
     """The headings of the terrain chart's columns: movement points by the unit types of each
     column, the attack columns, bombardment."""
-    types = {}
+    types: dict[str, list[str]] = {}
     for unit_type, col in movement_data("hex-hexside")["unit_columns"].items():
         types.setdefault(col, []).append(unit_type)
     found = {col: label("ref.col.mp", unit_types=names) for col, names in types.items()}

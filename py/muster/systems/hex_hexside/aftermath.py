@@ -204,7 +204,9 @@ def deep_charge(rules: Any, scenario: Scenario, state: State, action: Action) ->
     return [log("hh_deep_charge", unit=uid, bonus=bonus, need=need)]
 
 
-def _deep_result(rules: Any, scenario: Scenario, state: State, action: Action) -> list[Event]:
+def deep_result(rules: Any, scenario: Scenario, state: State, action: Action) -> list[Event]:
+    """Step 12's die: a deep charge's unit must charge on if the roll and its bonus reach the
+    table's least total."""
     chance = action["chance"]
     uid = chance["unit"]
     total = action["value"] + chance["bonus"]

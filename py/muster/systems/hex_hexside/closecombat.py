@@ -16,7 +16,7 @@
  12 cavalry action            cavalry in the combat becomes Engaged; deep charges (19.11.1)
 
 Bombardment runs steps 3, 5, 6 and 8 with the Bomb column. Defaults: ``sequence.json``.
-Steps 9 to 12 are in ``aftermath.py``; previews and prompts in ``views.py``.
+Steps 9 to 12 are in ``aftermath.py``; previews and prompts in ``screen.py``.
 """
 
 from __future__ import annotations
@@ -27,7 +27,8 @@ from typing import Any
 from ... import play
 from ...hexgrid import hex_distance
 from ...hexmap import Scenario
-from ...movement import Board, Part, stacking_allows
+from ...modifier import Modifier
+from ...movement import Board, stacking_allows
 from ...shapes import Action
 from . import aftermath, combat
 from . import tables as T
@@ -295,11 +296,13 @@ def lead(rules: Any, scenario: Scenario, state: State, action: Action) -> list[E
     )
 
 
-def terrain_pairs(scenario: Scenario, state: State, board: Board, c: dict[str, Any]) -> list:
+def terrain_pairs(
+    scenario: Scenario, state: State, board: Board, c: dict[str, Any]
+) -> list[list[str]]:
     """The (attacking hex, defending hex) pairs the attacker may take the terrain DRM from."""
     column = combat.column_for(spec(scenario, c["lead"]["attacker"])["type"])
     hexes = sorted({state["units"][a]["hex"] for a in c["attackers"]})
-    pairs = []
+    pairs: list[list[str]] = []
     for a in hexes:
         for d in c["targets"]:
             ah, dh = scenario.hex_at(a), scenario.hex_at(d)
@@ -331,7 +334,7 @@ def terrain(rules: Any, scenario: Scenario, state: State, action: Action) -> lis
     )
 
 
-def close_parts(scenario: Scenario, state: State, c: dict[str, Any]) -> list[Part]:
+def close_parts(scenario: Scenario, state: State, c: dict[str, Any]) -> list[Modifier]:
     """Every DRM of the combat in progress, as it stands."""
     board = board_for(scenario, state)
     pair = (scenario.hex_at(c["pair"][0]), scenario.hex_at(c["pair"][1]))
@@ -347,11 +350,11 @@ def _roll_step(rules: Any, scenario: Scenario, state: State) -> list[Event]:
     return _die(state, c, parts, log("hh_drm", total=_total(parts), column=c["odds"]["column"]))
 
 
-def _total(parts: list[Part]) -> int:
+def _total(parts: list[Modifier]) -> int:
     return int(sum(p.value for p in parts))
 
 
-def _die(state: State, c: dict[str, Any], parts: list[Part], head: Event) -> list[Event]:
+def _die(state: State, c: dict[str, Any], parts: list[Modifier], head: Event) -> list[Event]:
     """Step 6 is due: the d6 of the combat as a chance point, its DRM fixed now and logged."""
     c["drm"] = _total(parts)
     c["step"] = "resolve"
@@ -362,7 +365,7 @@ def _die(state: State, c: dict[str, Any], parts: list[Part], head: Event) -> lis
     return [head, *(modifier_event(p) for p in parts)]
 
 
-def modifier_event(part: Part) -> Event:
+def modifier_event(part: Modifier) -> Event:
     """A DRM or rally modifier as a log line: its value, its words (a label) and its rule."""
     return log(
         "hh_modifier",
@@ -412,17 +415,8 @@ def _bombard_terrain(scenario: Scenario, state: State, uid: str, target: str) ->
 # -- steps 6 to 8: resolution, leader loss, results ---------------------------------------------
 
 
-def roll(rules: Any, scenario: Scenario, state: State, action: Action) -> list[Event]:
-    """A die for the combat, a leader loss check or a deep charge."""
-    purpose = action["chance"]["purpose"]
-    if purpose in ("close_combat", "bombard"):
-        return _resolve(rules, scenario, state, action["value"])
-    if purpose == "leader_loss":
-        return _leader_result(rules, scenario, state, action)
-    return aftermath._deep_result(rules, scenario, state, action)
-
-
-def _resolve(rules: Any, scenario: Scenario, state: State, value: int) -> list[Event]:
+def _resolve(rules: Any, scenario: Scenario, state: State, action: Action) -> list[Event]:
+    value = action["value"]
     c = ongoing(state, "combat")
     t = combat.tables_of(scenario, state)
     modified = value + c["drm"]
@@ -538,7 +532,7 @@ def _worsen(scenario: Scenario, state: State, uid: str) -> str:
         u["status"] = "disordered"
     elif u["status"] == "disordered" and settings(scenario)["results"]["second_disorder"] == "rout":
         u["status"] = "routed"
-    return u["status"]
+    return str(u["status"])
 
 
 def take_step(rules: Any, scenario: Scenario, state: State, uid: str, why: str) -> list[Event]:
@@ -560,7 +554,8 @@ def take_step(rules: Any, scenario: Scenario, state: State, uid: str, why: str) 
             events.append(log("status", unit=uid, status="routed"))
         elif "loss_with_step_loss_disorder" in flags:
             events.append(log("status", unit=uid, status=_worsen(scenario, state, uid)))
-    return events + rules.army_check(scenario, state)
+    checked: list[Event] = rules.army_check(scenario, state)
+    return events + checked
 
 
 def drain(rules: Any, scenario: Scenario, state: State) -> list[Event]:
@@ -743,6 +738,14 @@ def retreat(rules: Any, scenario: Scenario, state: State, action: Action) -> lis
     events = _move_retreat(scenario, state, action["unit"], action["to"])
     return events + drain(rules, scenario, state)
 
+
+# What each chance point of a combat was rolled for (steps 6, 7 and 12), and its handler.
+CHANCE: dict[str, Callable[..., list[Event]]] = {
+    "close_combat": _resolve,
+    "bombard": _resolve,
+    "leader_loss": _leader_result,
+    "deep_charge": aftermath.deep_result,
+}
 
 HANDLERS: dict[str, Callable[..., list[Event]]] = {
     "attack": attack,

@@ -23,8 +23,9 @@ from ...hexgrid import Hex, Hexside
 from ...hexmap import Scenario
 from ...limits import MAX_CRT_CHARS, MAX_CRT_COLUMNS, check_count, check_plain, check_size
 from ...los import los_config, trace
-from ...movement import Board, Part
-from ...parsing import _show
+from ...modifier import Modifier
+from ...movement import Board
+from ...parsing import show
 from ...problems import english
 from . import tables as T
 from .movement import crossing
@@ -53,9 +54,9 @@ def settings(scenario: Scenario) -> dict[str, Any]:
 class TerrainDrm:
     """The terrain DRM of one pair of hexes: its parts, whether shock is allowed, or the ban."""
 
-    parts: tuple[Part, ...]
+    parts: tuple[Modifier, ...]
     shock_allowed: bool
-    prohibited: Part | None = None
+    prohibited: Modifier | None = None
 
     @property
     def value(self) -> int:
@@ -95,7 +96,7 @@ def terrain_drm(board: Board, column: str, a: Hex, d: Hex, adjacent: bool = True
     for name in sc.hexes[d].terrain:
         cell = board.cell(name, column)
         if cell.prohibited:
-            ban = Part(0, "drm.prohibited", board.rule(name, column, TEC), (("terrain", name),))
+            ban = Modifier(0, "drm.prohibited", board.rule(name, column, TEC), (("terrain", name),))
             return TerrainDrm((), False, ban)
         if cell.applies in INTO:
             candidates.append((cell.value or 0, name, cell.applies))
@@ -105,12 +106,12 @@ def terrain_drm(board: Board, column: str, a: Hex, d: Hex, adjacent: bool = True
         if cell.applies in FROM and not cell.prohibited:
             candidates.append((cell.value or 0, name, cell.applies))
         shock = shock and "no_shock" not in board.cell(name, "cav").flags
-    parts: list[Part] = []
+    parts: list[Modifier] = []
     if candidates:
         value, name, how = min(candidates, key=lambda c: c[0])
         if value:
             rule = board.rule(name, column, TEC + MARK[how])
-            parts.append(Part(value, "drm.terrain", rule, (("terrain", name),)))
+            parts.append(Modifier(value, "drm.terrain", rule, (("terrain", name),)))
     if not adjacent:
         return TerrainDrm(tuple(parts), shock)
     side = hexside_drm(board, column, a, d)
@@ -121,17 +122,17 @@ def terrain_drm(board: Board, column: str, a: Hex, d: Hex, adjacent: bool = True
 
 def hexside_drm(board: Board, column: str, a: Hex, d: Hex) -> TerrainDrm:
     """The chart's DRM of the hexside between adjacent ``a`` and ``d``, attacking into ``d``."""
-    parts: list[Part] = []
+    parts: list[Modifier] = []
     shock = True
     for name in hexside_names(board.scenario, a, d):
         cell = board.cell(name, column)
         if cell.prohibited:
-            ban = Part(0, "drm.prohibited", board.rule(name, column, TEC), (("feature", name),))
+            ban = Modifier(0, "drm.prohibited", board.rule(name, column, TEC), (("feature", name),))
             return TerrainDrm((), False, ban)
         shock = shock and "no_shock" not in board.cell(name, "cav").flags
         if cell.value:
             rule = board.rule(name, column, TEC)
-            parts.append(Part(cell.value, "drm.hexside", rule, (("feature", name),)))
+            parts.append(Modifier(cell.value, "drm.hexside", rule, (("feature", name),)))
     return TerrainDrm(tuple(parts), shock)
 
 
@@ -142,7 +143,7 @@ def strength(scenario: Scenario, state: State, uid: str) -> int:
     spec = scenario.units[uid]
     full = int(spec.get("ratings", {}).get("strength", 0))
     steps = int(spec.get("steps", 1)) or 1
-    left = max(steps - state["units"][uid]["lost"], 0)
+    left = max(steps - int(state["units"][uid]["lost"]), 0)
     reduced = settings(scenario)["strength"]["reduced"]
     if reduced == "full":
         return full if left else 0
@@ -174,7 +175,9 @@ def _mm(scenario: Scenario, lid: str) -> int:
     return int(scenario.units[lid].get("ratings", {}).get("morale_modifier", 0))
 
 
-def odds(scenario: Scenario, state: State, attackers: list[str], defenders: list[str]) -> dict:
+def odds(
+    scenario: Scenario, state: State, attackers: list[str], defenders: list[str]
+) -> dict[str, Any]:
     """Step 3: the strengths of both sides and the CRT column (``odds`` in combat.json)."""
     t = tables_of(scenario, state)
     attack = sum(strength(scenario, state, u) for u in attackers)
@@ -190,8 +193,8 @@ def drm_parts(
     lead_a: str,
     lead_d: str | None,
     pair: tuple[Hex, Hex],
-) -> tuple[list[Part], TerrainDrm]:
-    """Step 5: every DRM of a close combat, one ``Part`` each (terrain, lead units, leaders)."""
+) -> tuple[list[Modifier], TerrainDrm]:
+    """Step 5: every DRM of a close combat, one ``Modifier`` each (terrain, lead units, leaders)."""
     rule = settings(scenario)["drm"]
     a_spec = scenario.units[lead_a]
     terrain = terrain_drm(board, column_for(a_spec["type"]), *pair)
@@ -200,7 +203,7 @@ def drm_parts(
     if lead_d is not None and rule["lead_morale_difference"]:
         diff = morale(scenario, lead_a) - morale(scenario, lead_d)
         if diff:
-            parts.append(Part(diff, "drm.morale", "default", (("a", lead_a), ("d", lead_d))))
+            parts.append(Modifier(diff, "drm.morale", "default", (("a", lead_a), ("d", lead_d))))
     for uid, sign in ((lead_a, 1), (lead_d, -1)):
         if uid is None:
             continue
@@ -208,16 +211,18 @@ def drm_parts(
         if status in ("disordered", "routed"):
             value = rule["disordered_lead"] if status == "disordered" else rule["routed_lead"]
             parts.append(
-                Part(
+                Modifier(
                     sign * value, "drm.lead_status", "default", (("unit", uid), ("status", status))
                 )
             )
         leader = leader_with(scenario, state, uid)
         if leader is not None and rule["leader_with_lead"]:
             value = sign * rule["leader_with_lead"]
-            parts.append(Part(value, "drm.leader", "default", (("unit", leader),)))
+            parts.append(Modifier(value, "drm.leader", "default", (("unit", leader),)))
     if ua.get("wcm") is not None and rule["winning_combat_marker"]:
-        parts.append(Part(rule["winning_combat_marker"], "drm.wcm", "default", (("unit", lead_a),)))
+        parts.append(
+            Modifier(rule["winning_combat_marker"], "drm.wcm", "default", (("unit", lead_a),))
+        )
     shock = int(a_spec.get("ratings", {}).get("shock", 0))
     if a_spec["type"] == "cavalry" and shock and rule["shock"] == "lead_cavalry_shock":
         needs = rule["shock_needs"]
@@ -225,11 +230,11 @@ def drm_parts(
             "not_engaged" not in needs or not ua["engaged"]
         )
         if terrain.shock_allowed and formed:
-            parts.append(Part(shock, "drm.shock", "default", (("unit", lead_a),)))
+            parts.append(Modifier(shock, "drm.shock", "default", (("unit", lead_a),)))
         else:
             why = "terrain" if not terrain.shock_allowed else "state"
             ref = TEC + " (*) no shock" if why == "terrain" else "default"
-            parts.append(Part(0, "drm.no_shock", ref, (("cause", why),)))
+            parts.append(Modifier(0, "drm.no_shock", ref, (("cause", why),)))
     return parts, terrain
 
 
@@ -351,7 +356,7 @@ def tables_of(scenario: Scenario, state: Mapping[str, Any]) -> T.HexsideTables:
     if found is None:
         own = scenario_crt(scenario)
         if own is None or crt_key(own) != key:
-            raise bad_crt("crt", "problem.unknown_crt", got=_show(key))
+            raise bad_crt("crt", "problem.unknown_crt", got=show(key))
         found = scenario.memo[(MEMO, key)] = parse_own_crt(own)
     return found
 

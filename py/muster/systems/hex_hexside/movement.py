@@ -21,9 +21,9 @@ from typing import Any
 
 from ... import play
 from ...hexgrid import Hex, Hexside
+from ...modifier import Modifier
 from ...movement import (
     Board,
-    Part,
     Step,
     SteppedRules,
     Unit,
@@ -98,12 +98,12 @@ class HexHexsideMovement(SteppedRules):
 
         return collect_zoc(board, side, zone)
 
-    def exit_cost(self, board: Board, unit: Unit, zoc_units: tuple[str, ...]) -> Part | None:
+    def exit_cost(self, board: Board, unit: Unit, zoc_units: tuple[str, ...]) -> Modifier | None:
         """The cost of leaving an enemy ZOC, or None when the unit may not leave it."""
         rule = board.data["zoc_exit"]
         rows = {row.id: row for row in board.chart.leaving_enemy_zoc}
         if unit.has("support"):
-            return Part(rows["support"].mp, "move.zoc_exit_support", ZOC_TABLE)
+            return Modifier(rows["support"].mp, "move.zoc_exit_support", ZOC_TABLE)
         if unit.has("engaged") and unit.type in rule["fast_types"]:
             by_formed_cavalry = any(
                 board.units[u].type == "cavalry"
@@ -116,18 +116,18 @@ class HexHexsideMovement(SteppedRules):
                 return None
             if unit.type == "cavalry" and unit.side in rule["prussian_sides"]:
                 row = rows["prussian_cavalry_engaged"]
-                return Part(row.mp, "move.zoc_exit_engaged_prussian_cavalry", ZOC_TABLE)
+                return Modifier(row.mp, "move.zoc_exit_engaged_prussian_cavalry", ZOC_TABLE)
             row = rows["other_fast_engaged"]
-            return Part(row.mp, "move.zoc_exit_engaged_fast", ZOC_TABLE)
+            return Modifier(row.mp, "move.zoc_exit_engaged_fast", ZOC_TABLE)
         if rule["unlisted"] == "free":
-            return Part(0, "move.leave_zoc", ZOC_TABLE)
+            return Modifier(0, "move.leave_zoc", ZOC_TABLE)
         return None
 
     def min_step(self, board: Board, unit: Unit) -> float:
         """The cheapest a step can be: the lowest hex terrain cost, or the road's."""
         col = board.data["unit_columns"][unit.type]
         rows = [r for r in board.chart.rows if r.kind == "hex" and not r[col].prohibited]
-        return min([board.data["road"]["cost"]] + [_value(r[col], unit) for r in rows])
+        return float(min([board.data["road"]["cost"]] + [_value(r[col], unit) for r in rows]))
 
     def stepper(self, board: Board, unit: Unit) -> Callable[[Hex, Hex], Step]:
         """The step function for one unit. What the map alone decides (terrain, hexsides,
@@ -139,7 +139,7 @@ class HexHexsideMovement(SteppedRules):
         fixed = board.memo(("hex-hexside step", col, unit.type, in_column))
         zoc = {} if unit.type in data["zoc"]["ignored_by"] else board.enemy_zoc(unit.side, self)
         zoc_stops = data["zoc"]["entering_stops"]
-        exits: dict[Hex, Part | None] = {}
+        exits: dict[Hex, Modifier | None] = {}
 
         def step(frm: Hex, to: Hex) -> Step:
             found = fixed.get((frm, to))
@@ -176,7 +176,7 @@ def fixed_step(board: Board, unit: Unit, col: str, in_column: bool, frm: Hex, to
     data = board.data
     road_rule = data["road"]
     scenario = board.scenario
-    parts: list[Part] = []
+    parts: list[Modifier] = []
     stop = None
     road = "road" if "road" in scenario.side_roads.get((frm, to), ()) else None
     terrain = board.memo(("hex-hexside terrain", col, unit.type))
@@ -186,7 +186,7 @@ def fixed_step(board: Board, unit: Unit, col: str, in_column: bool, frm: Hex, to
     if part.key != "move.terrain":
         return Step(frm, to, 0, (), part)
     if road and road_rule["cancels_hex_terrain"]:
-        part = Part(road_rule["cost"], "move.road", "default", (("kind", "road"),))
+        part = Modifier(road_rule["cost"], "move.road", "default", (("kind", "road"),))
     parts.append(part)
     features = scenario.side_features.get((frm, to), ())
     up, by, cancelled = None, None, frozenset[str]()
@@ -200,7 +200,7 @@ def fixed_step(board: Board, unit: Unit, col: str, in_column: bool, frm: Hex, to
         c = board.cell(name, col)
         if name in cancelled:
             params = (("feature", name), ("by", by))
-            parts.append(Part(0, "move.cancelled", TEC + " (3)", params))
+            parts.append(Modifier(0, "move.cancelled", TEC + " (3)", params))
         elif c.prohibited:
             return prohibited_step(frm, to, parts, "move.prohibited.hexside", TEC, feature=name)
         elif "all_mp_column_only" in c.flags:
@@ -208,28 +208,32 @@ def fixed_step(board: Board, unit: Unit, col: str, in_column: bool, frm: Hex, to
                 return prohibited_step(
                     frm, to, parts, "move.prohibited.column_only", TEC, feature=name
                 )
-            parts.append(Part(0, "move.all_mp", TEC + " (**)", (("feature", name),)))
+            parts.append(Modifier(0, "move.all_mp", TEC + " (**)", (("feature", name),)))
             stop = "all_mp"
         elif road and name in road_rule["cancels_hexsides"]:
-            parts.append(Part(0, "move.cancelled", "default", (("feature", name), ("by", road))))
+            parts.append(
+                Modifier(0, "move.cancelled", "default", (("feature", name), ("by", road)))
+            )
         else:
             rule = board.rule(name, col, TEC)
-            parts.append(Part(_value(c, unit), "move.hexside", rule, (("feature", name),)))
+            parts.append(Modifier(_value(c, unit), "move.hexside", rule, (("feature", name),)))
     cost = 0.0
     for p in parts:
         cost += p.value
     return Step(frm, to, cost, tuple(parts), None, stop, frozenset(), road)
 
 
-def _terrain_part(board: Board, terrain: tuple[str, ...], col: str, unit: Unit) -> Part:
+def _terrain_part(board: Board, terrain: tuple[str, ...], col: str, unit: Unit) -> Modifier:
     """The highest cost among a hex's terrains (the chart's combining rule), or the prohibition."""
     cell = board.cell
     for t in terrain:
         if cell(t, col).prohibited:
-            return Part(0, "move.prohibited.terrain", board.rule(t, col, TEC), (("terrain", t),))
+            return Modifier(
+                0, "move.prohibited.terrain", board.rule(t, col, TEC), (("terrain", t),)
+            )
     worst = max(terrain, key=lambda t: _value(cell(t, col), unit))
     rule = board.rule(worst, col, TEC + " (combining)")
-    return Part(_value(cell(worst, col), unit), "move.terrain", rule, (("terrain", worst),))
+    return Modifier(_value(cell(worst, col), unit), "move.terrain", rule, (("terrain", worst),))
 
 
 RULES = HexHexsideMovement()

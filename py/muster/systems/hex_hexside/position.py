@@ -63,7 +63,7 @@ def log(key: str, **params: Any) -> Event:
 
 def enemy_side(scenario: Scenario, state: State) -> str:
     """The side that is not phasing (two-sided games)."""
-    return next(s["id"] for s in scenario.data["sides"] if s["id"] != state["side"])
+    return str(next(s["id"] for s in scenario.data["sides"] if s["id"] != state["side"]))
 
 
 def fighters_in(scenario: Scenario, state: State, label: str) -> list[str]:

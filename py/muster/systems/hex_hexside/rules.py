@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ... import play
+from ... import play, standing
+from ...dice import chance_handler
 from ...errors import ScenarioError
 from ...hexgrid import hex_distance
 from ...hexmap import Scenario
@@ -21,12 +22,12 @@ from ...los import line_of_sight
 from ...movement import Board
 from ...ruleset import RulesBase, held_facts, place_words, refusal, unit_words
 from ...shapes import Action, Refusal
-from ...standing import condition
 from . import closecombat as cc
-from . import combat, movement, reference, views
+from . import combat, movement, reference, screen
 from . import tables as T
-from .combat import FOLDER, crt_info, settings
+from .combat import FOLDER, settings
 from .combat import check_scenario_crt as check_scenario_crt  # the scenario loader's
+from .combat import crt_info as crt_info  # the api's
 from .movement import RULES as MOVEMENT
 from .position import board_for, enemy_hexes, open_targets
 from .state import HexHexsideState, phasing, plain
@@ -60,7 +61,7 @@ def sides(scenario: Scenario) -> list[str]:
 
 def army_levels(scenario: Scenario) -> dict[str, dict[str, int]]:
     """Each side's army morale: points, demoralized and broken values (scenario or default)."""
-    memo = scenario.memo.get("hh army")
+    memo: dict[str, dict[str, int]] | None = scenario.memo.get("hh army")
     if memo is not None:
         return memo
     rule = settings(scenario)["army_morale"]["fallback"]
@@ -98,7 +99,7 @@ class HexHexsideRules(RulesBase[HexHexsideState, Action]):
     previewable = PREVIEWABLE
     hidden_information = False
     options = frozenset({"crt"})  # an owner's combat results table (crt_info checks it)
-    words = views.WORDS
+    words = screen.WORDS
     # The result card (muster.cards): every die, under the line that declared what it settles.
     card_heads = {
         "close_combat": frozenset({"log.hh_attack"}),
@@ -108,7 +109,7 @@ class HexHexsideRules(RulesBase[HexHexsideState, Action]):
         "rally": frozenset({"log.hh_rally"}),
     }
     card_quiet = frozenset({"log.hh_phase", "log.hh_player_turn", "log.hh_formed"})
-    markers = views.MARKERS
+    markers = screen.MARKERS
 
     def board(self, scenario: Scenario, state: State) -> Board:
         """The map with the units where the state puts them."""
@@ -116,7 +117,7 @@ class HexHexsideRules(RulesBase[HexHexsideState, Action]):
 
     def decider(self, scenario: Scenario, state: State) -> str | None:
         """The side that decides now (the prompt's); none once the game is over."""
-        prompt = views.prompt(scenario, state)
+        prompt = screen.prompt(scenario, state)
         return prompt["side"] if prompt else None
 
     def initial_state(self, scenario: Scenario, options: dict[str, Any]) -> State:
@@ -268,24 +269,17 @@ class HexHexsideRules(RulesBase[HexHexsideState, Action]):
     def victory(self, scenario: Scenario) -> dict[str, Any]:
         """The turns, the objectives (if counted), the points per enemy step lost, a broken
         army's defeat (if it ends the game), most points wins."""
-        s = settings(scenario)
-        rule = s["victory"]
-        lines = [condition(scenario, FOLDER, "turns", {"turns": s["turns"]}, "turns")]
-        if rule["objective_points"]:
-            lines.append(
-                condition(scenario, FOLDER, "objectives", {}, "victory", "objective_points")
-            )
-        if rule["enemy_step_points"]:
-            n = rule["enemy_step_points"]
-            lines.append(
-                condition(scenario, FOLDER, "steps", {"value": n}, "victory", "enemy_step_points")
-            )
-        if s["army_morale"]["broken_ends_game"]:
-            lines.append(
-                condition(scenario, FOLDER, "broken", {}, "army_morale", "broken_ends_game")
-            )
-        lines.append(condition(scenario, FOLDER, "most_points", {}, "victory"))
-        return {"turns": s["turns"], "conditions": lines}
+        return standing.victory(
+            scenario,
+            FOLDER,
+            settings(scenario),
+            [
+                ("objectives", "victory", "objective_points"),
+                ("steps", "victory", "enemy_step_points"),
+                ("broken", "army_morale", "broken_ends_game"),
+                ("most_points", "victory"),
+            ],
+        )
 
     def _update_held(self, scenario: Scenario, state: State) -> None:
         """Each objective where one side alone has units (leaders do not count) is its own."""
@@ -488,14 +482,13 @@ class HexHexsideRules(RulesBase[HexHexsideState, Action]):
 
     def apply(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
         """Carry out a legal action on ``state``."""
-        return play.handler_for(action, HANDLERS, cc.HANDLERS)(self, scenario, state, action)
+        handler: Callable[..., list[Event]] = play.handler_for(action, HANDLERS, cc.HANDLERS)
+        return handler(self, scenario, state, action)
 
     def roll(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
-        """A chance point settled: go on with what it was rolled for."""
-        purpose = action["chance"]["purpose"]
-        if purpose == "rally":
-            return self._rally_result(scenario, state, action)
-        return cc.roll(self, scenario, state, action)
+        """A chance point settled: go on with what it was rolled for (``CHANCE``, a close
+        combat's in ``closecombat.CHANCE``)."""
+        return chance_handler(action, CHANCE, cc.CHANCE)(self, scenario, state, action)
 
     def end_phase(self, scenario: Scenario, state: State, action: Action) -> list[Event]:
         """The phasing player ends the present phase."""
@@ -579,8 +572,8 @@ class HexHexsideRules(RulesBase[HexHexsideState, Action]):
         if action["type"] == "rally":
             parts = self.rally_parts(scenario, state, action["unit"])
             target = combat.morale(scenario, action["unit"]) + sum(p.value for p in parts)
-            return views.test_preview(scenario, state, parts, int(target), "rally")
-        return views.preview(scenario, state, action)
+            return screen.test_preview(scenario, state, parts, int(target), "rally")
+        return screen.preview(scenario, state, action)
 
     def reference(self, scenario: Scenario, state: State | None) -> dict[str, Any]:
         """The charts of hex-hexside for the scenario and the game's CRT (``reference.py``)."""
@@ -589,15 +582,15 @@ class HexHexsideRules(RulesBase[HexHexsideState, Action]):
     def prompt(self, scenario: Scenario, state: State) -> dict[str, Any] | None:
         """What is asked now, which side decides (pass-and-play hands the tablet over), and why
         when the choice is forced."""
-        return views.prompt(scenario, state)
+        return screen.prompt(scenario, state)
 
     def choices(self, scenario: Scenario, state: State, legal: list[Action]) -> list[Any]:
-        """The legal actions in labelled choices (``views.choices``)."""
-        return views.choices(self, scenario, state, legal)
+        """The legal actions in labelled choices (``screen.choices``)."""
+        return screen.choices(self, scenario, state, legal)
 
     def chance_results(self, scenario: Scenario, state: State) -> list[Any]:
-        """What each face of the die now rolled does (``views.chance_results``)."""
-        return views.chance_results(scenario, state)
+        """What each face of the die now rolled does (``screen.chance_results``)."""
+        return screen.chance_results(scenario, state)
 
     def view_extra(
         self, scenario: Scenario, state: State, viewer: str | None = None
@@ -606,12 +599,12 @@ class HexHexsideRules(RulesBase[HexHexsideState, Action]):
         bombardment), the CRT, the Locked units, markers on units and arrows on the map."""
         locked = locked_units(scenario, state)
         return {
-            "combat": views.combat_view(scenario, state),
+            "combat": screen.combat_view(scenario, state),
             "crt": state["crt"],
             "previewable": list(PREVIEWABLE),
             "locked": locked,
-            "markers": views.markers(scenario, state, locked),
-            "arrows": views.arrows(scenario, state),
+            "markers": screen.markers(scenario, state, locked),
+            "arrows": screen.arrows(scenario, state),
             # Each side's army morale (and its level) and objectives held, under the prompt.
             "facts": [
                 {
@@ -642,6 +635,9 @@ def locked_units(scenario: Scenario, state: State) -> list[str]:
             out.append(uid)
     return sorted(out)
 
+
+# What each chance point of the turn was rolled for, and its handler.
+CHANCE: dict[str, Callable[..., list[Event]]] = {"rally": HexHexsideRules._rally_result}
 
 HANDLERS: dict[str, Callable[..., list[Event]]] = {
     "roll": HexHexsideRules.roll,

@@ -1,7 +1,7 @@
 """hex-hexside tables: combat sequence, rally, deep charges, morale effects and the (stand-in) CRT.
 
 Short lookups over ``combat.json`` (the aid's tables, and the defaults it leaves open, marked);
-one ``Part`` per rally modifier; exact d6 chances as ``Fraction``s.
+one ``Modifier`` per rally modifier; exact d6 chances as ``Fraction``s.
 
 >>> [(p.key, p.value) for p in rally_modifiers(RallyFacts(leader=1, enemy_distance=1))]
 [('rally.leader', 1), ('rally.adjacent_enemy', -1)]
@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from ...dice import Die, distribution, map_outcomes
-from ...movement import Part
+from ...modifier import Modifier
 from ...problems import english
 
 STEP_IDS: tuple[str, ...] = (
@@ -142,7 +142,7 @@ def _int(x: Any, where: str, lo: int | None = None, hi: int | None = None) -> in
         if lo is None or hi is None:
             raise TableError(where, "problem.whole", got=_short(x))
         raise TableError(where, "problem.whole_number", lo=lo, hi=hi, got=_short(x))
-    return x
+    return int(x)
 
 
 def _short(value: Any, limit: int = 60) -> str:
@@ -218,7 +218,7 @@ def _default(data: Any, path: str, allowed: tuple[str, ...]) -> str:
         raise ValueError(f"combat.json: {path} must be one of {allowed}, got {value!r}")
     if _get(data, f"{parent}.default", bool) is not True or not _get(data, f"{parent}.why", str):
         raise ValueError(f"combat.json: {parent} must be marked default with a why")
-    return value
+    return str(value)
 
 
 def parse_tables(data: Any) -> HexsideTables:
@@ -269,7 +269,8 @@ def parse_tables(data: Any) -> HexsideTables:
 
 def raw_tables() -> dict[str, Any]:
     """A fresh copy of combat.json, parsed (for overrides such as the owner's CRT)."""
-    return json.loads((Path(__file__).parent / "combat.json").read_text(encoding="utf-8"))
+    data: dict[str, Any] = json.loads((Path(__file__).parent / "combat.json").read_text("utf-8"))
+    return data
 
 
 @cache
@@ -282,8 +283,8 @@ def load_tables() -> HexsideTables:
     return parse_tables(raw_tables())
 
 
-def rally_modifiers(facts: RallyFacts, tables: Tables = None) -> list[Part]:
-    """The rally modifiers that apply to a unit, in the aid's order, one ``Part`` each."""
+def rally_modifiers(facts: RallyFacts, tables: Tables = None) -> list[Modifier]:
+    """The rally modifiers that apply to a unit, in the aid's order, one ``Modifier`` each."""
     t = tables or load_tables()
     row = {r.id: r for r in t.rally}
     d = facts.enemy_distance
@@ -299,7 +300,7 @@ def rally_modifiers(facts: RallyFacts, tables: Tables = None) -> list[Part]:
         if applies[r.id]:
             value = (facts.leader or 0) if r.value is None else r.value
             params = (("modifier", value),) if r.value is None else ()
-            parts.append(Part(value, f"rally.{r.id}", r.rule, params))
+            parts.append(Modifier(value, f"rally.{r.id}", r.rule, params))
     return parts
 
 
@@ -308,7 +309,9 @@ def _chance(t: HexsideTables, test: Callable[[int], bool]) -> Fraction:
     return map_outcomes(distribution(t.die), test).get(True, Fraction(0))
 
 
-def rally_probability(morale: int, modifiers: Iterable[Part], tables: Tables = None) -> Fraction:
+def rally_probability(
+    morale: int, modifiers: Iterable[Modifier], tables: Tables = None
+) -> Fraction:
     """The exact chance a unit rallies: the die at most its morale plus the modifiers (default)."""
     t = tables or load_tables()
     target = morale + sum(p.value for p in modifiers)

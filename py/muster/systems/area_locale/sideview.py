@@ -7,7 +7,7 @@ from typing import Any
 
 from ...areamap import AreaScenario
 from ...texts import english
-from . import pieces as P
+from . import position as P
 from .state import AreaLocaleState
 
 State = AreaLocaleState  # the state's shape (state.py)

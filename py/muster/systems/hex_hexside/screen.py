@@ -8,6 +8,7 @@ and how the screen words every parameter these messages carry (``WORDS``).
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
@@ -16,7 +17,7 @@ from ...dice import distribution as die_distribution
 from ...game import chance_faces
 from ...hexgrid import hex_distance
 from ...hexmap import Scenario
-from ...movement import Part
+from ...modifier import Modifier
 from ...ruleset import Choice, Label, choice, item
 from ...shapes import Action
 from . import aftermath, combat, reference
@@ -119,10 +120,12 @@ def preview(scenario: Scenario, state: State, action: Action) -> dict[str, Any]:
     if action["type"] == "deep_charge":
         uid = action["unit"]
         leader = combat.leader_with(scenario, state, uid)
-        parts = [Part(combat.morale(scenario, uid), "drm.hh_morale", "19.11.1", (("unit", uid),))]
+        parts = [
+            Modifier(combat.morale(scenario, uid), "drm.hh_morale", "19.11.1", (("unit", uid),))
+        ]
         if leader is not None:
             parts.append(
-                Part(combat._mm(scenario, leader), "drm.leader", "19.11.1", (("unit", leader),))
+                Modifier(combat._mm(scenario, leader), "drm.leader", "19.11.1", (("unit", leader),))
             )
         need = t.deep_charge_at_least - sum(int(p.value) for p in parts)
         p = T.deep_charge_probability(int(parts[0].value), int(sum(x.value for x in parts[1:])), t)
@@ -159,7 +162,7 @@ def _answer(
     scenario: Scenario,
     state: State,
     odds: dict[str, Any],
-    parts: list[Part],
+    parts: list[Modifier],
     provisional: bool,
     bombard: bool,
 ) -> dict[str, Any]:
@@ -188,7 +191,7 @@ def _answer(
 def test_preview(
     scenario: Scenario,
     state: State,
-    parts: list[Part],
+    parts: list[Modifier],
     target: int,
     kind: str,
     p: Fraction | None = None,
@@ -261,35 +264,49 @@ def combat_view(scenario: Scenario, state: State) -> dict[str, Any] | None:
             scenario, "log.", c, c["roll"], total, tuple(c["codes"]), t, source
         )
     if c["bombard"]:
-        uid, target = c["attackers"][0], c["targets"][0]
-        title = _label("combat.hh_bombard", unit=uid, target=target)
-        view: dict[str, Any] = {
-            "kind": "bombard",
-            "bombard": True,
-            "unit": uid,
-            "target": target,
-            "from": c["pair"][0],
-            "attackers": [uid],
-            "targets": [target],
-            "defenders": list(c["defenders"]),
-            "odds": c["odds"],
-            "drm": c["drm"],
-            "roll": c["roll"],
-            "result": result,
-            "title": title,
-        }
-        lines = [title, _label("combat.hh_odds", **c["odds"])]
-        if c["drm"] is not None:
-            lines.append(_label("combat.hh_drm", drm=c["drm"]))
-        if result is not None:
-            lines.append(result)
-        view["lines"] = lines
-        if c["step"] == "resolve" and c["roll"] is None:
-            parts = list(cc._bombard_terrain(scenario, state, uid, target).parts)
-            view["preview"] = _answer(
-                scenario, state, c["odds"], parts, provisional=False, bombard=True
-            )
-        return view
+        return _bombard_view(scenario, state, c, result)
+    return _close_view(scenario, state, c, result)
+
+
+def _bombard_view(
+    scenario: Scenario, state: State, c: dict[str, Any], result: Label | None
+) -> dict[str, Any]:
+    """A bombardment: a gun, its target, the odds and the die, no steps and no lead units."""
+    uid, target = c["attackers"][0], c["targets"][0]
+    title = _label("combat.hh_bombard", unit=uid, target=target)
+    view: dict[str, Any] = {
+        "kind": "bombard",
+        "bombard": True,
+        "unit": uid,
+        "target": target,
+        "from": c["pair"][0],
+        "attackers": [uid],
+        "targets": [target],
+        "defenders": list(c["defenders"]),
+        "odds": c["odds"],
+        "drm": c["drm"],
+        "roll": c["roll"],
+        "result": result,
+        "title": title,
+    }
+    lines = [title, _label("combat.hh_odds", **c["odds"])]
+    if c["drm"] is not None:
+        lines.append(_label("combat.hh_drm", drm=c["drm"]))
+    if result is not None:
+        lines.append(result)
+    view["lines"] = lines
+    if c["step"] == "resolve" and c["roll"] is None:
+        parts = list(cc._bombard_terrain(scenario, state, uid, target).parts)
+        view["preview"] = _answer(
+            scenario, state, c["odds"], parts, provisional=False, bombard=True
+        )
+    return view
+
+
+def _close_view(
+    scenario: Scenario, state: State, c: dict[str, Any], result: Label | None
+) -> dict[str, Any]:
+    """A close combat with its step of the aid's 12."""
     params = _step_params(state)
     title = _label("combat.hh_step", **params)
     view = {k: c[k] for k in ("step", "side", "attackers", "targets", "defenders", "lead", "pair")}
@@ -474,87 +491,150 @@ CHOICE_OF = {
 
 
 def choices(rules: Any, scenario: Scenario, state: State, legal: list[Action]) -> list[Choice]:
-    """The legal actions in labelled choices, every one in exactly one item; the choice that
-    ends the step, the combat or the phase last, its items saying what follows."""
-    groups: dict[str, Choice] = {}
-    c = state["combat"]
-    forced = state["phase"] == "combat" and c is None and bool(_must_units(scenario, state))
-
-    def put(key: str, it: dict[str, Any], params: dict[str, Any] | None = None, kind="buttons"):
-        if key not in groups:
-            groups[key] = choice(key, params or {}, kind)
-        groups[key]["items"].append(it)
-
+    """The legal actions in labelled choices, every one in exactly one item (``CHOICE_ITEMS``,
+    by the action's type); the choice that ends the step, the combat or the phase last, its
+    items saying what follows."""
+    c = _Choices(rules, scenario, state, legal)
     for a in legal:
         kind = a["type"]
-        fight = kind in rules.previewable
-        if kind in GO_ON:
-            then = then_label(rules, scenario, state, a)
-            params: dict[str, Any] = {"then": then}
-            if kind == "end_phase":
-                params["phase"] = state["phase"]
-            key = f"action.hh_{kind}"
-            if kind == "cancel" and ongoing(state, "combat")["extended"]:
-                key = "action.hh_decline_extended"
-            it = item(a, key, params, fight=fight)
-            if kind == "cancel":
-                it["give_up"] = True  # never the primary button (muster.flow)
-            if kind == "end_phase" and state["phase"] == "movement":
-                movers = {m["unit"] for m in legal if m["type"] in ("move", "formation")}
-                unused = flow.unused_label("unused.units_not_moved", len(movers))
-                if unused:
-                    it["unused"] = unused
-            put("choice.hh_go_on", it)
-        elif kind == "move":
-            it = item(a, "action.hh_move", {"unit": a["unit"], "to": a["to"]})
-            put(CHOICE_OF[kind], it, kind="map")
-        elif kind == "formation":
-            it = item(a, "action.hh_formation", {"unit": a["unit"], "formation": a["to"]})
-            it["at"] = None  # "to" is a formation here, not a place
-            put(CHOICE_OF[kind], it)
-        elif kind == "attack":
-            key = "choice.hh_must_attack" if forced else "choice.hh_attack"
-            put(key, item(a, "action.hh_attack", {"target": a["target"]}, fight=fight))
-        elif kind == "toggle_attacker":
-            inside = a["unit"] in ongoing(state, "combat")["attackers"]
-            key = "action.hh_remove_attacker" if inside else "action.hh_add_attacker"
-            put(CHOICE_OF[kind], item(a, key, {"unit": a["unit"]}))
-        elif kind == "toggle_target":
-            inside = a["hex"] in ongoing(state, "combat")["targets"]
-            key = "action.hh_remove_target" if inside else "action.hh_add_target"
-            put(CHOICE_OF[kind], item(a, key, {"hex": a["hex"]}))
-        elif kind == "confirm":
-            picked = ongoing(state, "combat")
-            params = {
-                "units": list(picked["attackers"]),
-                "targets": list(picked["targets"]),
-            }
-            it = item(a, "action.hh_confirm", params, fight=fight)
-            it["primary"] = True  # the attack designated: the natural next step
-            put(CHOICE_OF[kind], it)
-        elif kind == "lead":
-            role = "attacker" if ongoing(state, "combat")["step"] == "lead_attacker" else "defender"
-            it = item(a, "action.hh_lead", {"unit": a["unit"]}, fight=fight)
-            put(CHOICE_OF[kind], it, {"side_role": role})
-        elif kind == "terrain":
-            params = {"from": a["from"], "into": a["into"]}
-            put(CHOICE_OF[kind], item(a, "action.hh_terrain", params, at=a["into"], fight=fight))
-        elif kind == "extended_attack":
-            units = _extended_with(scenario, state, a["target"])
-            params = {"target": a["target"], "units": units}
-            put(CHOICE_OF[kind], item(a, "action.hh_extended_attack", params, fight=fight))
-        elif kind == "take_loss":
-            d = ongoing(state, "decision")
-            n = state["queue"][0]["n"] if state["queue"] else 1
-            it = item(a, "action.hh_take_loss", {"unit": a["unit"]}, fight=fight)
-            put(CHOICE_OF[kind], it, {"n": n, "side_role": d["side"]})
-        else:  # rally, bombard, retreat_before, advance, deep_charge, retreat: unit (and place)
-            params = {k: v for k, v in a.items() if k != "type"}
-            put(CHOICE_OF[kind], item(a, f"action.hh_{kind}", params, fight=fight))
+        made = _go_on_item if kind in GO_ON else CHOICE_ITEMS.get(kind, _unit_item)
+        made(c, a)
+    groups = c.groups
     last = groups.pop("choice.hh_go_on", None)
     if last:
         last["end"] = True
     return list(groups.values()) + ([last] if last else [])
+
+
+class _Choices:
+    """The choices being made of the legal actions (``choices``), each under its key."""
+
+    def __init__(self, rules: Any, scenario: Scenario, state: State, legal: list[Action]):
+        self.rules, self.scenario, self.state, self.legal = rules, scenario, state, legal
+        self.groups: dict[str, Choice] = {}
+        no_combat = state["phase"] == "combat" and state["combat"] is None
+        self.forced = no_combat and bool(_must_units(scenario, state))
+
+    def fight(self, a: Action) -> bool:
+        """True if the action is previewed as a fight."""
+        return a["type"] in self.rules.previewable
+
+    def put(
+        self,
+        key: str,
+        it: dict[str, Any],
+        params: dict[str, Any] | None = None,
+        kind: str = "buttons",
+    ) -> None:
+        """``it`` in the choice ``key``, made with its parameters the first time."""
+        if key not in self.groups:
+            self.groups[key] = choice(key, params or {}, kind)
+        self.groups[key]["items"].append(it)
+
+
+def _go_on_item(c: _Choices, a: Action) -> None:
+    """An action that ends the step, the combat or the phase, saying what follows."""
+    kind, state = a["type"], c.state
+    params: dict[str, Any] = {"then": then_label(c.rules, c.scenario, state, a)}
+    if kind == "end_phase":
+        params["phase"] = state["phase"]
+    key = f"action.hh_{kind}"
+    if kind == "cancel" and ongoing(state, "combat")["extended"]:
+        key = "action.hh_decline_extended"
+    it = item(a, key, params, fight=c.fight(a))
+    if kind == "cancel":
+        it["give_up"] = True  # never the primary button (muster.flow)
+    if kind == "end_phase" and state["phase"] == "movement":
+        movers = {m["unit"] for m in c.legal if m["type"] in ("move", "formation")}
+        unused = flow.unused_label("unused.units_not_moved", len(movers))
+        if unused:
+            it["unused"] = unused
+    c.put("choice.hh_go_on", it)
+
+
+def _move_item(c: _Choices, a: Action) -> None:
+    it = item(a, "action.hh_move", {"unit": a["unit"], "to": a["to"]})
+    c.put(CHOICE_OF["move"], it, kind="map")
+
+
+def _formation_item(c: _Choices, a: Action) -> None:
+    it = item(a, "action.hh_formation", {"unit": a["unit"], "formation": a["to"]})
+    it["at"] = None  # "to" is a formation here, not a place
+    c.put(CHOICE_OF["formation"], it)
+
+
+def _attack_item(c: _Choices, a: Action) -> None:
+    key = "choice.hh_must_attack" if c.forced else "choice.hh_attack"
+    c.put(key, item(a, "action.hh_attack", {"target": a["target"]}, fight=c.fight(a)))
+
+
+def _toggle_attacker_item(c: _Choices, a: Action) -> None:
+    inside = a["unit"] in ongoing(c.state, "combat")["attackers"]
+    key = "action.hh_remove_attacker" if inside else "action.hh_add_attacker"
+    c.put(CHOICE_OF["toggle_attacker"], item(a, key, {"unit": a["unit"]}))
+
+
+def _toggle_target_item(c: _Choices, a: Action) -> None:
+    inside = a["hex"] in ongoing(c.state, "combat")["targets"]
+    key = "action.hh_remove_target" if inside else "action.hh_add_target"
+    c.put(CHOICE_OF["toggle_target"], item(a, key, {"hex": a["hex"]}))
+
+
+def _confirm_item(c: _Choices, a: Action) -> None:
+    picked = ongoing(c.state, "combat")
+    params = {"units": list(picked["attackers"]), "targets": list(picked["targets"])}
+    it = item(a, "action.hh_confirm", params, fight=c.fight(a))
+    it["primary"] = True  # the attack designated: the natural next step
+    c.put(CHOICE_OF["confirm"], it)
+
+
+def _lead_item(c: _Choices, a: Action) -> None:
+    role = "attacker" if ongoing(c.state, "combat")["step"] == "lead_attacker" else "defender"
+    it = item(a, "action.hh_lead", {"unit": a["unit"]}, fight=c.fight(a))
+    c.put(CHOICE_OF["lead"], it, {"side_role": role})
+
+
+def _terrain_item(c: _Choices, a: Action) -> None:
+    params = {"from": a["from"], "into": a["into"]}
+    it = item(a, "action.hh_terrain", params, at=a["into"], fight=c.fight(a))
+    c.put(CHOICE_OF["terrain"], it)
+
+
+def _extended_item(c: _Choices, a: Action) -> None:
+    units = _extended_with(c.scenario, c.state, a["target"])
+    params = {"target": a["target"], "units": units}
+    it = item(a, "action.hh_extended_attack", params, fight=c.fight(a))
+    c.put(CHOICE_OF["extended_attack"], it)
+
+
+def _take_loss_item(c: _Choices, a: Action) -> None:
+    d = ongoing(c.state, "decision")
+    n = c.state["queue"][0]["n"] if c.state["queue"] else 1
+    it = item(a, "action.hh_take_loss", {"unit": a["unit"]}, fight=c.fight(a))
+    c.put(CHOICE_OF["take_loss"], it, {"n": n, "side_role": d["side"]})
+
+
+def _unit_item(c: _Choices, a: Action) -> None:
+    """rally, bombard, retreat_before, advance, deep_charge, retreat: a unit (and a place)."""
+    params = {k: v for k, v in a.items() if k != "type"}
+    kind = a["type"]
+    c.put(CHOICE_OF[kind], item(a, f"action.hh_{kind}", params, fight=c.fight(a)))
+
+
+# Each action's item in its choice, by the action's type: those that go on (``GO_ON``) in the
+# last choice; the others not listed here are a unit's (``_unit_item``).
+CHOICE_ITEMS: dict[str, Callable[[_Choices, Action], None]] = {
+    "move": _move_item,
+    "formation": _formation_item,
+    "attack": _attack_item,
+    "toggle_attacker": _toggle_attacker_item,
+    "toggle_target": _toggle_target_item,
+    "confirm": _confirm_item,
+    "lead": _lead_item,
+    "terrain": _terrain_item,
+    "extended_attack": _extended_item,
+    "take_loss": _take_loss_item,
+}
 
 
 def _extended_with(scenario: Scenario, state: State, target: str) -> list[str]:

@@ -12,15 +12,19 @@ from typing import Any
 from ... import play
 from ...areamap import Approach, AreaScenario
 from ...texts import english
-from . import data
+from . import tables
 from .state import AreaLocaleState, plain
 
-FOLDER = data.FOLDER
+FOLDER = tables.FOLDER
 # What a move or an assault costs in commands by default (sequence.json "costs", the notes'):
 # for readers outside the rules; the rules read the costs in force, ``cost(scenario, name)``.
-COMMANDS: dict[str, int] = {k: v for k, v in data.defaults()["costs"].items() if k != "why"}
+COMMANDS: dict[str, int] = {k: v for k, v in tables.defaults()["costs"].items() if k != "why"}
 State = AreaLocaleState  # the state's shape (state.py)
 Event = dict[str, Any]
+# A piece's "bombarded" (the turn it last fired) before it has ever fired: a turn before any, so
+# "fired this turn" and "fired last turn" are plain comparisons. Saved games hold this number
+# and their hashes depend on it: it stays -9.
+NEVER_BOMBARDED = -9
 
 
 def sequence_data() -> dict[str, Any]:
@@ -67,7 +71,7 @@ def by_name(scenario: AreaScenario, ids: list[str]) -> list[str]:
 
 def other(scenario: AreaScenario, side: str) -> str:
     """The opposing side."""
-    return next(s["id"] for s in scenario.data["sides"] if s["id"] != side)
+    return str(next(s["id"] for s in scenario.data["sides"] if s["id"] != side))
 
 
 def live(state: State) -> dict[str, dict[str, Any]]:
@@ -167,7 +171,7 @@ def update_held(scenario: AreaScenario, state: State) -> None:
 
 def demoralized(scenario: AreaScenario, state: State, side: str) -> bool:
     """A demoralized army (morale at or below the default's mark) may not assault."""
-    return state["army"][side] <= settings(scenario)["army_morale"]["demoralized_at"]
+    return bool(state["army"][side] <= settings(scenario)["army_morale"]["demoralized_at"])
 
 
 def army_start(scenario: AreaScenario) -> dict[str, int]:

@@ -1,8 +1,9 @@
-"""What the hex-facing rules and screen both read: the sequence settings, the formations,
-the codes of a melee result row, the chance die and the rally's modifier.
+"""What the hex-facing rules and screen both read of a position: the sequence settings, the
+formations, the board with the units where the state puts them, the units acting, the codes
+of a melee result row, the chance die, the rally's modifier, a modifier's log line.
 
-Kept apart so that ``rules.py`` (the handlers) and ``screen.py`` (what the screen shows) each
-import it and not each other.
+Kept apart so that the handlers (``rules.py``, ``declare.py``, ``aftermath.py``) and
+``screen.py`` (what the screen shows) each import it and not each other.
 """
 
 from __future__ import annotations
@@ -12,11 +13,15 @@ from typing import Any
 from ... import play
 from ...hexgrid import hex_distance
 from ...hexmap import Scenario
-from . import combat, fighting
-from .state import HexFacingState
+from ...modifier import Modifier
+from ...movement import Board
+from . import fighting
+from . import tables as T
+from .state import HexFacingState, ongoing
 
 FOLDER = "hex_facing"
 State = HexFacingState  # the state's shape (state.py)
+Event = dict[str, Any]
 NO_CODE = "none"  # the word logged for a result with no code (worded "no effect")
 
 
@@ -45,7 +50,7 @@ def formation_of(scenario: Scenario, uid: str) -> str:
 
 
 def melee_codes(
-    scenario: Scenario, state: State, chance: dict[str, Any], row: combat.ResultRow
+    scenario: Scenario, state: State, chance: dict[str, Any], row: T.ResultRow
 ) -> tuple[list[str], list[str]]:
     """The codes of a melee result row for the defenders now in the target hex and for the
     attackers (the italic cavalry codes for cavalry), as (defender's, attacker's); codes
@@ -59,7 +64,7 @@ def melee_codes(
     return list(d_codes), list(a_codes)
 
 
-def if_falls_back(chance: dict[str, Any], row: combat.ResultRow) -> list[str]:
+def if_falls_back(chance: dict[str, Any], row: T.ResultRow) -> list[str]:
     """The defender's codes of ``row`` that apply if an attacker then falls back: the italic
     pursuit of the 0-4 row, when the defender's cavalry countercharged (9.4, 9.5); else none."""
     cell = row.cells["defender"]
@@ -76,11 +81,11 @@ def die_name(scenario: Scenario) -> str:
     """
     from ...game import DICE
 
-    die = combat.tables_for(scenario).die
+    die = T.tables_for(scenario).die
     for name, other in DICE.items():
         if other == die:
             return name
-    raise combat.CombatDataError(f"{combat.SYSTEM} combat.json: die: no die rolls {die}")
+    raise T.CombatDataError(f"{T.SYSTEM} combat.json: die: no die rolls {die}")
 
 
 def rally_modifier(scenario: Scenario, state: State, uid: str) -> int:
@@ -95,3 +100,51 @@ def rally_modifier(scenario: Scenario, state: State, uid: str) -> int:
         if hex_distance(here, scenario.hex_at(u["hex"])) <= rule["leader_range"]:
             return int(rule["modifier_adjacent_leader"])
     return 0
+
+
+def board_for(scenario: Scenario, state: State) -> Board:
+    """The map with the units where the state puts them."""
+    positions = {uid: u["hex"] for uid, u in state["units"].items()}
+    states = {}
+    for uid, u in state["units"].items():
+        flags: dict[str, Any] = {"facing": u["facing"], "out": u["out"], "square": u["square"]}
+        flags["disordered"] = u["status"] == "disordered"
+        flags["routed"] = u["status"] == "routed"
+        states[uid] = flags
+    active = state.get("active")
+    if active and not active["orders"]:
+        factor = settings(scenario)["no_orders"]["movement_factor"]
+        for uid in active_units(scenario, state):
+            rating = scenario.units[uid].get("ratings", {}).get("movement", 0)
+            states[uid]["allowance"] = rating * factor
+    return Board(scenario, positions, states)
+
+
+def active_units(scenario: Scenario, state: State) -> list[str]:
+    """The units of the formation now acting that are still on the map."""
+    active = ongoing(state, "active")
+    return [
+        uid
+        for uid, u in state["units"].items()
+        if not u["out"] and formation_of(scenario, uid) == active["formation"]
+    ]
+
+
+def modifier_event(part: Modifier) -> Event:
+    """A log line of one modifier of a fire or melee: its value, what it is, its rule."""
+    reason = {"key": part.key, "params": dict(part.params)}
+    return {
+        "key": "log.hf_modifier",
+        "params": {"value": part.value, "reason": reason, "rule": part.rule},
+    }
+
+
+def live_formations(scenario: Scenario, state: State) -> list[str]:
+    """Formations with a unit still on the map, in scenario order."""
+    out = []
+    for fid in formations(scenario):
+        if any(
+            not u["out"] and formation_of(scenario, uid) == fid for uid, u in state["units"].items()
+        ):
+            out.append(fid)
+    return out
