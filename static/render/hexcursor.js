@@ -6,8 +6,6 @@ import { unique } from "./svg.js";
 import { SIZE, DIRECTIONS } from "./hexgrid.js";
 
 export const hexCursorMethods = {
-  // ---- the keyboard's cursor (PanZoomMap's hooks) ------------------------------------
-
   setCursor(label) {
     if (!this._grid || !this._grid.has(label)) return;
     this._cursor = label;
