@@ -13,6 +13,7 @@ import { addFitControl } from "./mapfit.js";
 import { Games, storageDetail } from "./games.js";
 import { SavedGames, ask } from "./saved.js";
 import { editorShell } from "./app_editor.js";
+import { inspector } from "./inspect.js";
 import { rulesDialog } from "./panel_rules.js";
 import { setupKeys } from "./keys.js";
 import { offerUpdates, afterUpdate } from "./update.js";
@@ -21,6 +22,7 @@ import { keepFocusInDialogs } from "./dialogs.js";
 import { offerInstall } from "./install.js";
 import { initBriefingSetting } from "./panel_scenario.js";
 import { wordScenario } from "./scenario_words.js";
+import { openLegend } from "./legend.js";
 import { rememberScreen, lastScreen, gameToResume, scenarioOf, showInAddress } from "./resume.js";
 
 const html = document.documentElement;
@@ -86,6 +88,25 @@ const engine = new Engine(undefined, {
   mode: params.get("boot") === "normal" ? "normal" : "snapshot",
 });
 const games = new Games();
+// The hex map's inspection: a hex's facts, a unit's reach and path, the line of sight.
+const inspect = inspector({
+  engine: engine,
+  map: map,
+  i18n: i18n,
+  state: state,
+  els: els,
+  show: show,
+  showMessage: showMessage,
+  errorText: errorText,
+});
+const renderHexInfo = inspect.renderHexInfo;
+const clearBoardMarks = inspect.clearBoardMarks;
+const selectUnit = inspect.selectUnit;
+const showPath = inspect.showPath;
+const showLos = inspect.showLos;
+const setMode = inspect.setMode;
+const losTap = inspect.losTap;
+const showHex = inspect.showHex;
 const playOptions = {
   engine: engine,
   i18n: i18n,
@@ -246,36 +267,6 @@ function showLocale(id) {
   });
 }
 
-// The legend (legend.js): each section a heading and its entries, a sign drawn as the map
-// draws it and what it means.
-function openLegend(sections) {
-  const dialog = document.getElementById("legend-dialog");
-  const nodes = [];
-  sections.forEach(function (section) {
-    nodes.push(el("h3", { class: "legend-head", text: section.title }));
-    nodes.push(
-      el(
-        "ul",
-        { class: "legend-list", "data-section": section.id },
-        section.entries.map(function (entry) {
-          const sign = el("span", { class: "legend-sign " + (entry.cls || "") });
-          if (/^<svg/.test(entry.sign)) {
-            sign.classList.add("legend-drawn");
-            sign.innerHTML = entry.sign;
-          } else sign.textContent = entry.sign;
-          return el("li", { "data-legend": entry.id }, [
-            sign,
-            el("span", { class: "legend-text", text: entry.text }),
-          ]);
-        }),
-      ),
-    );
-  });
-  const box = document.getElementById("legend-list");
-  box.replaceChildren.apply(box, nodes);
-  dialog.showModal();
-}
-
 function setStatus(kind) {
   els.status.dataset.state = kind;
   els.status.textContent = i18n.t("ui.status_" + kind);
@@ -306,30 +297,6 @@ function show(view) {
   els.panel.replaceChildren.apply(els.panel, view());
 }
 
-function renderHexInfo(info) {
-  state.lastInfo = info;
-  show(function () {
-    return panels.hexInfo(i18n, info);
-  });
-}
-
-function scenarioUnit(id) {
-  const units = (state.scenario && state.scenario.units) || [];
-  return (
-    units.find(function (u) {
-      return u.id === id;
-    }) || null
-  );
-}
-
-function clearBoardMarks() {
-  state.unit = null;
-  state.reach = null;
-  map.selectUnit(null);
-  map.highlight(null);
-  map.setLines(null);
-}
-
 function onTap(label, info) {
   if (!state.ready) return showHex(label);
   if (state.mode === "los") return losTap(label);
@@ -348,127 +315,6 @@ function onTap(label, info) {
   }
   clearBoardMarks();
   return showHex(label);
-}
-
-function selectUnit(id) {
-  return engine.call("reachable", { unit: id }).then(
-    function (answer) {
-      state.unit = id;
-      state.reach = answer;
-      state.selected = answer.from;
-      map.select(answer.from);
-      map.selectUnit(id);
-      map.setLines(null);
-      const marks = {};
-      Object.keys(answer.hexes).forEach(function (label) {
-        if (label === answer.from) return;
-        const entry = answer.hexes[label];
-        const cost = Math.round(entry.cost * 100) / 100;
-        marks[label] = { cls: entry.stop ? "reach stop" : "reach", text: String(cost) };
-      });
-      map.highlight(marks);
-      showMessage("");
-      show(function () {
-        return panels.reach(i18n, scenarioUnit(id), answer);
-      });
-    },
-    function (error) {
-      showMessage(errorText(error));
-    },
-  );
-}
-
-function showPath(label) {
-  const unitId = state.unit;
-  return engine.call("path", { unit: unitId, to: label }).then(
-    function (answer) {
-      map.setLines([{ hexes: answer.hexes, cls: "path" }]);
-      map.select(label);
-      state.selected = label;
-      showMessage("");
-      show(function () {
-        return panels.path(i18n, scenarioUnit(unitId), answer);
-      });
-    },
-    function (error) {
-      showMessage(errorText(error));
-    },
-  );
-}
-
-// The line of sight's answer at the top of the panel, under the tool's prompt, where the
-// player looks; null takes it away.
-function showLos(answer) {
-  state.los = answer;
-  els.losResult.hidden = !answer;
-  els.losResult.replaceChildren.apply(
-    els.losResult,
-    answer ? panels.lineOfSight(i18n, answer) : [],
-  );
-  if (answer) els.losResult.scrollIntoView({ block: "nearest" });
-}
-
-function setMode(mode) {
-  state.mode = mode;
-  state.losFrom = null;
-  showLos(null);
-  els.losTool.setAttribute("aria-pressed", mode === "los" ? "true" : "false");
-  clearBoardMarks();
-  if (mode === "los") showMessage(i18n.t("ui.los_pick_from"), "info");
-  else showMessage("");
-}
-
-function losTap(label) {
-  if (!state.losFrom) {
-    state.losFrom = label;
-    map.setLines(null);
-    map.select(label);
-    showMessage(i18n.t("ui.los_pick_to", { hex: label }), "info");
-    return Promise.resolve();
-  }
-  const from = state.losFrom;
-  state.losFrom = null;
-  return engine.call("los", { from: from, to: label }).then(
-    function (answer) {
-      const lines = [];
-      if (answer.clear) {
-        lines.push({ from: from, to: label, cls: "los-clear" });
-      } else {
-        const t = answer.blocked_by.t;
-        lines.push({ from: from, to: label, cls: "los-clear", t0: 0, t1: t });
-        lines.push({ from: from, to: label, cls: "los-blocked", t0: t, t1: 1, mark: true });
-      }
-      map.setLines(lines);
-      map.select(label);
-      showMessage(i18n.t("ui.los_pick_from"), "info");
-      showLos(answer);
-    },
-    function (error) {
-      showMessage(errorText(error));
-    },
-  );
-}
-
-function showHex(label) {
-  state.selected = label;
-  map.select(label);
-  if (!state.ready) {
-    els.panel.replaceChildren(
-      el("h2", { class: "hex-number", text: i18n.t("ui.hex_title", { hex: label }) }),
-      el("p", { class: "hint", text: i18n.t("ui.rules_loading") }),
-    );
-    return Promise.resolve();
-  }
-  return engine.call("hex_info", { hex: label }).then(
-    function (info) {
-      state.lastInfo = info;
-      showMessage("");
-      renderHexInfo(info);
-    },
-    function (error) {
-      showMessage(errorText(error));
-    },
-  );
 }
 
 function fetchJson(url) {

@@ -2,13 +2,15 @@
 // as the map draws it and what it means. Made from the markers the rule system declares
 // (load_scenario's `markers`) and the map's own kinds (terrain, hexsides, roads, approaches,
 // objectives, the units' types and ratings), so it never lacks a mark the map can show.
-// Draws only; every word is an i18n key. Plain ES2020 so it parses on older iPad Safari.
+// Draws only, in its dialog (openLegend); every word is an i18n key. Plain ES2020 so it parses
+// on older iPad Safari.
 
 import { HexGrid } from "./render/hexgrid.js";
 import { patternDefs, terrainSvg, hexsidesSvg, roadsSvg } from "./render/hexterrain.js";
 import { TERRAIN as LOCALE_TERRAIN } from "./render/area.js";
 import { ratingKeys, ratingsText, typeSymbol } from "./render/counters.js";
 import { esc } from "./render/svg.js";
+import { el } from "./panels.js";
 
 let swatches = 0;
 
@@ -357,4 +359,34 @@ function areaEntries(t, map) {
     });
   }
   return out;
+}
+
+// The legend's dialog: each section a heading and its entries, a sign drawn as the map
+// draws it and what it means.
+export function openLegend(sections) {
+  const dialog = document.getElementById("legend-dialog");
+  const nodes = [];
+  sections.forEach(function (section) {
+    nodes.push(el("h3", { class: "legend-head", text: section.title }));
+    nodes.push(
+      el(
+        "ul",
+        { class: "legend-list", "data-section": section.id },
+        section.entries.map(function (entry) {
+          const sign = el("span", { class: "legend-sign " + (entry.cls || "") });
+          if (/^<svg/.test(entry.sign)) {
+            sign.classList.add("legend-drawn");
+            sign.innerHTML = entry.sign;
+          } else sign.textContent = entry.sign;
+          return el("li", { "data-legend": entry.id }, [
+            sign,
+            el("span", { class: "legend-text", text: entry.text }),
+          ]);
+        }),
+      ),
+    );
+  });
+  const box = document.getElementById("legend-list");
+  box.replaceChildren.apply(box, nodes);
+  dialog.showModal();
 }
