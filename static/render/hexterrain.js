@@ -461,72 +461,60 @@ export function hexsidesSvg(grid, map) {
         );
       } else if (f === "bridge" || f === "pontoon_bridge") {
         bridges.push(crossingSvg(e, f === "pontoon_bridge"));
-      } else if (f === "wall") {
-        const p = shifted(e, 0, 1);
-        works.push(
-          line(p[0], p[1], p[2], p[3], 'stroke="#3b3b3b" stroke-width="2"') +
-            line(
-              p[0],
-              p[1],
-              p[2],
-              p[3],
-              'stroke="#3b3b3b" stroke-width="5.5" stroke-dasharray="2.4 2.6"',
-            ),
-        );
-      } else if (f === "fortification") {
-        const p = shifted(e, 0, 1);
-        works.push(
-          `<path d="${zigzag(p[0], p[1], p[2], p[3], e, 3.6, 6)}" fill="none" stroke="#1f1f1f" stroke-width="2.6" stroke-linejoin="miter"/>`,
-        );
-      } else if (f === "redoubt") {
-        const p = shifted(e, 0, 2);
-        let d = "";
-        for (const k of [-0.3, 0.3]) {
-          const x = e.mx + e.tx * SIZE * k;
-          const y = e.my + e.ty * SIZE * k;
-          d +=
-            `M${r1(x + e.tx * 4)} ${r1(y + e.ty * 4)}L${r1(x + e.nx * 5)} ${r1(y + e.ny * 5)}` +
-            `L${r1(x - e.tx * 4)} ${r1(y - e.ty * 4)}L${r1(x - e.nx * 5)} ${r1(y - e.ny * 5)}Z`;
-        }
-        works.push(
-          `<g class="hm-hs-redoubt">` +
-            line(
-              p[0],
-              p[1],
-              p[2],
-              p[3],
-              'stroke="#6b4321" stroke-width="3.2" stroke-linecap="round"',
-            ) +
-            `<path d="${d}" fill="#6b4321" stroke="#3e2610" stroke-width="0.8"/></g>`,
-        );
-      } else if (f === "entrenchment") {
-        const p = shifted(e, 0, 2);
-        works.push(
-          line(p[0], p[1], p[2], p[3], 'stroke="#5a3a1c" stroke-width="1.6"') +
-            line(
-              p[0],
-              p[1],
-              p[2],
-              p[3],
-              'stroke="#5a3a1c" stroke-width="7" stroke-dasharray="1.4 2.6"',
-            ),
-        );
       } else {
-        works.push(
-          line(
-            e.x1,
-            e.y1,
-            e.x2,
-            e.y2,
-            `class="hm-hs-unknown" data-feature="${esc(f)}" stroke="#ff00ff" stroke-width="2" stroke-dasharray="4 3"`,
-          ),
-        );
+        works.push(worksSvg(e, f));
       }
     }
   }
   const svg =
     casings.join("") + waters.join("") + slopes.join("") + works.join("") + crossings.join("");
   return { svg, bridges: bridges.join("") };
+}
+
+// The works along hexside e: a wall, a fortification, a redoubt or an entrenchment; a feature
+// the map does not know is drawn magenta, dashed.
+function worksSvg(e, f) {
+  if (f === "wall") {
+    const p = shifted(e, 0, 1);
+    return (
+      line(p[0], p[1], p[2], p[3], 'stroke="#3b3b3b" stroke-width="2"') +
+      line(p[0], p[1], p[2], p[3], 'stroke="#3b3b3b" stroke-width="5.5" stroke-dasharray="2.4 2.6"')
+    );
+  }
+  if (f === "fortification") {
+    const p = shifted(e, 0, 1);
+    return `<path d="${zigzag(p[0], p[1], p[2], p[3], e, 3.6, 6)}" fill="none" stroke="#1f1f1f" stroke-width="2.6" stroke-linejoin="miter"/>`;
+  }
+  if (f === "redoubt") {
+    const p = shifted(e, 0, 2);
+    let d = "";
+    for (const k of [-0.3, 0.3]) {
+      const x = e.mx + e.tx * SIZE * k;
+      const y = e.my + e.ty * SIZE * k;
+      d +=
+        `M${r1(x + e.tx * 4)} ${r1(y + e.ty * 4)}L${r1(x + e.nx * 5)} ${r1(y + e.ny * 5)}` +
+        `L${r1(x - e.tx * 4)} ${r1(y - e.ty * 4)}L${r1(x - e.nx * 5)} ${r1(y - e.ny * 5)}Z`;
+    }
+    return (
+      `<g class="hm-hs-redoubt">` +
+      line(p[0], p[1], p[2], p[3], 'stroke="#6b4321" stroke-width="3.2" stroke-linecap="round"') +
+      `<path d="${d}" fill="#6b4321" stroke="#3e2610" stroke-width="0.8"/></g>`
+    );
+  }
+  if (f === "entrenchment") {
+    const p = shifted(e, 0, 2);
+    return (
+      line(p[0], p[1], p[2], p[3], 'stroke="#5a3a1c" stroke-width="1.6"') +
+      line(p[0], p[1], p[2], p[3], 'stroke="#5a3a1c" stroke-width="7" stroke-dasharray="1.4 2.6"')
+    );
+  }
+  return line(
+    e.x1,
+    e.y1,
+    e.x2,
+    e.y2,
+    `class="hm-hs-unknown" data-feature="${esc(f)}" stroke="#ff00ff" stroke-width="2" stroke-dasharray="4 3"`,
+  );
 }
 
 // Slope: thin contour on the up side with hachures hanging downhill; steep slope:
