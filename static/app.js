@@ -13,7 +13,7 @@ import { addFitControl } from "./mapfit.js";
 import { Games, storageDetail } from "./games.js";
 import { SavedGames, ask } from "./saved.js";
 import { editorShell } from "./app_editor.js";
-import { inspector } from "./inspect.js";
+import { Inspection } from "./inspect.js";
 import { rulesDialog } from "./panel_rules.js";
 import { setupKeys } from "./keys.js";
 import { offerUpdates, afterUpdate } from "./update.js";
@@ -89,7 +89,7 @@ const engine = new Engine(undefined, {
 });
 const games = new Games();
 // The hex map's inspection: a hex's facts, a unit's reach and path, the line of sight.
-const inspect = inspector({
+const inspect = new Inspection({
   engine: engine,
   map: map,
   i18n: i18n,
@@ -99,14 +99,14 @@ const inspect = inspector({
   showMessage: showMessage,
   errorText: errorText,
 });
-const renderHexInfo = inspect.renderHexInfo;
-const clearBoardMarks = inspect.clearBoardMarks;
-const selectUnit = inspect.selectUnit;
-const showPath = inspect.showPath;
-const showLos = inspect.showLos;
-const setMode = inspect.setMode;
-const losTap = inspect.losTap;
-const showHex = inspect.showHex;
+const renderHexInfo = inspect.renderHexInfo.bind(inspect);
+const clearBoardMarks = inspect.clearBoardMarks.bind(inspect);
+const selectUnit = inspect.selectUnit.bind(inspect);
+const showPath = inspect.showPath.bind(inspect);
+const showLos = inspect.showLos.bind(inspect);
+const setMode = inspect.setMode.bind(inspect);
+const losTap = inspect.losTap.bind(inspect);
+const showHex = inspect.showHex.bind(inspect);
 const playOptions = {
   engine: engine,
   i18n: i18n,

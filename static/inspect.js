@@ -5,45 +5,48 @@
 import * as panels from "./panels.js";
 import { el } from "./panels.js";
 
-// app: {engine, map (the hex map), i18n, state and els (the app's), show(view) (the hex
-// panel), showMessage(text, kind), errorText(error)}. Returns the functions below.
-export function inspector(app) {
-  const engine = app.engine;
-  const map = app.map;
-  const i18n = app.i18n;
-  const state = app.state;
-  const els = app.els;
-  const show = app.show;
-  const showMessage = app.showMessage;
-  const errorText = app.errorText;
-
-  function renderHexInfo(info) {
-    state.lastInfo = info;
-    show(function () {
-      return panels.hexInfo(i18n, info);
-    });
+export class Inspection {
+  // app: {engine, map (the hex map), i18n, state and els (the app's), show(view) (the hex
+  // panel), showMessage(text, kind), errorText(error)}.
+  constructor(app) {
+    this.engine = app.engine;
+    this.map = app.map;
+    this.i18n = app.i18n;
+    this.state = app.state;
+    this.els = app.els;
+    this.show = app.show;
+    this.showMessage = app.showMessage;
+    this.errorText = app.errorText;
   }
 
-  function scenarioUnit(id) {
-    const units = (state.scenario && state.scenario.units) || [];
-    return (
-      units.find(function (u) {
-        return u.id === id;
-      }) || null
-    );
+  // A failed question to the core, said above the panel.
+  refused(error) {
+    this.showMessage(this.errorText(error));
   }
 
-  function clearBoardMarks() {
-    state.unit = null;
-    state.reach = null;
-    map.selectUnit(null);
-    map.highlight(null);
-    map.setLines(null);
+  renderHexInfo(info) {
+    this.state.lastInfo = info;
+    this.show(() => panels.hexInfo(this.i18n, info));
   }
 
-  function selectUnit(id) {
-    return engine.call("reachable", { unit: id }).then(
-      function (answer) {
+  scenarioUnit(id) {
+    const units = (this.state.scenario && this.state.scenario.units) || [];
+    return units.find((u) => u.id === id) || null;
+  }
+
+  clearBoardMarks() {
+    this.state.unit = null;
+    this.state.reach = null;
+    this.map.selectUnit(null);
+    this.map.highlight(null);
+    this.map.setLines(null);
+  }
+
+  selectUnit(id) {
+    const state = this.state;
+    const map = this.map;
+    return this.engine.call("reachable", { unit: id }).then(
+      (answer) => {
         state.unit = id;
         state.reach = answer;
         state.selected = answer.from;
@@ -58,69 +61,61 @@ export function inspector(app) {
           marks[label] = { cls: entry.stop ? "reach stop" : "reach", text: String(cost) };
         });
         map.highlight(marks);
-        showMessage("");
-        show(function () {
-          return panels.reach(i18n, scenarioUnit(id), answer);
-        });
+        this.showMessage("");
+        this.show(() => panels.reach(this.i18n, this.scenarioUnit(id), answer));
       },
-      function (error) {
-        showMessage(errorText(error));
-      },
+      (error) => this.refused(error),
     );
   }
 
-  function showPath(label) {
-    const unitId = state.unit;
-    return engine.call("path", { unit: unitId, to: label }).then(
-      function (answer) {
-        map.setLines([{ hexes: answer.hexes, cls: "path" }]);
-        map.select(label);
-        state.selected = label;
-        showMessage("");
-        show(function () {
-          return panels.path(i18n, scenarioUnit(unitId), answer);
-        });
+  showPath(label) {
+    const unitId = this.state.unit;
+    return this.engine.call("path", { unit: unitId, to: label }).then(
+      (answer) => {
+        this.map.setLines([{ hexes: answer.hexes, cls: "path" }]);
+        this.map.select(label);
+        this.state.selected = label;
+        this.showMessage("");
+        this.show(() => panels.path(this.i18n, this.scenarioUnit(unitId), answer));
       },
-      function (error) {
-        showMessage(errorText(error));
-      },
+      (error) => this.refused(error),
     );
   }
 
   // The line of sight's answer at the top of the panel, under the tool's prompt, where the
   // player looks; null takes it away.
-  function showLos(answer) {
-    state.los = answer;
-    els.losResult.hidden = !answer;
-    els.losResult.replaceChildren.apply(
-      els.losResult,
-      answer ? panels.lineOfSight(i18n, answer) : [],
-    );
-    if (answer) els.losResult.scrollIntoView({ block: "nearest" });
+  showLos(answer) {
+    const box = this.els.losResult;
+    this.state.los = answer;
+    box.hidden = !answer;
+    box.replaceChildren.apply(box, answer ? panels.lineOfSight(this.i18n, answer) : []);
+    if (answer) box.scrollIntoView({ block: "nearest" });
   }
 
-  function setMode(mode) {
-    state.mode = mode;
-    state.losFrom = null;
-    showLos(null);
-    els.losTool.setAttribute("aria-pressed", mode === "los" ? "true" : "false");
-    clearBoardMarks();
-    if (mode === "los") showMessage(i18n.t("ui.los_pick_from"), "info");
-    else showMessage("");
+  setMode(mode) {
+    this.state.mode = mode;
+    this.state.losFrom = null;
+    this.showLos(null);
+    this.els.losTool.setAttribute("aria-pressed", mode === "los" ? "true" : "false");
+    this.clearBoardMarks();
+    if (mode === "los") this.showMessage(this.i18n.t("ui.los_pick_from"), "info");
+    else this.showMessage("");
   }
 
-  function losTap(label) {
+  losTap(label) {
+    const state = this.state;
+    const map = this.map;
     if (!state.losFrom) {
       state.losFrom = label;
       map.setLines(null);
       map.select(label);
-      showMessage(i18n.t("ui.los_pick_to", { hex: label }), "info");
+      this.showMessage(this.i18n.t("ui.los_pick_to", { hex: label }), "info");
       return Promise.resolve();
     }
     const from = state.losFrom;
     state.losFrom = null;
-    return engine.call("los", { from: from, to: label }).then(
-      function (answer) {
+    return this.engine.call("los", { from: from, to: label }).then(
+      (answer) => {
         const lines = [];
         if (answer.clear) {
           lines.push({ from: from, to: label, cls: "los-clear" });
@@ -131,45 +126,31 @@ export function inspector(app) {
         }
         map.setLines(lines);
         map.select(label);
-        showMessage(i18n.t("ui.los_pick_from"), "info");
-        showLos(answer);
+        this.showMessage(this.i18n.t("ui.los_pick_from"), "info");
+        this.showLos(answer);
       },
-      function (error) {
-        showMessage(errorText(error));
-      },
+      (error) => this.refused(error),
     );
   }
 
-  function showHex(label) {
-    state.selected = label;
-    map.select(label);
-    if (!state.ready) {
-      els.panel.replaceChildren(
+  showHex(label) {
+    const i18n = this.i18n;
+    this.state.selected = label;
+    this.map.select(label);
+    if (!this.state.ready) {
+      this.els.panel.replaceChildren(
         el("h2", { class: "hex-number", text: i18n.t("ui.hex_title", { hex: label }) }),
         el("p", { class: "hint", text: i18n.t("ui.rules_loading") }),
       );
       return Promise.resolve();
     }
-    return engine.call("hex_info", { hex: label }).then(
-      function (info) {
-        state.lastInfo = info;
-        showMessage("");
-        renderHexInfo(info);
+    return this.engine.call("hex_info", { hex: label }).then(
+      (info) => {
+        this.state.lastInfo = info;
+        this.showMessage("");
+        this.renderHexInfo(info);
       },
-      function (error) {
-        showMessage(errorText(error));
-      },
+      (error) => this.refused(error),
     );
   }
-
-  return {
-    renderHexInfo: renderHexInfo,
-    clearBoardMarks: clearBoardMarks,
-    selectUnit: selectUnit,
-    showPath: showPath,
-    showLos: showLos,
-    setMode: setMode,
-    losTap: losTap,
-    showHex: showHex,
-  };
 }
