@@ -201,6 +201,27 @@ export const layoutMethods = {
       const text = els.turns.value.trim();
       this.setField("turns", text === "" ? undefined : Number(text), "editor.step_turns");
     });
+    this.pictureFields(field);
+    els.drafts = el("div", { id: "editor-drafts", class: "editor-drafts" });
+    return el("div", { class: "editor-scenario" }, [
+      field("editor.field_title", els.title),
+      field("editor.field_id", els.id),
+      field("editor.field_description", els.description),
+      field("editor.field_system", els.system),
+      field("editor.field_turns", els.turns),
+      el("h3", { "data-i18n": "editor.picture_head", text: this.t("editor.picture_head") }),
+      els.pictureName,
+      el("div", { class: "editor-row" }, [els.choosePicture]),
+      els.pictureTools,
+      el("h3", { "data-i18n": "editor.drafts_head", text: this.t("editor.drafts_head") }),
+      els.drafts,
+    ]);
+  },
+
+  // The picture's controls on the scenario's tab: its name, choose, opacity, align, remove
+  // (in els); field(key, input) labels an input as the form does.
+  pictureFields(field) {
+    const els = this.els;
     els.opacity = el("input", {
       id: "editor-opacity",
       type: "range",
@@ -230,20 +251,6 @@ export const layoutMethods = {
     els.pictureTools = el("div", { class: "editor-picture-tools" }, [
       field("editor.picture_opacity", els.opacity),
       el("div", { class: "editor-row" }, [els.align, els.removePicture]),
-    ]);
-    els.drafts = el("div", { id: "editor-drafts", class: "editor-drafts" });
-    return el("div", { class: "editor-scenario" }, [
-      field("editor.field_title", els.title),
-      field("editor.field_id", els.id),
-      field("editor.field_description", els.description),
-      field("editor.field_system", els.system),
-      field("editor.field_turns", els.turns),
-      el("h3", { "data-i18n": "editor.picture_head", text: this.t("editor.picture_head") }),
-      els.pictureName,
-      el("div", { class: "editor-row" }, [els.choosePicture]),
-      els.pictureTools,
-      el("h3", { "data-i18n": "editor.drafts_head", text: this.t("editor.drafts_head") }),
-      els.drafts,
     ]);
   },
 
