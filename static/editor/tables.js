@@ -415,32 +415,11 @@ export class TablesPanel {
   }
 
   row(entry, group, title) {
-    const self = this;
     const text = this.label(entry);
     const { show, showDefault, read, choices } = this.reader(entry);
     const path = inTable(entry);
     const bool = entry.kind === "bool" && !isObject(entry.default);
-    let input;
-    if (bool) {
-      input = el("input", { type: "checkbox", class: "tables-check" });
-    } else if (choices && entry.kind !== "list") {
-      input = el(
-        "select",
-        { class: "tables-select" },
-        choices.map(function (c) {
-          return el("option", { value: String(c), text: self.choiceWord(entry, c) });
-        }),
-      );
-    } else {
-      const numeric = (entry.kind === "int" || entry.kind === "number") && !isObject(entry.default);
-      input = el("input", {
-        type: "text",
-        class: "tables-input",
-        inputmode: numeric ? (entry.kind === "int" ? "numeric" : "decimal") : undefined,
-        autocomplete: "off",
-        spellcheck: "false",
-      });
-    }
+    const input = this.rowInput(entry, bool, choices);
     const id = "tables-" + entry.table + "-" + path.join("-").replace(/[^\w-]/g, "_");
     input.id = id + "-" + this.rows.length;
     const reset = el("button", {
@@ -481,6 +460,42 @@ export class TablesPanel {
       group: group,
       text: norm(title + " " + text),
     };
+    this.listenToRow(row, bool, choices, read);
+    return row;
+  }
+
+  // The input of an entry: a checkbox for a yes or no, a list for a choice, else a text field
+  // (numeric keys for a number).
+  rowInput(entry, bool, choices) {
+    const self = this;
+    if (bool) return el("input", { type: "checkbox", class: "tables-check" });
+    if (choices && entry.kind !== "list") {
+      return el(
+        "select",
+        { class: "tables-select" },
+        choices.map(function (c) {
+          return el("option", { value: String(c), text: self.choiceWord(entry, c) });
+        }),
+      );
+    }
+    const numeric = (entry.kind === "int" || entry.kind === "number") && !isObject(entry.default);
+    return el("input", {
+      type: "text",
+      class: "tables-input",
+      inputmode: numeric ? (entry.kind === "int" ? "numeric" : "decimal") : undefined,
+      autocomplete: "off",
+      spellcheck: "false",
+    });
+  }
+
+  // A row's input written as the owner edits it (a text checked as typed, written when it
+  // changes or Enter is pressed), and its reset to the default.
+  listenToRow(row, bool, choices, read) {
+    const self = this;
+    const entry = row.entry;
+    const path = row.path;
+    const input = row.input;
+    const reset = row.reset;
     const commit = function (value) {
       self.write(entry, value);
     };
@@ -522,7 +537,6 @@ export class TablesPanel {
     reset.addEventListener("click", function () {
       self.write(entry, clone(entry.default));
     });
-    return row;
   }
 
   // One change: the override at entry's path set to `value`, or removed when it is the default.
