@@ -320,25 +320,7 @@ export class TablesPanel {
   reader(entry) {
     const self = this;
     const kind = entry.kind;
-    const structured =
-      kind === "object" || (isObject(entry.default) && kind !== "list" && kind !== "cell");
     const choices = Array.isArray(entry.choices) ? entry.choices : null;
-    const item = entry.item || "text";
-    const scalar = function (text, k) {
-      if (k === "int" || k === "number") {
-        const got = readNumber(text, null, k === "int");
-        return got.ok ? { ok: true, value: got.value } : { ok: false };
-      }
-      if (k === "bool") {
-        const t = norm(text).trim();
-        if (t === "true" || t === norm(self.t("editor.tables.yes")))
-          return { ok: true, value: true };
-        if (t === "false" || t === norm(self.t("editor.tables.no")))
-          return { ok: true, value: false };
-        return { ok: false };
-      }
-      return { ok: true, value: String(text).trim() };
-    };
     const show = function (value) {
       if (value === undefined || value === null) return "";
       if (typeof value === "boolean")
@@ -359,6 +341,37 @@ export class TablesPanel {
       }
       return show(value);
     };
+    const read = this.textReader(entry, choices);
+    return { show: show, showDefault: showDefault, read: read, choices: choices };
+  }
+
+  // A value of kind k (a number, a whole number, yes or no, or text) read from text:
+  // {ok, value}.
+  readScalar(text, k) {
+    const self = this;
+    if (k === "int" || k === "number") {
+      const got = readNumber(text, null, k === "int");
+      return got.ok ? { ok: true, value: got.value } : { ok: false };
+    }
+    if (k === "bool") {
+      const t = norm(text).trim();
+      if (t === "true" || t === norm(self.t("editor.tables.yes"))) return { ok: true, value: true };
+      if (t === "false" || t === norm(self.t("editor.tables.no")))
+        return { ok: true, value: false };
+      return { ok: false };
+    }
+    return { ok: true, value: String(text).trim() };
+  }
+
+  // How the input's text of an entry is read: JSON for a structured value, a list of items
+  // (among the choices, each once), a number, a table's cell, or text; each refusal worded.
+  textReader(entry, choices) {
+    const self = this;
+    const kind = entry.kind;
+    const structured =
+      kind === "object" || (isObject(entry.default) && kind !== "list" && kind !== "cell");
+    const item = entry.item || "text";
+    const scalar = (text, k) => this.readScalar(text, k);
     let read;
     if (structured) {
       read = function (text) {
@@ -411,7 +424,7 @@ export class TablesPanel {
         return { ok: true, value: String(text) };
       };
     }
-    return { show: show, showDefault: showDefault, read: read, choices: choices };
+    return read;
   }
 
   row(entry, group, title) {
