@@ -388,6 +388,16 @@ export async function readModule(file) {
   if (!root || doc.getElementsByTagName("parsererror").length) {
     throw keyedError("editor.vassal.bad_buildfile", { name: zip.name });
   }
+  const name = await moduleName(zip, root);
+  const { boards, pieces } = boardsAndPieces(root);
+  for (const board of boards) board.problem = await boardProblem(zip, board);
+  const module = { name, boards, pieces };
+  MODULES.set(module, zip);
+  return module;
+}
+
+// The module's name: its build file's, else its moduledata's, else its file's.
+async function moduleName(zip, root) {
   let name = root.getAttribute("name") || "";
   if (!name) {
     const data = zip.find("moduledata");
@@ -397,7 +407,12 @@ export async function readModule(file) {
     }
   }
   if (!name) name = (zip.name || "").replace(/\.[^.]*$/, "");
+  return name;
+}
 
+// The boards of the module's board pickers, one for each hex grid a board holds (one with no
+// grid when it holds none), and the names of its pieces, each once.
+function boardsAndPieces(root) {
   const boards = [];
   const pieces = [];
   const seen = new Set();
@@ -436,50 +451,52 @@ export async function readModule(file) {
     for (const child of elementChildren(el)) walk(child);
   };
   walk(root);
+  return { boards, pieces };
+}
 
-  for (const board of boards) {
-    board.problem = null;
-    if (board.image) {
-      const entry = zip.find("images/" + board.image) || zip.find(board.image);
-      if (!entry) {
-        board.problem = {
-          key: "editor.vassal.image_missing",
-          params: { board: board.name, image: board.image },
-        };
-      } else {
-        try {
-          // The declared size (checked by zip.head()), then the pixels from the header, before
-          // anything more is unpacked.
-          const size = await imageSize(zip, entry);
-          if (size) {
-            board.problem = pictureProblem(board, size);
-            board.width = size.width;
-            board.height = size.height;
-            board.type = size.type;
-          } else {
-            board.problem = {
-              key: "editor.vassal.image_format",
-              params: { board: board.name, image: board.image },
-            };
-          }
-        } catch (error) {
-          board.problem = describe(error);
-        }
-      }
+// What keeps a board from being read, or null: no picture, a picture missing or of no format
+// read here, too big, or a grid Muster cannot number (calibrate). The board takes the
+// picture's size and type from its header.
+async function boardProblem(zip, board) {
+  board.problem = null;
+  if (board.image) {
+    const entry = zip.find("images/" + board.image) || zip.find(board.image);
+    if (!entry) {
+      board.problem = {
+        key: "editor.vassal.image_missing",
+        params: { board: board.name, image: board.image },
+      };
     } else {
-      board.problem = { key: "editor.vassal.no_image", params: { board: board.name } };
-    }
-    if (!board.problem) {
       try {
-        calibrate(board);
+        // The declared size (checked by zip.head()), then the pixels from the header, before
+        // anything more is unpacked.
+        const size = await imageSize(zip, entry);
+        if (size) {
+          board.problem = pictureProblem(board, size);
+          board.width = size.width;
+          board.height = size.height;
+          board.type = size.type;
+        } else {
+          board.problem = {
+            key: "editor.vassal.image_format",
+            params: { board: board.name, image: board.image },
+          };
+        }
       } catch (error) {
         board.problem = describe(error);
       }
     }
+  } else {
+    board.problem = { key: "editor.vassal.no_image", params: { board: board.name } };
   }
-  const module = { name, boards, pieces };
-  MODULES.set(module, zip);
-  return module;
+  if (!board.problem) {
+    try {
+      calibrate(board);
+    } catch (error) {
+      board.problem = describe(error);
+    }
+  }
+  return board.problem;
 }
 
 // The picture of one board of a module read by readModule (the board object, or its index)
