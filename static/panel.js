@@ -4,7 +4,7 @@
 // face of a die says what it does; the log is a history to look back on. Every decision is
 // the core's: nothing here knows a system, a rule number or an action's meaning.
 import { el, unique } from "./panels.js";
-import { downloadSave, newSlot } from "./games.js";
+import { newSlot } from "./games.js";
 import { oddsMethods } from "./panel_odds.js";
 import { logMethods } from "./panel_log.js";
 import { crtMethods } from "./panel_crt.js";
@@ -12,6 +12,7 @@ import { scenarioMethods, briefingAtNewGame } from "./panel_scenario.js";
 import { resultMethods } from "./panel_result.js";
 import { flowMethods } from "./panel_flow.js";
 import { choiceMethods } from "./panel_choices.js";
+import { saveMethods } from "./panel_saves.js";
 import { focusKeeper, SHORTCUTS } from "./keys.js";
 import { facingWord } from "./facing.js";
 import { legendSections } from "./legend.js";
@@ -742,50 +743,10 @@ export class Play {
     });
     return legendSections((key, params) => this.t(key, params), this.getScenario(), markers);
   }
-
-  // ---- saves and the owner's tables --------------------------------------------------------
-
-  download() {
-    return this.engine.call("save", {}).then((save) => {
-      downloadSave(save);
-      this.lastSave = save;
-    }, this.onError);
-  }
-
-  // Put a save in play (the core replays it, or refuses it and the game is kept): in `slot`
-  // when resumed from the saved games, else in a new one.
-  load(save, slot) {
-    return this.engine.call("load_save", { save: save }).then((answer) => {
-      this.clear();
-      this.setRules({
-        playable: true,
-        options: answer.options,
-        words: answer.words,
-        markers: answer.markers,
-      });
-      this.slot = slot || newSlot();
-      this.view = answer.view;
-      this.viewer = answer.view.private ? null : answer.view.viewer;
-      this.lastSide = answer.view.prompt ? answer.view.prompt.side : null;
-      this.autosave();
-      return answer.scenario;
-    });
-  }
-
-  // Once the app has drawn the loaded game's map: a private game opens on the privacy screen
-  // of the side to act, so the side now holding the tablet sees nothing it may not.
-  opened() {
-    if (this.view.private) {
-      const summary = this.view.summary || {};
-      return this.handOver(summary.side || this.view.decider);
-    }
-    this.draw();
-    return this.view;
-  }
 }
 
 // The panel's methods by concern: odds and dice, the log, the owner's tables, the scenario,
-// the result card, the way on, the choices.
+// the result card, the way on, the choices, the saves.
 Object.assign(
   Play.prototype,
   oddsMethods,
@@ -795,6 +756,7 @@ Object.assign(
   resultMethods,
   flowMethods,
   choiceMethods,
+  saveMethods,
 );
 
 function countShown() {
