@@ -12,6 +12,8 @@ import { AreaMap } from "./render/area.js";
 import { addFitControl } from "./mapfit.js";
 import { Games, storageDetail } from "./games.js";
 import { SavedGames, ask } from "./saved.js";
+import { editorShell } from "./app_editor.js";
+import { Inspection } from "./inspect.js";
 import { rulesDialog } from "./panel_rules.js";
 import { setupKeys } from "./keys.js";
 import { offerUpdates, afterUpdate } from "./update.js";
@@ -20,6 +22,7 @@ import { keepFocusInDialogs } from "./dialogs.js";
 import { offerInstall } from "./install.js";
 import { initBriefingSetting } from "./panel_scenario.js";
 import { wordScenario } from "./scenario_words.js";
+import { openLegend } from "./legend.js";
 import { rememberScreen, lastScreen, gameToResume, scenarioOf, showInAddress } from "./resume.js";
 
 const html = document.documentElement;
@@ -85,6 +88,25 @@ const engine = new Engine(undefined, {
   mode: params.get("boot") === "normal" ? "normal" : "snapshot",
 });
 const games = new Games();
+// The hex map's inspection: a hex's facts, a unit's reach and path, the line of sight.
+const inspect = new Inspection({
+  engine: engine,
+  map: map,
+  i18n: i18n,
+  state: state,
+  els: els,
+  show: show,
+  showMessage: showMessage,
+  errorText: errorText,
+});
+const renderHexInfo = inspect.renderHexInfo.bind(inspect);
+const clearBoardMarks = inspect.clearBoardMarks.bind(inspect);
+const selectUnit = inspect.selectUnit.bind(inspect);
+const showPath = inspect.showPath.bind(inspect);
+const showLos = inspect.showLos.bind(inspect);
+const setMode = inspect.setMode.bind(inspect);
+const losTap = inspect.losTap.bind(inspect);
+const showHex = inspect.showHex.bind(inspect);
 const playOptions = {
   engine: engine,
   i18n: i18n,
@@ -245,36 +267,6 @@ function showLocale(id) {
   });
 }
 
-// The legend (legend.js): each section a heading and its entries, a sign drawn as the map
-// draws it and what it means.
-function openLegend(sections) {
-  const dialog = document.getElementById("legend-dialog");
-  const nodes = [];
-  sections.forEach(function (section) {
-    nodes.push(el("h3", { class: "legend-head", text: section.title }));
-    nodes.push(
-      el(
-        "ul",
-        { class: "legend-list", "data-section": section.id },
-        section.entries.map(function (entry) {
-          const sign = el("span", { class: "legend-sign " + (entry.cls || "") });
-          if (/^<svg/.test(entry.sign)) {
-            sign.classList.add("legend-drawn");
-            sign.innerHTML = entry.sign;
-          } else sign.textContent = entry.sign;
-          return el("li", { "data-legend": entry.id }, [
-            sign,
-            el("span", { class: "legend-text", text: entry.text }),
-          ]);
-        }),
-      ),
-    );
-  });
-  const box = document.getElementById("legend-list");
-  box.replaceChildren.apply(box, nodes);
-  dialog.showModal();
-}
-
 function setStatus(kind) {
   els.status.dataset.state = kind;
   els.status.textContent = i18n.t("ui.status_" + kind);
@@ -305,30 +297,6 @@ function show(view) {
   els.panel.replaceChildren.apply(els.panel, view());
 }
 
-function renderHexInfo(info) {
-  state.lastInfo = info;
-  show(function () {
-    return panels.hexInfo(i18n, info);
-  });
-}
-
-function scenarioUnit(id) {
-  const units = (state.scenario && state.scenario.units) || [];
-  return (
-    units.find(function (u) {
-      return u.id === id;
-    }) || null
-  );
-}
-
-function clearBoardMarks() {
-  state.unit = null;
-  state.reach = null;
-  map.selectUnit(null);
-  map.highlight(null);
-  map.setLines(null);
-}
-
 function onTap(label, info) {
   if (!state.ready) return showHex(label);
   if (state.mode === "los") return losTap(label);
@@ -347,127 +315,6 @@ function onTap(label, info) {
   }
   clearBoardMarks();
   return showHex(label);
-}
-
-function selectUnit(id) {
-  return engine.call("reachable", { unit: id }).then(
-    function (answer) {
-      state.unit = id;
-      state.reach = answer;
-      state.selected = answer.from;
-      map.select(answer.from);
-      map.selectUnit(id);
-      map.setLines(null);
-      const marks = {};
-      Object.keys(answer.hexes).forEach(function (label) {
-        if (label === answer.from) return;
-        const entry = answer.hexes[label];
-        const cost = Math.round(entry.cost * 100) / 100;
-        marks[label] = { cls: entry.stop ? "reach stop" : "reach", text: String(cost) };
-      });
-      map.highlight(marks);
-      showMessage("");
-      show(function () {
-        return panels.reach(i18n, scenarioUnit(id), answer);
-      });
-    },
-    function (error) {
-      showMessage(errorText(error));
-    },
-  );
-}
-
-function showPath(label) {
-  const unitId = state.unit;
-  return engine.call("path", { unit: unitId, to: label }).then(
-    function (answer) {
-      map.setLines([{ hexes: answer.hexes, cls: "path" }]);
-      map.select(label);
-      state.selected = label;
-      showMessage("");
-      show(function () {
-        return panels.path(i18n, scenarioUnit(unitId), answer);
-      });
-    },
-    function (error) {
-      showMessage(errorText(error));
-    },
-  );
-}
-
-// The line of sight's answer at the top of the panel, under the tool's prompt, where the
-// player looks; null takes it away.
-function showLos(answer) {
-  state.los = answer;
-  els.losResult.hidden = !answer;
-  els.losResult.replaceChildren.apply(
-    els.losResult,
-    answer ? panels.lineOfSight(i18n, answer) : [],
-  );
-  if (answer) els.losResult.scrollIntoView({ block: "nearest" });
-}
-
-function setMode(mode) {
-  state.mode = mode;
-  state.losFrom = null;
-  showLos(null);
-  els.losTool.setAttribute("aria-pressed", mode === "los" ? "true" : "false");
-  clearBoardMarks();
-  if (mode === "los") showMessage(i18n.t("ui.los_pick_from"), "info");
-  else showMessage("");
-}
-
-function losTap(label) {
-  if (!state.losFrom) {
-    state.losFrom = label;
-    map.setLines(null);
-    map.select(label);
-    showMessage(i18n.t("ui.los_pick_to", { hex: label }), "info");
-    return Promise.resolve();
-  }
-  const from = state.losFrom;
-  state.losFrom = null;
-  return engine.call("los", { from: from, to: label }).then(
-    function (answer) {
-      const lines = [];
-      if (answer.clear) {
-        lines.push({ from: from, to: label, cls: "los-clear" });
-      } else {
-        const t = answer.blocked_by.t;
-        lines.push({ from: from, to: label, cls: "los-clear", t0: 0, t1: t });
-        lines.push({ from: from, to: label, cls: "los-blocked", t0: t, t1: 1, mark: true });
-      }
-      map.setLines(lines);
-      map.select(label);
-      showMessage(i18n.t("ui.los_pick_from"), "info");
-      showLos(answer);
-    },
-    function (error) {
-      showMessage(errorText(error));
-    },
-  );
-}
-
-function showHex(label) {
-  state.selected = label;
-  map.select(label);
-  if (!state.ready) {
-    els.panel.replaceChildren(
-      el("h2", { class: "hex-number", text: i18n.t("ui.hex_title", { hex: label }) }),
-      el("p", { class: "hint", text: i18n.t("ui.rules_loading") }),
-    );
-    return Promise.resolve();
-  }
-  return engine.call("hex_info", { hex: label }).then(
-    function (info) {
-      state.lastInfo = info;
-      showMessage("");
-      renderHexInfo(info);
-    },
-    function (error) {
-      showMessage(errorText(error));
-    },
-  );
 }
 
 function fetchJson(url) {
@@ -620,50 +467,17 @@ function loadSave(save, slot) {
 
 // ---- the scenario editor (static/editor/), loaded when first opened ----------------------
 
-const editorRoot = document.getElementById("editor");
-let editorView = null;
-const editorHost = {
-  root: editorRoot,
+const editor = editorShell({
+  root: document.getElementById("editor"),
   engine: engine,
   i18n: i18n,
   play: playDraft,
-  ask: function (question, okLabel, lines) {
-    return ask(question, lines || [], okLabel);
-  },
   message: showMessage,
-  close: closeEditor,
+  errorText: errorText,
   current: function () {
     return state.file;
   },
-};
-
-// The editor in place of the play screen (or back); the address says which, for a reload.
-function setEditing(on) {
-  document.body.classList.toggle("editing", on);
-  editorRoot.hidden = !on;
-  const url = new URL(location.href);
-  if (on) url.searchParams.set("editor", "1");
-  else url.searchParams.delete("editor");
-  history.replaceState(history.state, "", url.href);
-}
-
-function openEditor() {
-  setEditing(true);
-  return import("./editor/editor.js").then(
-    function (module) {
-      editorView = module.openEditor(editorHost);
-      return editorView;
-    },
-    function (error) {
-      setEditing(false);
-      showMessage(errorText(error));
-    },
-  );
-}
-
-function closeEditor() {
-  setEditing(false);
-}
+});
 
 // Play the editor's draft: asked first if a game is in progress (it stays in Saved games);
 // the core loads it (or refuses it, and nothing changes), and a new game starts at once.
@@ -674,7 +488,7 @@ function playDraft(scenario) {
     function (yes) {
       if (!yes) return false;
       return engine.call("load_scenario", { scenario: scenario }).then(function (summary) {
-        closeEditor();
+        editor.close();
         clearBoardMarks();
         setMode("inspect");
         drawScenario(scenario);
@@ -724,80 +538,40 @@ function resumeAtStart(record, updated) {
   });
 }
 
+// The scenarios' index and files, beside the app.
+const SCENARIOS = new URL("../scenarios/", import.meta.url);
+
+// The scenario of the index a start opens: the one named, else the first.
+function entryOf(index, id) {
+  return (
+    index.find(function (item) {
+      return item.id === id;
+    }) || index[0]
+  );
+}
+
+// A start: the map drawn at once (the game to reopen, else the scenario named or the first),
+// the rules started beside it, then the game reopened or the scenario's start panel shown.
 function start() {
   setStatus("loading");
-  const base = new URL("../scenarios/", import.meta.url);
   const updated = afterUpdate();
-  const noted = lastScreen();
-  const wanted =
-    params.get("scenario") || (updated && updated.scenario) || (noted && noted.scenario);
-  const kept = games.load().catch(function (error) {
-    console.warn("saved games unavailable:", error.message || error);
-  });
-  let resume = null;
-  // The scenario of the index a start opens: the one named, else the first.
-  function entryOf(index, id) {
-    return (
-      index.find(function (item) {
-        return item.id === id;
-      }) || index[0]
-    );
-  }
-  const mapReady = Promise.all([fetchJson(new URL("index.json", base)), kept]).then(
-    function (found) {
-      const index = found[0];
-      state.index = index;
-      index.forEach(function (item) {
-        els.scenarioSelect.appendChild(
-          el("option", { value: item.id, text: i18n.pick(item.title) }),
-        );
-      });
-      // A game to reopen draws its own scenario (the one its save holds) at once.
-      resume = gameAtStart(updated);
-      if (resume) {
-        state.scenarioId = scenarioOf(resume);
-        drawScenario(resume.save.scenario);
-        return null;
-      }
-      const entry = entryOf(index, wanted);
-      state.scenarioId = entry.id;
-      return fetchJson(new URL(entry.file, base)).then(drawScenario);
-    },
-  );
+  const start = { updated: updated, resume: null };
+  const mapReady = drawAtStart(start);
   mapReady.catch(function (error) {
     showMessage(String(error.message || error));
   });
-
   engine.on("fatal", function (error) {
     setStatus("failed");
     els.fatalDetail.textContent = errorText(error);
     els.fatal.hidden = false;
     html.dataset.failed = "1";
   });
-
-  // The scenario of the index in the core, its start panel on screen (no game, or the game to
-  // reopen was refused).
-  function openIndexScenario() {
-    const entry = entryOf(state.index, state.scenarioId);
-    // Drawn already, unless the map shows the scenario of a game that could not be reopened.
-    return (resume ? fetchJson(new URL(entry.file, base)) : Promise.resolve(null))
-      .then(function (scenario) {
-        if (scenario) drawScenario(scenario);
-        state.scenarioId = entry.id;
-        return engine.call("load_scenario", { id: entry.id });
-      })
-      .then(function (summary) {
-        setPlayable(summary);
-        if (updated) showMessage(i18n.t("ui.updated"), "info", true);
-      });
-  }
-
   Promise.all([engine.ready, mapReady])
     .then(function () {
-      return resume ? resumeAtStart(resume, updated) : false;
+      return start.resume ? resumeAtStart(start.resume, updated) : false;
     })
     .then(function (resumed) {
-      return resumed ? null : openIndexScenario();
+      return resumed ? null : openIndexScenario(start);
     })
     .then(function () {
       state.ready = true;
@@ -813,7 +587,58 @@ function start() {
     .catch(function (error) {
       if (!engine.failure) showMessage(errorText(error));
     });
+  listenToControls();
+}
 
+// The map of a start, drawn before the rules are up: the index read into the scenario list,
+// then the game to reopen (start.resume, its own scenario drawn) or the scenario the address,
+// an update or the last visit names.
+function drawAtStart(start) {
+  const updated = start.updated;
+  const noted = lastScreen();
+  const wanted =
+    params.get("scenario") || (updated && updated.scenario) || (noted && noted.scenario);
+  const kept = games.load().catch(function (error) {
+    console.warn("saved games unavailable:", error.message || error);
+  });
+  return Promise.all([fetchJson(new URL("index.json", SCENARIOS)), kept]).then(function (found) {
+    const index = found[0];
+    state.index = index;
+    index.forEach(function (item) {
+      els.scenarioSelect.appendChild(el("option", { value: item.id, text: i18n.pick(item.title) }));
+    });
+    // A game to reopen draws its own scenario (the one its save holds) at once.
+    start.resume = gameAtStart(updated);
+    if (start.resume) {
+      state.scenarioId = scenarioOf(start.resume);
+      drawScenario(start.resume.save.scenario);
+      return null;
+    }
+    const entry = entryOf(index, wanted);
+    state.scenarioId = entry.id;
+    return fetchJson(new URL(entry.file, SCENARIOS)).then(drawScenario);
+  });
+}
+
+// The scenario of the index in the core, its start panel on screen (no game, or the game to
+// reopen was refused).
+function openIndexScenario(start) {
+  const entry = entryOf(state.index, state.scenarioId);
+  // Drawn already, unless the map shows the scenario of a game that could not be reopened.
+  return (start.resume ? fetchJson(new URL(entry.file, SCENARIOS)) : Promise.resolve(null))
+    .then(function (scenario) {
+      if (scenario) drawScenario(scenario);
+      state.scenarioId = entry.id;
+      return engine.call("load_scenario", { id: entry.id });
+    })
+    .then(function (summary) {
+      setPlayable(summary);
+      if (start.updated) showMessage(i18n.t("ui.updated"), "info", true);
+    });
+}
+
+// The header's controls, the settings, the editor and the language.
+function listenToControls() {
   els.gotoForm.addEventListener("submit", function (event) {
     event.preventDefault();
     const label = els.gotoInput.value.trim();
@@ -837,37 +662,7 @@ function start() {
     );
   });
 
-  els.scenarioSelect.addEventListener("change", function () {
-    const wanted = els.scenarioSelect.value;
-    const entry = (state.index || []).find(function (item) {
-      return item.id === wanted;
-    });
-    // The select shows the scenario on screen until another has taken its place.
-    els.scenarioSelect.value = state.scenarioId;
-    if (!entry || !state.ready) return;
-    askLeave(i18n.t("ui.ask_scenario", { title: i18n.pick(entry.title) }), i18n.t("ui.ask_open"))
-      .then(function (yes) {
-        if (!yes) return null;
-        return fetchJson(new URL(entry.file, base)).then(openScenario);
-      })
-      .catch(function (error) {
-        showMessage(errorText(error));
-      });
-
-    function openScenario(scenario) {
-      return engine.call("load_scenario", { id: entry.id }).then(function (summary) {
-        clearBoardMarks();
-        setMode("inspect");
-        state.scenarioId = entry.id;
-        drawScenario(scenario);
-        setPlayable(summary);
-        rememberScreen(entry.id, null);
-        show(function () {
-          return [el("p", { class: "hint", text: i18n.t("ui.tap_hint") })];
-        });
-      });
-    }
-  });
+  els.scenarioSelect.addEventListener("change", scenarioChosen);
 
   els.saveFile.addEventListener("change", function () {
     const file = els.saveFile.files[0];
@@ -896,13 +691,47 @@ function start() {
   });
 
   initBriefingSetting();
-  document.getElementById("open-editor").addEventListener("click", openEditor);
-  if (params.has("editor")) openEditor();
+  document.getElementById("open-editor").addEventListener("click", editor.open);
+  if (params.has("editor")) editor.open();
 
   els.lang.addEventListener("change", function () {
     i18n.remember(els.lang.value); // the language chosen is the next visit's too
     i18n.load(els.lang.value).then(refreshText);
   });
+}
+
+// Another scenario chosen in the header's list: asked first if a game is in progress, then
+// loaded in the core, drawn, and its start panel shown.
+function scenarioChosen() {
+  const wanted = els.scenarioSelect.value;
+  const entry = (state.index || []).find(function (item) {
+    return item.id === wanted;
+  });
+  // The select shows the scenario on screen until another has taken its place.
+  els.scenarioSelect.value = state.scenarioId;
+  if (!entry || !state.ready) return;
+  askLeave(i18n.t("ui.ask_scenario", { title: i18n.pick(entry.title) }), i18n.t("ui.ask_open"))
+    .then(function (yes) {
+      if (!yes) return null;
+      return fetchJson(new URL(entry.file, SCENARIOS)).then(openScenario);
+    })
+    .catch(function (error) {
+      showMessage(errorText(error));
+    });
+
+  function openScenario(scenario) {
+    return engine.call("load_scenario", { id: entry.id }).then(function (summary) {
+      clearBoardMarks();
+      setMode("inspect");
+      state.scenarioId = entry.id;
+      drawScenario(scenario);
+      setPlayable(summary);
+      rememberScreen(entry.id, null);
+      show(function () {
+        return [el("p", { class: "hint", text: i18n.t("ui.tap_hint") })];
+      });
+    });
+  }
 }
 
 function refreshText() {
@@ -915,7 +744,7 @@ function refreshText() {
   if (state.los) showLos(state.los);
   if (state.ready) current().render();
   if (saved.isOpen()) saved.refresh();
-  if (editorView) editorView.refreshText();
+  editor.refreshText();
 }
 
 i18n

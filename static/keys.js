@@ -44,8 +44,6 @@ export function setupKeys(opts) {
   const t = function (key, params) {
     return i18n.t(key, params || {});
   };
-  const dialog = document.getElementById("keys-dialog");
-  let returnFocus = null;
 
   document.addEventListener(
     "keydown",
@@ -62,8 +60,35 @@ export function setupKeys(opts) {
     true,
   );
 
-  // ---- the maps: their names and their cursors in words ---------------------------------
+  describeMaps(opts, t);
 
+  // ---- the file pickers: real buttons that open them ---------------------------------------
+
+  document.querySelectorAll("button[data-opens]").forEach(function (button) {
+    button.addEventListener("click", function () {
+      const input = document.getElementById(button.getAttribute("data-opens"));
+      if (input) input.click();
+    });
+  });
+
+  // ---- go to a hex: the map takes the focus, its cursor on that hex ------------------------
+
+  const gotoForm = document.getElementById("goto-form");
+  const gotoInput = document.getElementById("goto-input");
+  gotoForm.addEventListener("submit", function () {
+    const label = gotoInput.value.trim();
+    if (opts.area() || !opts.hexMap.hasHex(label)) return; // the app says what is wrong
+    opts.hexMap.setCursor(label);
+    opts.hexMap.focus();
+  });
+
+  listenToShortcuts(opts, keysDialog(opts, t));
+}
+
+// The maps' names for assistive technology, and their cursors in words: what the live region
+// says of the hex, locale, approach or block under the cursor.
+function describeMaps(opts, t) {
+  const i18n = opts.i18n;
   const maps = [opts.hexMap, opts.areaMap];
   function nameMaps() {
     maps.forEach(function (m) {
@@ -136,28 +161,13 @@ export function setupKeys(opts) {
     }
     return flags(what, parts);
   };
+}
 
-  // ---- the file pickers: real buttons that open them ---------------------------------------
-
-  document.querySelectorAll("button[data-opens]").forEach(function (button) {
-    button.addEventListener("click", function () {
-      const input = document.getElementById(button.getAttribute("data-opens"));
-      if (input) input.click();
-    });
-  });
-
-  // ---- go to a hex: the map takes the focus, its cursor on that hex ------------------------
-
-  const gotoForm = document.getElementById("goto-form");
-  const gotoInput = document.getElementById("goto-input");
-  gotoForm.addEventListener("submit", function () {
-    const label = gotoInput.value.trim();
-    if (opts.area() || !opts.hexMap.hasHex(label)) return; // the app says what is wrong
-    opts.hexMap.setCursor(label);
-    opts.hexMap.focus();
-  });
-
-  // ---- the keyboard dialog -------------------------------------------------------------------
+// The keyboard dialog (the ? button and key): every shortcut and its keys. Returns its
+// opener.
+function keysDialog(opts, t) {
+  const dialog = document.getElementById("keys-dialog");
+  let returnFocus = null;
 
   function cap(text) {
     return el("kbd", { text: text.indexOf("key.") === 0 ? t(text) : text });
@@ -199,36 +209,18 @@ export function setupKeys(opts) {
   const help = document.getElementById("help-button");
   help.setAttribute("aria-keyshortcuts", SHORTCUTS.help);
   help.addEventListener("click", openHelp);
+  return openHelp;
+}
 
-  // ---- the shortcuts ---------------------------------------------------------------------------
-
+// The shortcuts: letters for the dock's buttons, the panel, the map, go to and the log,
+// Control+Z and its kin for undo and redo, ? for the keyboard dialog, Escape to cancel.
+function listenToShortcuts(opts, openHelp) {
   const root = function () {
     return opts.current().root;
   };
 
-  // Press a button of the page, if it is there and enabled; true if pressed.
-  function press(selector) {
-    const button = document.querySelector(selector);
-    if (!button || button.disabled || !visible(button)) return false;
-    button.click();
-    return true;
-  }
-
   function focusMap() {
     (opts.area() ? opts.areaMap : opts.hexMap).focus();
-  }
-
-  // Escape: the preview, the question before an ending, the stack picker, the selection, the
-  // look back, the line-of-sight tool, whichever is open (in that order).
-  function cancel() {
-    return (
-      press("#preview #cancel") ||
-      press("#ask-unused-keep") ||
-      press("#picker-cancel") ||
-      press("#unselect") ||
-      press("#back-to-game") ||
-      press("#los-tool[aria-pressed='true']")
-    );
   }
 
   const letters = {
@@ -238,6 +230,8 @@ export function setupKeys(opts) {
     c: () => focusFirst(root()),
     m: focusMap,
     g: function () {
+      const gotoForm = document.getElementById("goto-form");
+      const gotoInput = document.getElementById("goto-input");
       if (gotoForm.hidden || opts.area()) return false;
       gotoInput.focus();
       gotoInput.select();
@@ -280,6 +274,27 @@ export function setupKeys(opts) {
     }
     if (done) e.preventDefault();
   });
+}
+
+// Press a button of the page, if it is there and enabled; true if pressed.
+function press(selector) {
+  const button = document.querySelector(selector);
+  if (!button || button.disabled || !visible(button)) return false;
+  button.click();
+  return true;
+}
+
+// Escape: the preview, the question before an ending, the stack picker, the selection, the
+// look back, the line-of-sight tool, whichever is open (in that order).
+function cancel() {
+  return (
+    press("#preview #cancel") ||
+    press("#ask-unused-keep") ||
+    press("#picker-cancel") ||
+    press("#unselect") ||
+    press("#back-to-game") ||
+    press("#los-tool[aria-pressed='true']")
+  );
 }
 
 function typing(target) {

@@ -2,13 +2,15 @@
 // as the map draws it and what it means. Made from the markers the rule system declares
 // (load_scenario's `markers`) and the map's own kinds (terrain, hexsides, roads, approaches,
 // objectives, the units' types and ratings), so it never lacks a mark the map can show.
-// Draws only; every word is an i18n key. Plain ES2020 so it parses on older iPad Safari.
+// Draws only, in its dialog (openLegend); every word is an i18n key. Plain ES2020 so it parses
+// on older iPad Safari.
 
 import { HexGrid } from "./render/hexgrid.js";
 import { patternDefs, terrainSvg, hexsidesSvg, roadsSvg } from "./render/hexterrain.js";
 import { TERRAIN as LOCALE_TERRAIN } from "./render/area.js";
 import { ratingKeys, ratingsText, typeSymbol } from "./render/counters.js";
 import { esc } from "./render/svg.js";
+import { el } from "./panels.js";
 
 let swatches = 0;
 
@@ -126,80 +128,7 @@ export function legendSections(t, scenario, markers) {
       text: t("unit_type." + type),
     });
   });
-  if (area) {
-    pieces.push({
-      id: "block:hidden",
-      sign: counterSwatch(
-        '<path d="M-22 -12q11 -4 22 0t22 0M-22 1q11 -4 22 0t22 0M-22 14q11 -4 22 0t22 0" fill="none" stroke="#8a6a3a" stroke-width="2"/>',
-      ),
-      text: t("legend.block_hidden"),
-    });
-    pieces.push({
-      id: "block:steps",
-      sign: counterSwatch(
-        typeSymbol("infantry", "#111", -6) +
-          [-10, 0, 10].map((x) => `<circle cx="${x}" cy="18" r="3.6" fill="#111"/>`).join(""),
-      ),
-      text: t("legend.block_steps"),
-    });
-    pieces.push({
-      id: "block:revealed",
-      sign: counterSwatch(
-        '<rect x="-30" y="-30" width="60" height="60" rx="5" fill="none" stroke="#f0b400" stroke-width="5"/>',
-      ),
-      text: t("legend.block_revealed"),
-    });
-  } else {
-    const seen = [];
-    units.forEach((u) => {
-      const keys = ratingKeys(u.ratings);
-      const id = "ratings:" + keys.join("-");
-      if (!keys.length || seen.indexOf(id) >= 0) return;
-      seen.push(id);
-      pieces.push({
-        id: id,
-        sign: ratingsText(u.ratings),
-        text: keys.map((k) => t("rating." + k)).join(" – "),
-      });
-    });
-    if (units.some((u) => typeof u.facing === "number")) {
-      pieces.push({
-        id: "counter:facing",
-        sign: svg(
-          [-34, -34, 78, 68],
-          '<rect x="-32" y="-32" width="64" height="64" rx="5" fill="#e9e4d4" stroke="#1c1c1c" stroke-width="1.3"/>' +
-            '<polygon points="40,0 31,-6 31,6" fill="#111" stroke="#1c1c1c"/>',
-          46,
-          40,
-        ),
-        text: t("legend.facing"),
-      });
-    }
-    pieces.push({
-      id: "counter:stack",
-      sign: svg(
-        [-36, -50, 72, 96],
-        `<rect x="-32" y="-46" width="64" height="64" rx="5" fill="#e9e4d4" stroke="#1c1c1c"/>` +
-          `<g transform="translate(-23 -37) scale(0.6)">${star("#111")}</g>` +
-          `<text x="6" y="-28" font-size="14" font-weight="700" text-anchor="middle">+1-8</text>` +
-          `<rect x="-32" y="-22" width="64" height="64" rx="5" fill="#e9e4d4" stroke="#1c1c1c"/>` +
-          textRow("7-5-4", 36),
-        40,
-        54,
-      ),
-      text: t("legend.stack"),
-    });
-    pieces.push({
-      id: "counter:stack_count",
-      sign: svg(
-        [-12, -12, 24, 24],
-        '<circle r="10" fill="#1c1c1c"/><text y="4.6" font-size="13" text-anchor="middle" fill="#fff">3</text>',
-        28,
-        28,
-      ),
-      text: t("legend.stack_count"),
-    });
-  }
+  pieces.push.apply(pieces, area ? blockEntries(t) : counterEntries(t, units));
   sections.push({ id: "pieces", title: t("legend.pieces"), entries: pieces });
 
   sections.push({
@@ -219,6 +148,89 @@ export function legendSections(t, scenario, markers) {
     })),
   });
   return sections.filter((s) => s.entries.length);
+}
+
+// An area map's blocks: hidden (their back), their steps, revealed.
+function blockEntries(t) {
+  const pieces = [];
+  pieces.push({
+    id: "block:hidden",
+    sign: counterSwatch(
+      '<path d="M-22 -12q11 -4 22 0t22 0M-22 1q11 -4 22 0t22 0M-22 14q11 -4 22 0t22 0" fill="none" stroke="#8a6a3a" stroke-width="2"/>',
+    ),
+    text: t("legend.block_hidden"),
+  });
+  pieces.push({
+    id: "block:steps",
+    sign: counterSwatch(
+      typeSymbol("infantry", "#111", -6) +
+        [-10, 0, 10].map((x) => `<circle cx="${x}" cy="18" r="3.6" fill="#111"/>`).join(""),
+    ),
+    text: t("legend.block_steps"),
+  });
+  pieces.push({
+    id: "block:revealed",
+    sign: counterSwatch(
+      '<rect x="-30" y="-30" width="60" height="60" rx="5" fill="none" stroke="#f0b400" stroke-width="5"/>',
+    ),
+    text: t("legend.block_revealed"),
+  });
+  return pieces;
+}
+
+// A hex map's counters: each set of ratings, the facing when units face, a stack and its count.
+function counterEntries(t, units) {
+  const pieces = [];
+  const seen = [];
+  units.forEach((u) => {
+    const keys = ratingKeys(u.ratings);
+    const id = "ratings:" + keys.join("-");
+    if (!keys.length || seen.indexOf(id) >= 0) return;
+    seen.push(id);
+    pieces.push({
+      id: id,
+      sign: ratingsText(u.ratings),
+      text: keys.map((k) => t("rating." + k)).join(" – "),
+    });
+  });
+  if (units.some((u) => typeof u.facing === "number")) {
+    pieces.push({
+      id: "counter:facing",
+      sign: svg(
+        [-34, -34, 78, 68],
+        '<rect x="-32" y="-32" width="64" height="64" rx="5" fill="#e9e4d4" stroke="#1c1c1c" stroke-width="1.3"/>' +
+          '<polygon points="40,0 31,-6 31,6" fill="#111" stroke="#1c1c1c"/>',
+        46,
+        40,
+      ),
+      text: t("legend.facing"),
+    });
+  }
+  pieces.push({
+    id: "counter:stack",
+    sign: svg(
+      [-36, -50, 72, 96],
+      `<rect x="-32" y="-46" width="64" height="64" rx="5" fill="#e9e4d4" stroke="#1c1c1c"/>` +
+        `<g transform="translate(-23 -37) scale(0.6)">${star("#111")}</g>` +
+        `<text x="6" y="-28" font-size="14" font-weight="700" text-anchor="middle">+1-8</text>` +
+        `<rect x="-32" y="-22" width="64" height="64" rx="5" fill="#e9e4d4" stroke="#1c1c1c"/>` +
+        textRow("7-5-4", 36),
+      40,
+      54,
+    ),
+    text: t("legend.stack"),
+  });
+  pieces.push({
+    id: "counter:stack_count",
+    sign: svg(
+      [-12, -12, 24, 24],
+      '<circle r="10" fill="#1c1c1c"/><text y="4.6" font-size="13" text-anchor="middle" fill="#fff">3</text>',
+      28,
+      28,
+    ),
+    text: t("legend.stack_count"),
+  });
+  return pieces;
 }
 
 // The kinds of a hex map: its terrains, the rise of the ground, hexside features, roads and
@@ -357,4 +369,34 @@ function areaEntries(t, map) {
     });
   }
   return out;
+}
+
+// The legend's dialog: each section a heading and its entries, a sign drawn as the map
+// draws it and what it means.
+export function openLegend(sections) {
+  const dialog = document.getElementById("legend-dialog");
+  const nodes = [];
+  sections.forEach(function (section) {
+    nodes.push(el("h3", { class: "legend-head", text: section.title }));
+    nodes.push(
+      el(
+        "ul",
+        { class: "legend-list", "data-section": section.id },
+        section.entries.map(function (entry) {
+          const sign = el("span", { class: "legend-sign " + (entry.cls || "") });
+          if (/^<svg/.test(entry.sign)) {
+            sign.classList.add("legend-drawn");
+            sign.innerHTML = entry.sign;
+          } else sign.textContent = entry.sign;
+          return el("li", { "data-legend": entry.id }, [
+            sign,
+            el("span", { class: "legend-text", text: entry.text }),
+          ]);
+        }),
+      ),
+    );
+  });
+  const box = document.getElementById("legend-list");
+  box.replaceChildren.apply(box, nodes);
+  dialog.showModal();
 }

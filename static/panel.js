@@ -3,23 +3,23 @@
 // scrolls away; fights are previewed with every modifier and the odds of each result; each
 // face of a die says what it does; the log is a history to look back on. Every decision is
 // the core's: nothing here knows a system, a rule number or an action's meaning.
-import { el } from "./panels.js";
-import { downloadSave, newSlot } from "./games.js";
+import { el, unique } from "./panels.js";
+import { newSlot } from "./games.js";
 import { oddsMethods } from "./panel_odds.js";
 import { logMethods } from "./panel_log.js";
 import { crtMethods } from "./panel_crt.js";
 import { scenarioMethods, briefingAtNewGame } from "./panel_scenario.js";
 import { resultMethods } from "./panel_result.js";
 import { flowMethods } from "./panel_flow.js";
+import { choiceMethods } from "./panel_choices.js";
+import { saveMethods } from "./panel_saves.js";
 import { focusKeeper, SHORTCUTS } from "./keys.js";
-import { byBearing, facingArrowSvg, facingWord } from "./facing.js";
+import { facingWord } from "./facing.js";
 import { legendSections } from "./legend.js";
 
 // A tap or click this soon after the panel changed is taken for the second half of a double
 // tap, and ignored: one tap, one action.
 const QUIET_MS = 450;
-// A choice of more buttons than this folds away (taps on the map do the same).
-const FOLD_AT = 8;
 // Views shown so far, on the page's root as data-shown: tests wait on it after a tap.
 let shown = 0;
 
@@ -639,11 +639,21 @@ export class Play {
     if (prompt && prompt.why) {
       nodes.push(el("p", { class: "why", text: this.label(prompt.why) }));
     }
-    // What the last die or fight did, until put away; while it shows, the standing (also in
-    // the briefing) gives way so that Continue and the way on stay in view on a tablet.
-    const card = this.cardBox();
-    const standing = card ? null : this.standingBox();
-    if (standing) nodes.push(standing);
+    nodes.push.apply(nodes, this.underPrompt(side));
+    return el("section", { class: "dock", id: "dock", "aria-live": "polite" }, nodes);
+  }
+
+  // What the dock shows under the prompt, decided here alone. A result card (what the last
+  // die or fight did, until put away) takes the standing's place (the standing is also in
+  // the briefing), so that Continue and the way on stay in view on a tablet; else the
+  // standing. Then, when the tablet changes hands, whose turn it is; then the card; then
+  // what is asked now: a fight's preview, a question, a stack's picker, a die, or the
+  // choices (none once the game is over).
+  underPrompt(side) {
+    const view = this.view;
+    const showsCard = this.cardShows();
+    const nodes = [];
+    if (!showsCard) nodes.push(this.standingBox());
     if (this.handover && side) {
       nodes.push(
         el("p", {
@@ -653,13 +663,13 @@ export class Play {
         }),
       );
     }
-    if (card) nodes.push(card);
+    if (showsCard) nodes.push(this.cardBox());
     if (this.pending) nodes.push(this.previewBox(this.pending));
     else if (this.asking) nodes.push(this.askBox(this.asking));
     else if (this.picker) nodes.push(this.pickerBox(this.picker));
     else if (view.chance) nodes.push(this.chanceBox(view.chance));
     else if (!view.result) nodes.push(this.choicesBox());
-    return el("section", { class: "dock", id: "dock", "aria-live": "polite" }, nodes);
+    return nodes.filter(Boolean);
   }
 
   sideStyle(side) {
@@ -670,171 +680,6 @@ export class Play {
 
   resultText(result) {
     return this.t("prompt.over", { winner: result.winner, points: result.points });
-  }
-
-  // The choices the core grouped, each under its label.
-  choicesBox() {
-    const nodes = [];
-    const unit = this.selected;
-    if (unit) nodes.push(this.selectedBar(unit));
-    const choices = (this.view.choices || []).map((choice, index) => ({ choice, index }));
-    // The way on first, under the prompt: the natural next step (the core's primary item),
-    // then what ends the step, phase or turn: going on is always in reach.
-    const all = this.items();
-    const way = all
-      .filter((i) => i.primary && !choices[i.choice].choice.end)
-      .concat(all.filter((i) => choices[i.choice].choice.end));
-    if (way.length) nodes.push(this.wayOn(way));
-    choices.forEach(({ choice, index }) => {
-      if (choice.end) return;
-      const items = choice.items
-        .filter((i) => !i.primary)
-        .map((i) => Object.assign({ choice: index }, i));
-      if (!items.length) return; // its one item leads the way on
-      if (choice.kind === "map") nodes.push(this.mapChoice(choice, items));
-      else if (choice.kind === "facing") nodes.push(this.facingChoice(choice, items));
-      else nodes.push(this.buttonChoice(choice, items));
-    });
-    return el("div", { class: "choices" }, nodes.filter(Boolean));
-  }
-
-  selectedBar(unit) {
-    const extra = this.items().filter(
-      (i) => i.unit === unit && !i.at && this.view.choices[i.choice].kind !== "facing",
-    );
-    return el("div", { class: "selected-bar", "data-unit": unit }, [
-      el("p", {
-        class: "selected-name",
-        text: this.t(
-          this.items().some((i) => i.unit === unit && i.at) ? "ui.selected" : "ui.selected_plain",
-          { unit: unit },
-        ),
-      }),
-      el(
-        "div",
-        { class: "actions" },
-        extra
-          .map((i) => this.itemButton(i))
-          .concat([
-            this.button(this.t("ui.cancel_selection"), () => this.unselect(), {
-              id: "unselect",
-            }),
-          ]),
-      ),
-    ]);
-  }
-
-  itemButton(item) {
-    return this.button(this.label(item), () => this.run(item), {
-      class: "action" + (item.preview ? " fight" : ""),
-      "data-action": item.action.type,
-      "data-at": item.at || "",
-      "data-unit": item.unit || "",
-    });
-  }
-
-  buttonChoice(choice, items) {
-    const heading = el("h3", { class: "choice-label", text: this.label(choice) });
-    const box = el(
-      "div",
-      { class: "actions" },
-      items.map((i) => this.itemButton(i)),
-    );
-    if (items.length <= FOLD_AT) {
-      return el("div", { class: "choice", "data-kind": "buttons" }, [heading, box]);
-    }
-    const folded = el("details", { class: "choice folded", "data-kind": "buttons" }, [
-      el("summary", {
-        text: this.t("ui.choice_count", { label: this.label(choice), count: items.length }),
-      }),
-      box,
-    ]);
-    return folded;
-  }
-
-  // Moves: too many for buttons. Tap a lit unit, then a lit place; the units are listed too
-  // (a unit in a stack, or for a player who prefers a list).
-  mapChoice(choice, items) {
-    const units = unique(items.filter((i) => i.unit).map((i) => i.unit));
-    const list = units.map((u) =>
-      this.button(this.t("ui.unit_name", { unit: u }), () => this.pickUnit(u), {
-        class: "unit-pick" + (u === this.selected ? " on" : ""),
-        "data-unit": u,
-      }),
-    );
-    // The prompt says how to move; once a unit is picked, what to tap next.
-    const hint = this.selected
-      ? el("p", { class: "hint", text: this.t("ui.map_hint_selected", { unit: this.selected }) })
-      : null;
-    const box = el("div", { class: "actions units" }, list);
-    const nodes = [el("h3", { class: "choice-label", text: this.label(choice) }), hint];
-    if (units.length > FOLD_AT) {
-      nodes.push(
-        el("details", { class: "folded" }, [
-          el("summary", { text: this.t("ui.units_to_pick", { count: units.length }) }),
-          box,
-        ]),
-      );
-    } else if (units.length) nodes.push(box);
-    return el("div", { class: "choice", "data-kind": "map" }, nodes);
-  }
-
-  // Facings: an arrow for each, at its angle on this map, for the unit that faces.
-  facingChoice(choice, items) {
-    const units = unique(items.map((i) => i.unit).filter(Boolean));
-    const unit = this.current() || (units.length === 1 ? units[0] : null);
-    const shown = items.filter((i) => i.unit === unit || !i.unit);
-    if (!shown.length) {
-      // Turning in place: once a unit is picked, its arrows show here.
-      return el("div", { class: "choice", "data-kind": "facing" }, [
-        el("h3", { class: "choice-label", text: this.label(choice) }),
-        el("p", { class: "hint", text: this.t("ui.facing_pick_unit") }),
-      ]);
-    }
-    // Clockwise from north, each with its arrow at its angle on this map and in words.
-    const facings = byBearing(
-      this.orientation(),
-      shown.map((i) => i.action.facing),
-    );
-    const ordered = facings.map((f) => shown.find((i) => i.action.facing === f));
-    const arrows = ordered.map((i) => {
-      const node = this.button("", () => this.run(i), {
-        class: "facing",
-        "data-action": i.action.type,
-        "data-facing": String(i.action.facing),
-        "aria-label": this.label(i),
-      });
-      node.innerHTML = facingArrowSvg(this.orientation(), i.action.facing, 26);
-      node.appendChild(
-        el("span", { class: "facing-word", text: this.facingWord(i.action.facing) }),
-      );
-      return node;
-    });
-    return el("div", { class: "choice", "data-kind": "facing" }, [
-      el("h3", { class: "choice-label", text: this.label(choice) }),
-      el("div", { class: "facings" }, arrows),
-    ]);
-  }
-
-  // What one tap could mean, listed: the units of a stack, or the actions at a place.
-  pickerBox(picker) {
-    const rows = picker.units
-      ? picker.units.map((u) =>
-          this.button(this.t("ui.unit_name", { unit: u }), () => this.pickUnit(u), {
-            class: "pick-row",
-            "data-unit": u,
-          }),
-        )
-      : picker.items.map((i) => {
-          const node = this.itemButton(i);
-          node.classList.add("pick-row");
-          return node;
-        });
-    return el("div", { class: "picker", id: "picker" }, [
-      el("h3", { text: picker.title }),
-      el("div", { class: "pick-rows" }, rows),
-      this.button(this.t("ui.cancel"), () => this.unselect(), { id: "picker-cancel" }),
-    ]);
   }
 
   // A chance point: roll, or tap the face rolled at the table; each face says what it does.
@@ -898,50 +743,10 @@ export class Play {
     });
     return legendSections((key, params) => this.t(key, params), this.getScenario(), markers);
   }
-
-  // ---- saves and the owner's tables --------------------------------------------------------
-
-  download() {
-    return this.engine.call("save", {}).then((save) => {
-      downloadSave(save);
-      this.lastSave = save;
-    }, this.onError);
-  }
-
-  // Put a save in play (the core replays it, or refuses it and the game is kept): in `slot`
-  // when resumed from the saved games, else in a new one.
-  load(save, slot) {
-    return this.engine.call("load_save", { save: save }).then((answer) => {
-      this.clear();
-      this.setRules({
-        playable: true,
-        options: answer.options,
-        words: answer.words,
-        markers: answer.markers,
-      });
-      this.slot = slot || newSlot();
-      this.view = answer.view;
-      this.viewer = answer.view.private ? null : answer.view.viewer;
-      this.lastSide = answer.view.prompt ? answer.view.prompt.side : null;
-      this.autosave();
-      return answer.scenario;
-    });
-  }
-
-  // Once the app has drawn the loaded game's map: a private game opens on the privacy screen
-  // of the side to act, so the side now holding the tablet sees nothing it may not.
-  opened() {
-    if (this.view.private) {
-      const summary = this.view.summary || {};
-      return this.handOver(summary.side || this.view.decider);
-    }
-    this.draw();
-    return this.view;
-  }
 }
 
 // The panel's methods by concern: odds and dice, the log, the owner's tables, the scenario,
-// the result card, the way on.
+// the result card, the way on, the choices, the saves.
 Object.assign(
   Play.prototype,
   oddsMethods,
@@ -950,17 +755,11 @@ Object.assign(
   scenarioMethods,
   resultMethods,
   flowMethods,
+  choiceMethods,
+  saveMethods,
 );
 
 function countShown() {
   shown += 1;
   document.documentElement.dataset.shown = String(shown);
-}
-
-function unique(list) {
-  const out = [];
-  list.forEach((x) => {
-    if (out.indexOf(x) < 0) out.push(x);
-  });
-  return out;
 }

@@ -94,7 +94,7 @@ export const oddsMethods = {
   },
 
   // Fit the dock to the room the panel shows below its top, so that a preview's prompt and
-  // its Commit are both in view with no scroll (app.css, .dock.fitted); again whenever the
+  // its Commit are both in view with no scroll (play.css, .dock.fitted); again whenever the
   // panel changes size. Nothing to fit without a preview.
   fitDock() {
     const dock = this.root.querySelector("#dock");

@@ -79,10 +79,15 @@ export const resultMethods = {
     );
   },
 
+  // Whether the dock shows the card: one is open, and no fight is previewed (its Commit
+  // stays in view; the card is back after Cancel).
+  cardShows() {
+    return !this.pending && Boolean(this.openCard());
+  },
+
   // The card, as the dock shows it: the die and its face, the fight's line, each result.
-  // Not while a fight is previewed: its Commit stays in view (the card is back after Cancel).
   cardBox() {
-    const card = this.pending ? null : this.openCard();
+    const card = this.cardShows() ? this.openCard() : null;
     if (!card) return null;
     const nodes = [];
     const top = [el("h3", { class: "card-title", text: this.t("ui.card_title") })];

@@ -98,27 +98,7 @@ export const scenarioMethods = {
         el("p", { class: "brief-turns", text: this.t("ui.brief_turns", { turns: brief.turns }) }),
       );
     }
-    if ((brief.objectives || []).length) {
-      nodes.push(el("h3", { text: this.t("ui.brief_objectives") }));
-      nodes.push(el("p", { class: "hint", text: this.t("ui.objective_sign") }));
-      nodes.push(
-        el(
-          "ul",
-          { class: "brief-objectives" },
-          brief.objectives.map((o) =>
-            el("li", { "data-objective": o.at, "data-holder": o.holder || "" }, [
-              el("span", {
-                class: "chip" + (o.holder ? "" : " nobody"),
-                style: o.holder ? this.sideStyle(o.holder) : "",
-              }),
-              el("span", {
-                text: this.t("ui.brief_objective", { at: o.at, count: o.points, side: o.holder }),
-              }),
-            ]),
-          ),
-        ),
-      );
-    }
+    nodes.push.apply(nodes, this.briefObjectives(brief.objectives || []));
     nodes.push(el("h3", { text: this.t("ui.brief_victory") }));
     nodes.push(
       el(
@@ -127,13 +107,54 @@ export const scenarioMethods = {
         (brief.victory || []).map((c) => this.briefLine(this.label(c), c.flags || [], c.key)),
       ),
     );
+    nodes.push.apply(nodes, this.briefTables(brief.tables || []));
+    document.getElementById("briefing-title").textContent = this.i18n.pick(brief.title) || "";
+    body.replaceChildren.apply(body, nodes);
+    close.textContent = this.t(begin ? "ui.brief_begin" : "ui.close");
+    close.classList.toggle("primary", Boolean(begin));
+    dialog.dataset.begin = begin ? "1" : "";
+    if (!dialog.open) dialog.showModal();
+    close.focus({ preventScroll: true });
+    body.scrollTop = 0;
+  },
+
+  // The objectives, each with the side holding it (none yet: dashed): the briefing's lines.
+  briefObjectives(objectives) {
+    if (!objectives.length) return [];
+    const nodes = [];
+    nodes.push(el("h3", { text: this.t("ui.brief_objectives") }));
+    nodes.push(el("p", { class: "hint", text: this.t("ui.objective_sign") }));
+    nodes.push(
+      el(
+        "ul",
+        { class: "brief-objectives" },
+        objectives.map((o) =>
+          el("li", { "data-objective": o.at, "data-holder": o.holder || "" }, [
+            el("span", {
+              class: "chip" + (o.holder ? "" : " nobody"),
+              style: o.holder ? this.sideStyle(o.holder) : "",
+            }),
+            el("span", {
+              text: this.t("ui.brief_objective", { at: o.at, count: o.points, side: o.holder }),
+            }),
+          ]),
+        ),
+      ),
+    );
+    return nodes;
+  },
+
+  // The tables the game uses, each a button that opens it, marked where Muster assumed a
+  // value or the scenario overrides one.
+  briefTables(tables) {
+    const nodes = [];
     nodes.push(el("h3", { text: this.t("ui.brief_tables") }));
     nodes.push(el("p", { class: "hint", text: this.t("ui.brief_tables_hint") }));
     nodes.push(
       el(
         "ul",
         { class: "brief-tables" },
-        (brief.tables || []).map((table) => {
+        tables.map((table) => {
           const marks = table.marks || {};
           const said = [];
           if (marks.standin) said.push(this.t("ui.brief_standin"));
@@ -155,14 +176,7 @@ export const scenarioMethods = {
         }),
       ),
     );
-    document.getElementById("briefing-title").textContent = this.i18n.pick(brief.title) || "";
-    body.replaceChildren.apply(body, nodes);
-    close.textContent = this.t(begin ? "ui.brief_begin" : "ui.close");
-    close.classList.toggle("primary", Boolean(begin));
-    dialog.dataset.begin = begin ? "1" : "";
-    if (!dialog.open) dialog.showModal();
-    close.focus({ preventScroll: true });
-    body.scrollTop = 0;
+    return nodes;
   },
 
   // A victory condition, with Muster's mark where it is Muster's own or the scenario's.

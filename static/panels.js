@@ -205,3 +205,12 @@ export function localeInfo(i18n, locale, approaches, locales) {
     el("ul", { class: "approaches" }, items),
   ];
 }
+
+// The items of a list, each once, in their order (the play panel's units and places).
+export function unique(list) {
+  const out = [];
+  list.forEach((x) => {
+    if (out.indexOf(x) < 0) out.push(x);
+  });
+  return out;
+}

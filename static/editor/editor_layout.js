@@ -12,6 +12,35 @@ export const layoutMethods = {
     root.classList.add("editor");
     const els = {};
     this.els = els;
+    els.bar = this.buildBar(els);
+    els.say = el("span", { id: "editor-say", class: "editor-say" });
+    els.storage = el("span", { id: "editor-storage", class: "editor-storage", hidden: "" });
+    els.status = el(
+      "p",
+      { id: "editor-status", class: "editor-status", role: "status", "aria-live": "polite" },
+      [els.say, els.storage],
+    );
+    els.map = el("div", { id: "editor-map", class: "editor-map" });
+    els.tools = el("div", { id: "editor-tools", class: "editor-tools" });
+    els.oob = el("div", { id: "editor-oob", class: "editor-oob" });
+    els.tables = el("div", { id: "editor-tables", class: "editor-tables" });
+    els.scenario = this.scenarioForm();
+    els.side = this.buildTabs(els);
+    els.body = el("div", { class: "editor-body" }, [els.map, els.side]);
+    root.replaceChildren(
+      els.bar,
+      els.status,
+      els.body,
+      this.newDialog(),
+      this.hexDialog(),
+      this.boardDialog(),
+    );
+    this.showTab("map");
+  },
+
+  // The editor's bar: back, new, open, export, undo and redo, the picture, a VASSAL module,
+  // play; and the hidden file inputs its buttons open.
+  buildBar(els) {
     const bar = (key, id, onClick, extra) =>
       button(this.t(key), Object.assign({ id: id, "data-i18n": key }, extra || {}), onClick);
     // A hidden file input: the file chosen goes to `use`, the input emptied (the same file may
@@ -34,7 +63,7 @@ export const layoutMethods = {
     els.redo = bar("ui.redo", "editor-redo", () => this.redo());
     els.undo.setAttribute("aria-keyshortcuts", "Control+Z Meta+Z");
     els.redo.setAttribute("aria-keyshortcuts", "Control+Shift+Z Control+Y Meta+Shift+Z");
-    els.bar = el("div", { class: "editor-bar", role: "toolbar" }, [
+    return el("div", { class: "editor-bar", role: "toolbar" }, [
       bar("editor.back", "editor-back", () => this.host.close()),
       el("h2", {
         id: "editor-name",
@@ -54,18 +83,10 @@ export const layoutMethods = {
       els.filePicture,
       els.fileVassal,
     ]);
-    els.say = el("span", { id: "editor-say", class: "editor-say" });
-    els.storage = el("span", { id: "editor-storage", class: "editor-storage", hidden: "" });
-    els.status = el(
-      "p",
-      { id: "editor-status", class: "editor-status", role: "status", "aria-live": "polite" },
-      [els.say, els.storage],
-    );
-    els.map = el("div", { id: "editor-map", class: "editor-map" });
-    els.tools = el("div", { id: "editor-tools", class: "editor-tools" });
-    els.oob = el("div", { id: "editor-oob", class: "editor-oob" });
-    els.tables = el("div", { id: "editor-tables", class: "editor-tables" });
-    els.scenario = this.scenarioForm();
+  },
+
+  // The side's tabs (the map's tools, the units, the tables, the scenario) and their panels.
+  buildTabs(els) {
     const panels = { map: els.tools, units: els.oob, tables: els.tables, scenario: els.scenario };
     els.tabs = {};
     els.panels = {};
@@ -97,21 +118,11 @@ export const layoutMethods = {
       els.panels[name] = panel;
       tablist.appendChild(tab);
     });
-    els.side = el(
+    return el(
       "div",
       { class: "editor-side" },
       [tablist].concat(TABS.map((name) => els.panels[name])),
     );
-    els.body = el("div", { class: "editor-body" }, [els.map, els.side]);
-    root.replaceChildren(
-      els.bar,
-      els.status,
-      els.body,
-      this.newDialog(),
-      this.hexDialog(),
-      this.boardDialog(),
-    );
-    this.showTab("map");
   },
 
   showTab(name) {
@@ -190,6 +201,27 @@ export const layoutMethods = {
       const text = els.turns.value.trim();
       this.setField("turns", text === "" ? undefined : Number(text), "editor.step_turns");
     });
+    this.pictureFields(field);
+    els.drafts = el("div", { id: "editor-drafts", class: "editor-drafts" });
+    return el("div", { class: "editor-scenario" }, [
+      field("editor.field_title", els.title),
+      field("editor.field_id", els.id),
+      field("editor.field_description", els.description),
+      field("editor.field_system", els.system),
+      field("editor.field_turns", els.turns),
+      el("h3", { "data-i18n": "editor.picture_head", text: this.t("editor.picture_head") }),
+      els.pictureName,
+      el("div", { class: "editor-row" }, [els.choosePicture]),
+      els.pictureTools,
+      el("h3", { "data-i18n": "editor.drafts_head", text: this.t("editor.drafts_head") }),
+      els.drafts,
+    ]);
+  },
+
+  // The picture's controls on the scenario's tab: its name, choose, opacity, align, remove
+  // (in els); field(key, input) labels an input as the form does.
+  pictureFields(field) {
+    const els = this.els;
     els.opacity = el("input", {
       id: "editor-opacity",
       type: "range",
@@ -219,20 +251,6 @@ export const layoutMethods = {
     els.pictureTools = el("div", { class: "editor-picture-tools" }, [
       field("editor.picture_opacity", els.opacity),
       el("div", { class: "editor-row" }, [els.align, els.removePicture]),
-    ]);
-    els.drafts = el("div", { id: "editor-drafts", class: "editor-drafts" });
-    return el("div", { class: "editor-scenario" }, [
-      field("editor.field_title", els.title),
-      field("editor.field_id", els.id),
-      field("editor.field_description", els.description),
-      field("editor.field_system", els.system),
-      field("editor.field_turns", els.turns),
-      el("h3", { "data-i18n": "editor.picture_head", text: this.t("editor.picture_head") }),
-      els.pictureName,
-      el("div", { class: "editor-row" }, [els.choosePicture]),
-      els.pictureTools,
-      el("h3", { "data-i18n": "editor.drafts_head", text: this.t("editor.drafts_head") }),
-      els.drafts,
     ]);
   },
 

@@ -49,35 +49,7 @@ export const newMethods = {
       maxlength: "200",
       autocomplete: "off",
     });
-    n.columns = num("editor-new-columns", 1, 200, 12);
-    n.rows = num("editor-new-rows", 1, 200, 10);
-    n.orientation = options("editor-new-orientation", ["flat", "pointy"], "editor.orientation_");
-    n.firstColumn = num("editor-new-first-column", 0, 9999, 1);
-    n.firstRow = num("editor-new-first-row", 0, 9999, 1);
-    n.stagger = el("select", { id: "editor-new-stagger" }, [
-      el("option", { value: "even" }),
-      el("option", { value: "odd" }),
-    ]);
-    n.columnDigits = num("editor-new-column-digits", 1, 4, 2);
-    n.rowDigits = num("editor-new-row-digits", 1, 4, 2);
-    n.width = num("editor-new-width", 100, 100000, 1000);
-    n.height = num("editor-new-height", 100, 100000, 700);
-    n.hex = el("fieldset", { class: "editor-new-hex" }, [
-      el("legend", { "data-i18n": "editor.new_hex", text: this.t("editor.new_hex") }),
-      row("editor.new_columns", n.columns),
-      row("editor.new_rows", n.rows),
-      row("editor.new_orientation", n.orientation, true),
-      row("editor.new_first_column", n.firstColumn),
-      row("editor.new_first_row", n.firstRow),
-      row("editor.new_stagger", n.stagger, true),
-      row("editor.new_column_digits", n.columnDigits),
-      row("editor.new_row_digits", n.rowDigits),
-    ]);
-    n.areas = el("fieldset", { class: "editor-new-areas", hidden: "" }, [
-      el("legend", { "data-i18n": "editor.new_areas", text: this.t("editor.new_areas") }),
-      row("editor.new_width", n.width),
-      row("editor.new_height", n.height),
-    ]);
+    this.newMapFields(n, num, row, options);
     n.fromPlay = button("", { id: "editor-new-from-play", class: "editor-from-play" }, () => {
       n.dialog.close("play");
     });
@@ -119,6 +91,40 @@ export const newMethods = {
     n.system.addEventListener("change", () => this.newShape());
     n.orientation.addEventListener("change", () => this.newShape());
     return n.dialog;
+  },
+
+  // The New dialog's map: a hex grid's size, orientation, numbering and stagger, or an area
+  // map's size (in n); num, row and options make its inputs, rows and lists as newDialog does.
+  newMapFields(n, num, row, options) {
+    n.columns = num("editor-new-columns", 1, 200, 12);
+    n.rows = num("editor-new-rows", 1, 200, 10);
+    n.orientation = options("editor-new-orientation", ["flat", "pointy"], "editor.orientation_");
+    n.firstColumn = num("editor-new-first-column", 0, 9999, 1);
+    n.firstRow = num("editor-new-first-row", 0, 9999, 1);
+    n.stagger = el("select", { id: "editor-new-stagger" }, [
+      el("option", { value: "even" }),
+      el("option", { value: "odd" }),
+    ]);
+    n.columnDigits = num("editor-new-column-digits", 1, 4, 2);
+    n.rowDigits = num("editor-new-row-digits", 1, 4, 2);
+    n.width = num("editor-new-width", 100, 100000, 1000);
+    n.height = num("editor-new-height", 100, 100000, 700);
+    n.hex = el("fieldset", { class: "editor-new-hex" }, [
+      el("legend", { "data-i18n": "editor.new_hex", text: this.t("editor.new_hex") }),
+      row("editor.new_columns", n.columns),
+      row("editor.new_rows", n.rows),
+      row("editor.new_orientation", n.orientation, true),
+      row("editor.new_first_column", n.firstColumn),
+      row("editor.new_first_row", n.firstRow),
+      row("editor.new_stagger", n.stagger, true),
+      row("editor.new_column_digits", n.columnDigits),
+      row("editor.new_row_digits", n.rowDigits),
+    ]);
+    n.areas = el("fieldset", { class: "editor-new-areas", hidden: "" }, [
+      el("legend", { "data-i18n": "editor.new_areas", text: this.t("editor.new_areas") }),
+      row("editor.new_width", n.width),
+      row("editor.new_height", n.height),
+    ]);
   },
 
   // The New dialog's fields follow its system (hexes or areas) and orientation (the stagger's

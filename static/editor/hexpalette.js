@@ -86,152 +86,33 @@ export const paletteMethods = {
     const focused = document.activeElement;
     const focusId = focused && el.contains(focused) ? focused.getAttribute("data-tool") : null;
     el.innerHTML = "";
-    const set = (fn) => () => {
-      fn();
-      this._syncStroke();
-      this._renderTools();
-      this._drawLevels();
-    };
-    // A list of things to paint with, each with its small drawing (art(id)): a choice sets the
-    // editor's `field` and puts the eraser away.
-    const swatches = (groupKey, ids, idPrefix, wordPrefix, field, art) => {
-      const list = this._group(groupKey, "he-swatches");
-      for (const id of ids) {
-        list.appendChild(
-          this._button(
-            idPrefix + id,
-            this.t(wordPrefix + id),
-            !this.erase && this[field] === id,
-            set(() => {
-              this[field] = id;
-              this.erase = false;
-            }),
-            art(id),
-          ),
-        );
-      }
-      el.appendChild(list);
-    };
-
-    const tools = this._group("editor.hex.tools", "he-tools-main");
-    for (const tool of TOOLS) {
-      tools.appendChild(
-        this._button(
-          "tool-" + tool,
-          this.t("editor.hex.tool_" + tool),
-          this.tool === tool,
-          set(() => {
-            this.tool = tool;
-          }),
+    el.appendChild(this._toolButtons());
+    if (this.tool === "terrain") el.appendChild(this._layerButtons());
+    if (this.tool === "terrain" || this.tool === "level") el.appendChild(this._brushButtons());
+    const prefix = this.map ? this.map.prefix : "hm";
+    if (this.tool === "terrain") {
+      el.appendChild(
+        this._swatches(
+          "editor.hex.terrains",
+          this.cat.terrains,
+          "terrain-",
+          "terrain.",
+          "terrain",
+          (id) => terrainSwatch(id, 0, prefix),
         ),
       );
-    }
-    tools.appendChild(
-      this._button(
-        "erase",
-        this.t("editor.hex.erase"),
-        this.erase,
-        set(() => {
-          this.erase = !this.erase;
-        }),
-        "",
-        "he-erase",
-      ),
-    );
-    el.appendChild(tools);
-
-    const prefix = this.map ? this.map.prefix : "hm";
-    if (this.tool === "terrain" || this.tool === "level") {
-      if (this.tool === "terrain") {
-        const layer = this._group("editor.hex.layer");
-        layer.appendChild(
-          this._button(
-            "base",
-            this.t("editor.hex.base"),
-            !this.added,
-            set(() => (this.added = false)),
-          ),
-        );
-        layer.appendChild(
-          this._button(
-            "added",
-            this.t("editor.hex.added"),
-            this.added,
-            set(() => (this.added = true)),
-          ),
-        );
-        el.appendChild(layer);
-      }
-      const brush = this._group("editor.hex.brush");
-      for (const b of BRUSHES) {
-        brush.appendChild(
-          this._button(
-            "brush-" + b.id,
-            this.t(b.key),
-            this.brush === b.id,
-            set(() => (this.brush = b.id)),
-          ),
-        );
-      }
-      el.appendChild(brush);
-    }
-    if (this.tool === "terrain") {
-      swatches("editor.hex.terrains", this.cat.terrains, "terrain-", "terrain.", "terrain", (id) =>
-        terrainSwatch(id, 0, prefix),
-      );
     } else if (this.tool === "level") {
-      // The usual levels (0 to 5) as buttons, the chosen one beside them when it is beyond,
-      // and a step down and up to reach every level the system allows.
-      const lo = this.cat.levels.min;
-      const hi = this.cat.levels.max;
-      const shown = [];
-      for (let n = Math.max(lo, 0); n <= Math.min(hi, 5); n++) shown.push(n);
-      if (shown.indexOf(this.level) < 0) shown.push(this.level);
-      shown.sort((a, b) => a - b);
-      const list = this._group("editor.hex.levels", "he-swatches");
-      const stepper = (id, key, d) => {
-        const b = this._button(
-          id,
-          d < 0 ? "\u2212" : "+",
-          null,
-          set(() => {
-            this.level = clamp(this.level + d, lo, hi);
-            this.erase = false;
-          }),
-          "",
-          "he-level-btn",
-        );
-        b.setAttribute("aria-label", this.t(key));
-        b.setAttribute("title", this.t(key));
-        b.disabled = d < 0 ? this.level <= lo : this.level >= hi;
-        return b;
-      };
-      list.appendChild(stepper("level-down", "editor.hex.level_down", -1));
-      for (const n of shown) {
-        const b = this._button(
-          "level-" + n,
-          String(n),
-          !this.erase && this.level === n,
-          set(() => {
-            this.level = n;
-            this.erase = false;
-          }),
-          terrainSwatch(null, Math.max(0, n), prefix),
-          "he-level-btn",
-        );
-        b.setAttribute("aria-label", this.t("editor.hex.level_n", { n }));
-        list.appendChild(b);
-      }
-      list.appendChild(stepper("level-up", "editor.hex.level_up", 1));
-      el.appendChild(list);
+      el.appendChild(this._levelButtons(prefix));
     } else if (this.tool === "hexside") {
-      swatches(
-        "editor.hex.features",
-        this.cat.features,
-        "feature-",
-        "feature.",
-        "feature",
-        featureSwatch,
+      el.appendChild(
+        this._swatches(
+          "editor.hex.features",
+          this.cat.features,
+          "feature-",
+          "feature.",
+          "feature",
+          featureSwatch,
+        ),
       );
       if (this.cat.directional.has(this.feature)) {
         const up = this._group("editor.hex.up_side");
@@ -240,19 +121,21 @@ export const paletteMethods = {
             "flip",
             this.t("editor.hex.flip"),
             this.flip,
-            set(() => (this.flip = !this.flip)),
+            this._choose(() => (this.flip = !this.flip)),
           ),
         );
         el.appendChild(up);
       }
     } else if (this.tool === "road") {
-      swatches(
-        "editor.hex.road_kinds",
-        this.cat.roadKinds,
-        "road-",
-        "connection.",
-        "roadKind",
-        roadSwatch,
+      el.appendChild(
+        this._swatches(
+          "editor.hex.road_kinds",
+          this.cat.roadKinds,
+          "road-",
+          "connection.",
+          "roadKind",
+          roadSwatch,
+        ),
       );
     }
 
@@ -270,6 +153,152 @@ export const paletteMethods = {
       const again = el.querySelector(`[data-tool="${focusId}"]`);
       if (again) again.focus();
     }
+  },
+
+  // A palette button's action: fn, then the stroke, the palette and the levels drawn again.
+  _choose(fn) {
+    return () => {
+      fn();
+      this._syncStroke();
+      this._renderTools();
+      this._drawLevels();
+    };
+  },
+
+  // The tools, and the eraser.
+  _toolButtons() {
+    const tools = this._group("editor.hex.tools", "he-tools-main");
+    for (const tool of TOOLS) {
+      tools.appendChild(
+        this._button(
+          "tool-" + tool,
+          this.t("editor.hex.tool_" + tool),
+          this.tool === tool,
+          this._choose(() => {
+            this.tool = tool;
+          }),
+        ),
+      );
+    }
+    tools.appendChild(
+      this._button(
+        "erase",
+        this.t("editor.hex.erase"),
+        this.erase,
+        this._choose(() => {
+          this.erase = !this.erase;
+        }),
+        "",
+        "he-erase",
+      ),
+    );
+    return tools;
+  },
+
+  // The terrain's layer: the base terrain or one added to it.
+  _layerButtons() {
+    const layer = this._group("editor.hex.layer");
+    layer.appendChild(
+      this._button(
+        "base",
+        this.t("editor.hex.base"),
+        !this.added,
+        this._choose(() => (this.added = false)),
+      ),
+    );
+    layer.appendChild(
+      this._button(
+        "added",
+        this.t("editor.hex.added"),
+        this.added,
+        this._choose(() => (this.added = true)),
+      ),
+    );
+    return layer;
+  },
+
+  // The brush: one hex, a ring of one or two round it, or a fill.
+  _brushButtons() {
+    const brush = this._group("editor.hex.brush");
+    for (const b of BRUSHES) {
+      brush.appendChild(
+        this._button(
+          "brush-" + b.id,
+          this.t(b.key),
+          this.brush === b.id,
+          this._choose(() => (this.brush = b.id)),
+        ),
+      );
+    }
+    return brush;
+  },
+
+  // A list of things to paint with, each with its small drawing (art(id)): a choice sets the
+  // editor's `field` and puts the eraser away.
+  _swatches(groupKey, ids, idPrefix, wordPrefix, field, art) {
+    const list = this._group(groupKey, "he-swatches");
+    for (const id of ids) {
+      list.appendChild(
+        this._button(
+          idPrefix + id,
+          this.t(wordPrefix + id),
+          !this.erase && this[field] === id,
+          this._choose(() => {
+            this[field] = id;
+            this.erase = false;
+          }),
+          art(id),
+        ),
+      );
+    }
+    return list;
+  },
+
+  // The usual levels (0 to 5) as buttons, the chosen one beside them when it is beyond, and a
+  // step down and up to reach every level the system allows.
+  _levelButtons(prefix) {
+    const lo = this.cat.levels.min;
+    const hi = this.cat.levels.max;
+    const shown = [];
+    for (let n = Math.max(lo, 0); n <= Math.min(hi, 5); n++) shown.push(n);
+    if (shown.indexOf(this.level) < 0) shown.push(this.level);
+    shown.sort((a, b) => a - b);
+    const list = this._group("editor.hex.levels", "he-swatches");
+    const stepper = (id, key, d) => {
+      const b = this._button(
+        id,
+        d < 0 ? "\u2212" : "+",
+        null,
+        this._choose(() => {
+          this.level = clamp(this.level + d, lo, hi);
+          this.erase = false;
+        }),
+        "",
+        "he-level-btn",
+      );
+      b.setAttribute("aria-label", this.t(key));
+      b.setAttribute("title", this.t(key));
+      b.disabled = d < 0 ? this.level <= lo : this.level >= hi;
+      return b;
+    };
+    list.appendChild(stepper("level-down", "editor.hex.level_down", -1));
+    for (const n of shown) {
+      const b = this._button(
+        "level-" + n,
+        String(n),
+        !this.erase && this.level === n,
+        this._choose(() => {
+          this.level = n;
+          this.erase = false;
+        }),
+        terrainSwatch(null, Math.max(0, n), prefix),
+        "he-level-btn",
+      );
+      b.setAttribute("aria-label", this.t("editor.hex.level_n", { n }));
+      list.appendChild(b);
+    }
+    list.appendChild(stepper("level-up", "editor.hex.level_up", 1));
+    return list;
   },
 
   _hintText() {

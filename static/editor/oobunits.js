@@ -128,7 +128,23 @@ export const unitMethods = {
       this.labelled("editor.oob.unit_name", nameInput, "oob-wide"),
       this.labelled("editor.oob.type", type),
     ];
+    cells.push.apply(cells, this.ratingCells(unit, edit));
+    cells.push(this.whereCell(unit, name));
+    if (this.units.facing) cells.push(this.facingSelect(unit, edit));
+    if (this.units.formations) cells.push(this.formationSelect(unit, edit));
+    cells.push(this.unitActions(id, name));
+    return el(
+      "div",
+      { class: "oob-unit", role: "listitem", "data-unit": id, "data-key-scope": "unit:" + id },
+      cells,
+    );
+  },
+
+  // The unit's ratings its type has, and its steps when its type counts them: number fields.
+  ratingCells(unit, edit) {
+    const self = this;
     const ratings = unit.ratings && typeof unit.ratings === "object" ? unit.ratings : {};
+    const cells = [];
     this.ratingSpecs(unit.type).forEach(function (spec) {
       const input = self.numberField(
         { "data-field": "rating:" + spec.name, "data-rating": spec.name },
@@ -161,57 +177,58 @@ export const unitMethods = {
       );
       cells.push(this.labelled("editor.oob.steps", input, "oob-num"));
     }
-    cells.push(
-      el("div", { class: "oob-field oob-where" }, [
-        el("span", { class: "oob-label", text: this.t("editor.oob.where") }),
-        el("span", { class: "oob-at", text: this.where(unit) }),
-        el("button", {
-          type: "button",
-          class: "oob-place",
-          "data-field": "place",
-          text: this.t("editor.oob.place"),
-          "aria-label": this.say("editor.oob.place_named", { name: name }),
-          onclick: function () {
-            self.ctx.placeUnit(id);
-          },
-        }),
-      ]),
-    );
-    if (this.units.facing) cells.push(this.facingSelect(unit, edit));
-    if (this.units.formations) cells.push(this.formationSelect(unit, edit));
-    cells.push(
-      el("div", { class: "oob-actions" }, [
-        el("button", {
-          type: "button",
-          class: "oob-duplicate",
-          "data-field": "duplicate",
-          text: this.t("editor.oob.duplicate"),
-          "aria-label": this.say("editor.oob.duplicate_named", { name: name }),
-          onclick: function () {
-            self.duplicate(id);
-          },
-        }),
-        el("button", {
-          type: "button",
-          class: "oob-delete",
-          "data-field": "delete",
-          text: this.t("ui.delete"),
-          "aria-label": this.say("editor.oob.delete_named", { name: name }),
-          onclick: function () {
-            self.change(function (s) {
-              s.units = (s.units || []).filter(function (u) {
-                return u.id !== id;
-              });
-            }, "ui.delete");
-          },
-        }),
-      ]),
-    );
-    return el(
-      "div",
-      { class: "oob-unit", role: "listitem", "data-unit": id, "data-key-scope": "unit:" + id },
-      cells,
-    );
+    return cells;
+  },
+
+  // Where the unit stands, and a button to place it on the map.
+  whereCell(unit, name) {
+    const self = this;
+    const id = unit.id;
+    return el("div", { class: "oob-field oob-where" }, [
+      el("span", { class: "oob-label", text: this.t("editor.oob.where") }),
+      el("span", { class: "oob-at", text: this.where(unit) }),
+      el("button", {
+        type: "button",
+        class: "oob-place",
+        "data-field": "place",
+        text: this.t("editor.oob.place"),
+        "aria-label": this.say("editor.oob.place_named", { name: name }),
+        onclick: function () {
+          self.ctx.placeUnit(id);
+        },
+      }),
+    ]);
+  },
+
+  // Duplicate the unit, or delete it.
+  unitActions(id, name) {
+    const self = this;
+    return el("div", { class: "oob-actions" }, [
+      el("button", {
+        type: "button",
+        class: "oob-duplicate",
+        "data-field": "duplicate",
+        text: this.t("editor.oob.duplicate"),
+        "aria-label": this.say("editor.oob.duplicate_named", { name: name }),
+        onclick: function () {
+          self.duplicate(id);
+        },
+      }),
+      el("button", {
+        type: "button",
+        class: "oob-delete",
+        "data-field": "delete",
+        text: this.t("ui.delete"),
+        "aria-label": this.say("editor.oob.delete_named", { name: name }),
+        onclick: function () {
+          self.change(function (s) {
+            s.units = (s.units || []).filter(function (u) {
+              return u.id !== id;
+            });
+          }, "ui.delete");
+        },
+      }),
+    ]);
   },
 
   facingWord(n) {

@@ -119,62 +119,81 @@ export function pictureHeader(b) {
   }
   // WebP: the first chunk, VP8 (lossy), VP8L (lossless) or VP8X (extended: the canvas).
   if (n >= 12 && v.getUint32(0) === 0x52494646 && v.getUint32(8) === 0x57454250) {
-    if (n < 30) return undefined;
-    const kind = String.fromCharCode(b[12], b[13], b[14], b[15]);
-    if (kind === "VP8 ") {
-      return {
-        type: "image/webp",
-        width: v.getUint16(26, true) & 0x3fff,
-        height: v.getUint16(28, true) & 0x3fff,
-      };
-    }
-    if (kind === "VP8L") {
-      const bits = v.getUint32(21, true);
-      return {
-        type: "image/webp",
-        width: (bits & 0x3fff) + 1,
-        height: ((bits >> 14) & 0x3fff) + 1,
-      };
-    }
-    if (kind === "VP8X") {
-      return {
-        type: "image/webp",
-        width: 1 + (b[24] | (b[25] << 8) | (b[26] << 16)),
-        height: 1 + (b[27] | (b[28] << 8) | (b[29] << 16)),
-      };
-    }
-    return null;
+    return webpSize(b, v);
   }
   // JPEG: the first start-of-frame marker (ITU T.81, B.2.2), past any other segment.
   if (n >= 2 && b[0] === 0xff && b[1] === 0xd8) {
-    let p = 2;
-    while (p + 4 <= n) {
-      if (b[p] !== 0xff) return null;
-      const marker = b[p + 1];
-      if (marker === 0xff) {
-        p += 1;
-        continue;
-      }
-      if (marker === 0xd8 || marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) {
-        p += 2;
-        continue;
-      }
-      if (marker === 0xd9 || marker === 0xda) return null; // the end, or data, before a frame
-      const len = v.getUint16(p + 2);
-      const sof = marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8;
-      if (sof && marker !== 0xcc) {
-        if (p + 9 > n) return undefined;
-        const width = v.getUint16(p + 7);
-        const height = v.getUint16(p + 5);
-        // A height of 0 is given later (a DNL marker): not read here.
-        return width && height ? { type: "image/jpeg", width, height } : null;
-      }
-      if (len < 2) return null;
-      p += 2 + len;
-    }
-    return undefined;
+    return jpegSize(b, v);
   }
   // SVG: numeric width and height, else the viewBox.
+  return svgSize(b);
+}
+
+// WebP: the first chunk, VP8 (lossy), VP8L (lossless) or VP8X (extended: the canvas).
+function webpSize(b, v) {
+  const n = b.length;
+  if (n < 30) return undefined;
+  const kind = String.fromCharCode(b[12], b[13], b[14], b[15]);
+  if (kind === "VP8 ") {
+    return {
+      type: "image/webp",
+      width: v.getUint16(26, true) & 0x3fff,
+      height: v.getUint16(28, true) & 0x3fff,
+    };
+  }
+  if (kind === "VP8L") {
+    const bits = v.getUint32(21, true);
+    return {
+      type: "image/webp",
+      width: (bits & 0x3fff) + 1,
+      height: ((bits >> 14) & 0x3fff) + 1,
+    };
+  }
+  if (kind === "VP8X") {
+    return {
+      type: "image/webp",
+      width: 1 + (b[24] | (b[25] << 8) | (b[26] << 16)),
+      height: 1 + (b[27] | (b[28] << 8) | (b[29] << 16)),
+    };
+  }
+  return null;
+}
+
+// JPEG: the first start-of-frame marker (ITU T.81, B.2.2), past any other segment.
+function jpegSize(b, v) {
+  const n = b.length;
+  let p = 2;
+  while (p + 4 <= n) {
+    if (b[p] !== 0xff) return null;
+    const marker = b[p + 1];
+    if (marker === 0xff) {
+      p += 1;
+      continue;
+    }
+    if (marker === 0xd8 || marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) {
+      p += 2;
+      continue;
+    }
+    if (marker === 0xd9 || marker === 0xda) return null; // the end, or data, before a frame
+    const len = v.getUint16(p + 2);
+    const sof = marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8;
+    if (sof && marker !== 0xcc) {
+      if (p + 9 > n) return undefined;
+      const width = v.getUint16(p + 7);
+      const height = v.getUint16(p + 5);
+      // A height of 0 is given later (a DNL marker): not read here.
+      return width && height ? { type: "image/jpeg", width, height } : null;
+    }
+    if (len < 2) return null;
+    p += 2 + len;
+  }
+  return undefined;
+}
+
+// SVG: numeric width and height, else the viewBox; null when the bytes are no SVG (undefined
+// when too few to tell).
+function svgSize(b) {
+  const n = b.length;
   const text = new TextDecoder("utf-8").decode(b.subarray(0, Math.min(n, 65536)));
   const svg = /<svg\b[^>]*>/i.exec(text);
   if (svg) {

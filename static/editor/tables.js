@@ -320,25 +320,7 @@ export class TablesPanel {
   reader(entry) {
     const self = this;
     const kind = entry.kind;
-    const structured =
-      kind === "object" || (isObject(entry.default) && kind !== "list" && kind !== "cell");
     const choices = Array.isArray(entry.choices) ? entry.choices : null;
-    const item = entry.item || "text";
-    const scalar = function (text, k) {
-      if (k === "int" || k === "number") {
-        const got = readNumber(text, null, k === "int");
-        return got.ok ? { ok: true, value: got.value } : { ok: false };
-      }
-      if (k === "bool") {
-        const t = norm(text).trim();
-        if (t === "true" || t === norm(self.t("editor.tables.yes")))
-          return { ok: true, value: true };
-        if (t === "false" || t === norm(self.t("editor.tables.no")))
-          return { ok: true, value: false };
-        return { ok: false };
-      }
-      return { ok: true, value: String(text).trim() };
-    };
     const show = function (value) {
       if (value === undefined || value === null) return "";
       if (typeof value === "boolean")
@@ -359,6 +341,37 @@ export class TablesPanel {
       }
       return show(value);
     };
+    const read = this.textReader(entry, choices);
+    return { show: show, showDefault: showDefault, read: read, choices: choices };
+  }
+
+  // A value of kind k (a number, a whole number, yes or no, or text) read from text:
+  // {ok, value}.
+  readScalar(text, k) {
+    const self = this;
+    if (k === "int" || k === "number") {
+      const got = readNumber(text, null, k === "int");
+      return got.ok ? { ok: true, value: got.value } : { ok: false };
+    }
+    if (k === "bool") {
+      const t = norm(text).trim();
+      if (t === "true" || t === norm(self.t("editor.tables.yes"))) return { ok: true, value: true };
+      if (t === "false" || t === norm(self.t("editor.tables.no")))
+        return { ok: true, value: false };
+      return { ok: false };
+    }
+    return { ok: true, value: String(text).trim() };
+  }
+
+  // How the input's text of an entry is read: JSON for a structured value, a list of items
+  // (among the choices, each once), a number, a table's cell, or text; each refusal worded.
+  textReader(entry, choices) {
+    const self = this;
+    const kind = entry.kind;
+    const structured =
+      kind === "object" || (isObject(entry.default) && kind !== "list" && kind !== "cell");
+    const item = entry.item || "text";
+    const scalar = (text, k) => this.readScalar(text, k);
     let read;
     if (structured) {
       read = function (text) {
@@ -411,36 +424,15 @@ export class TablesPanel {
         return { ok: true, value: String(text) };
       };
     }
-    return { show: show, showDefault: showDefault, read: read, choices: choices };
+    return read;
   }
 
   row(entry, group, title) {
-    const self = this;
     const text = this.label(entry);
     const { show, showDefault, read, choices } = this.reader(entry);
     const path = inTable(entry);
     const bool = entry.kind === "bool" && !isObject(entry.default);
-    let input;
-    if (bool) {
-      input = el("input", { type: "checkbox", class: "tables-check" });
-    } else if (choices && entry.kind !== "list") {
-      input = el(
-        "select",
-        { class: "tables-select" },
-        choices.map(function (c) {
-          return el("option", { value: String(c), text: self.choiceWord(entry, c) });
-        }),
-      );
-    } else {
-      const numeric = (entry.kind === "int" || entry.kind === "number") && !isObject(entry.default);
-      input = el("input", {
-        type: "text",
-        class: "tables-input",
-        inputmode: numeric ? (entry.kind === "int" ? "numeric" : "decimal") : undefined,
-        autocomplete: "off",
-        spellcheck: "false",
-      });
-    }
+    const input = this.rowInput(entry, bool, choices);
     const id = "tables-" + entry.table + "-" + path.join("-").replace(/[^\w-]/g, "_");
     input.id = id + "-" + this.rows.length;
     const reset = el("button", {
@@ -481,6 +473,42 @@ export class TablesPanel {
       group: group,
       text: norm(title + " " + text),
     };
+    this.listenToRow(row, bool, choices, read);
+    return row;
+  }
+
+  // The input of an entry: a checkbox for a yes or no, a list for a choice, else a text field
+  // (numeric keys for a number).
+  rowInput(entry, bool, choices) {
+    const self = this;
+    if (bool) return el("input", { type: "checkbox", class: "tables-check" });
+    if (choices && entry.kind !== "list") {
+      return el(
+        "select",
+        { class: "tables-select" },
+        choices.map(function (c) {
+          return el("option", { value: String(c), text: self.choiceWord(entry, c) });
+        }),
+      );
+    }
+    const numeric = (entry.kind === "int" || entry.kind === "number") && !isObject(entry.default);
+    return el("input", {
+      type: "text",
+      class: "tables-input",
+      inputmode: numeric ? (entry.kind === "int" ? "numeric" : "decimal") : undefined,
+      autocomplete: "off",
+      spellcheck: "false",
+    });
+  }
+
+  // A row's input written as the owner edits it (a text checked as typed, written when it
+  // changes or Enter is pressed), and its reset to the default.
+  listenToRow(row, bool, choices, read) {
+    const self = this;
+    const entry = row.entry;
+    const path = row.path;
+    const input = row.input;
+    const reset = row.reset;
     const commit = function (value) {
       self.write(entry, value);
     };
@@ -522,7 +550,6 @@ export class TablesPanel {
     reset.addEventListener("click", function () {
       self.write(entry, clone(entry.default));
     });
-    return row;
   }
 
   // One change: the override at entry's path set to `value`, or removed when it is the default.

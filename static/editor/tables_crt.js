@@ -338,7 +338,9 @@ export class CrtSection {
     ]);
   }
 
-  codeRow(code, entry) {
+  // A code's name: renamed in the table's codes and in every cell that holds it; refused
+  // when empty, with a space, comma or plus, or another code's.
+  codeName(code) {
     const name = this.field(
       "codes/" + code,
       el("input", {
@@ -368,6 +370,11 @@ export class CrtSection {
         });
       });
     });
+    return name;
+  }
+
+  codeRow(code, entry) {
+    const name = this.codeName(code);
     const side = this.field(
       "codes/" + code + "/side",
       el(

@@ -191,6 +191,21 @@ function refuse(key, board, extra) {
 // put printed row R at y = 75*R, column C along x. Sideways grids are pointy: VASSAL's
 // "column" i runs down the board (Muster's row) and its "row" across (Muster's column).
 export function calibrate(board) {
+  checkGrid(board);
+  const g = board.grid;
+  const n = g.numbering;
+  // The line index i (VASSAL's column) is Muster's column on a flat map, its row on a
+  // pointy one; the numbering's "horizontal" settings (h*) go with i, "vertical" (v*) with j.
+  const pointy = g.sideways;
+  const covered = numbersCovered(board, pointy);
+  const map = mapOf(board, pointy, covered);
+  return { map, transform: transformOf(board, pointy, covered, map) };
+}
+
+// Refuse a grid Muster cannot number as VASSAL does: no grid or numbering, an oblique grid,
+// a size or offset that is no number, no image, a separator, letters, descending numbers, or
+// rows numbered first.
+function checkGrid(board) {
   const g = board.grid;
   if (!g) throw refuse("editor.vassal.no_grid", board);
   if (g.oblique) throw refuse("editor.vassal.oblique", board);
@@ -203,8 +218,6 @@ export function calibrate(board) {
     if (!Number.isInteger(v)) throw refuse("editor.vassal.bad_grid", board);
   }
   if (!(board.width > 0 && board.height > 0)) throw refuse("editor.vassal.no_image", board);
-  // The line index i (VASSAL's column) is Muster's column on a flat map, its row on a
-  // pointy one; the numbering's "horizontal" settings (h*) go with i, "vertical" (v*) with j.
   const pointy = g.sideways;
   if (n.sep !== "") throw refuse("editor.vassal.separator", board, { sep: n.sep });
   if (n.hType !== "N" || n.vType !== "N") {
@@ -224,7 +237,14 @@ export function calibrate(board) {
   }
   // Muster's numbers give the column (across the board) first.
   if ((n.first === "H") === pointy) throw refuse("editor.vassal.row_first", board);
+}
 
+// The printed numbers of the hexes the picture holds whole (within EDGE_SLACK): the lines p
+// from pMin to pMax, the numbers q along them from qMin to qMax; refused when none, or too
+// many.
+function numbersCovered(board, pointy) {
+  const g = board.grid;
+  const n = g.numbering;
   // The picture in the grid's frame: U along u (the line index), V along v.
   const U = pointy ? board.height : board.width;
   const V = pointy ? board.width : board.height;
@@ -274,6 +294,16 @@ export function calibrate(board) {
   if (lines * along > MAX_HEXES) {
     throw refuse("editor.vassal.too_many_hexes", board, { count: lines * along, max: MAX_HEXES });
   }
+  return { pMin, pMax, qMin, qMax };
+}
+
+// The Muster map of those numbers: its orientation and stagger, first column and row, counts
+// and digits.
+function mapOf(board, pointy, covered) {
+  const n = board.grid.numbering;
+  const { pMin, pMax, qMin, qMax } = covered;
+  const lines = pMax - pMin + 1;
+  const along = qMax - qMin + 1;
   // Digits: VASSAL pads to leading + 1 digits at least (RegularGridNumbering.getName);
   // longer numbers keep their digits, so Muster pads them all to the longest.
   const lineDigits = Math.max(n.hLeading + 1, String(pMax).length);
@@ -295,6 +325,15 @@ export function calibrate(board) {
     column_digits: pointy ? alongDigits : lineDigits,
     row_digits: pointy ? lineDigits : alongDigits,
   };
+  return map;
+}
+
+// The affine transform from the picture's pixels to Muster's map units: one scale along each
+// axis, checked on every hex of the map (VASSAL's centre lands on Muster's).
+function transformOf(board, pointy, covered, map) {
+  const g = board.grid;
+  const n = g.numbering;
+  const { pMin, pMax, qMin, qMax } = covered;
   const hex = new HexGrid(map);
   // VASSAL's centre (u, v) of printed line p, number q along it.
   const centre = (p, q) => {
@@ -325,8 +364,7 @@ export function calibrate(board) {
       }
     }
   }
-  const transform = pointy ? [sv, 0, 0, su, ev, eu] : [su, 0, 0, sv, eu, ev];
-  return { map, transform };
+  return pointy ? [sv, 0, 0, su, ev, eu] : [su, 0, 0, sv, eu, ev];
 }
 
 // --- the module --------------------------------------------------------------------------
@@ -350,6 +388,16 @@ export async function readModule(file) {
   if (!root || doc.getElementsByTagName("parsererror").length) {
     throw keyedError("editor.vassal.bad_buildfile", { name: zip.name });
   }
+  const name = await moduleName(zip, root);
+  const { boards, pieces } = boardsAndPieces(root);
+  for (const board of boards) board.problem = await boardProblem(zip, board);
+  const module = { name, boards, pieces };
+  MODULES.set(module, zip);
+  return module;
+}
+
+// The module's name: its build file's, else its moduledata's, else its file's.
+async function moduleName(zip, root) {
   let name = root.getAttribute("name") || "";
   if (!name) {
     const data = zip.find("moduledata");
@@ -359,7 +407,12 @@ export async function readModule(file) {
     }
   }
   if (!name) name = (zip.name || "").replace(/\.[^.]*$/, "");
+  return name;
+}
 
+// The boards of the module's board pickers, one for each hex grid a board holds (one with no
+// grid when it holds none), and the names of its pieces, each once.
+function boardsAndPieces(root) {
   const boards = [];
   const pieces = [];
   const seen = new Set();
@@ -398,50 +451,52 @@ export async function readModule(file) {
     for (const child of elementChildren(el)) walk(child);
   };
   walk(root);
+  return { boards, pieces };
+}
 
-  for (const board of boards) {
-    board.problem = null;
-    if (board.image) {
-      const entry = zip.find("images/" + board.image) || zip.find(board.image);
-      if (!entry) {
-        board.problem = {
-          key: "editor.vassal.image_missing",
-          params: { board: board.name, image: board.image },
-        };
-      } else {
-        try {
-          // The declared size (checked by zip.head()), then the pixels from the header, before
-          // anything more is unpacked.
-          const size = await imageSize(zip, entry);
-          if (size) {
-            board.problem = pictureProblem(board, size);
-            board.width = size.width;
-            board.height = size.height;
-            board.type = size.type;
-          } else {
-            board.problem = {
-              key: "editor.vassal.image_format",
-              params: { board: board.name, image: board.image },
-            };
-          }
-        } catch (error) {
-          board.problem = describe(error);
-        }
-      }
+// What keeps a board from being read, or null: no picture, a picture missing or of no format
+// read here, too big, or a grid Muster cannot number (calibrate). The board takes the
+// picture's size and type from its header.
+async function boardProblem(zip, board) {
+  board.problem = null;
+  if (board.image) {
+    const entry = zip.find("images/" + board.image) || zip.find(board.image);
+    if (!entry) {
+      board.problem = {
+        key: "editor.vassal.image_missing",
+        params: { board: board.name, image: board.image },
+      };
     } else {
-      board.problem = { key: "editor.vassal.no_image", params: { board: board.name } };
-    }
-    if (!board.problem) {
       try {
-        calibrate(board);
+        // The declared size (checked by zip.head()), then the pixels from the header, before
+        // anything more is unpacked.
+        const size = await imageSize(zip, entry);
+        if (size) {
+          board.problem = pictureProblem(board, size);
+          board.width = size.width;
+          board.height = size.height;
+          board.type = size.type;
+        } else {
+          board.problem = {
+            key: "editor.vassal.image_format",
+            params: { board: board.name, image: board.image },
+          };
+        }
       } catch (error) {
         board.problem = describe(error);
       }
     }
+  } else {
+    board.problem = { key: "editor.vassal.no_image", params: { board: board.name } };
   }
-  const module = { name, boards, pieces };
-  MODULES.set(module, zip);
-  return module;
+  if (!board.problem) {
+    try {
+      calibrate(board);
+    } catch (error) {
+      board.problem = describe(error);
+    }
+  }
+  return board.problem;
 }
 
 // The picture of one board of a module read by readModule (the board object, or its index)

@@ -2,6 +2,9 @@
 // reports taps. It only draws and reports; every rule lives in the Python core.
 // Plain ES2020 so it parses on older iPad Safari. Pan, zoom and taps: PanZoomMap.
 //
+// Modules: areashapes.js (sizes, terrain tints, the geometry of locales and borders),
+// areacursor.js (the keyboard's cursor and what a tap reports), arrows.js (attack arrows).
+//
 // Public API (see docs/play-view.md for what the core sends):
 //   new AreaMap(container, {onTap(target), capacity(n)?: a locale's capacity in words})
 //   setMap(map, sides)             draw an AREA map (locales, approaches, roads)
@@ -34,144 +37,34 @@
 import { PanZoomMap } from "./panzoom.js";
 import { r1, esc } from "./svg.js";
 import { arrowSvg, arrowShift } from "./arrows.js";
+import { areaCursorMethods } from "./areacursor.js";
+import {
+  NOBODY,
+  FAR_ZOOM,
+  BLOCK,
+  PITCH,
+  PER_ROW,
+  BADGE_FS,
+  BADGE_H,
+  READ_ZOOM,
+  INSET,
+  BAR_THICK,
+  HIT,
+  BAR_LEN,
+  TERRAIN,
+  unit,
+  rect,
+  litRect,
+  pointsAttr,
+  centroid,
+  sharedSegment,
+  typeSymbol,
+} from "./areashapes.js";
 
-// The colour of an objective nobody holds yet (drawn dashed too, whatever a side's colour).
-const NOBODY = "#c8c8c8";
-
-const FAR_ZOOM = 0.5; // below this the small texts (capacity) are hidden
-const BLOCK = 40; // block side in map units
-const PITCH = BLOCK + 4; // block spacing in rows and grids
-const PER_ROW = 3; // reserve blocks per row
-const BADGE_FS = 12; // marker badge text, map units
-const BADGE_H = 15;
-// The default view is never farther than this: badge texts at 11 CSS px or more, and a
-// block's hit area (PITCH) at least 44 CSS px, a finger's width.
-const READ_ZOOM = Math.max(11.1 / BADGE_FS, 44 / PITCH);
-const INSET = 14; // approach marker centre: this far from the border toward the locale
-const BAR_THICK = 8;
-const HIT = 46; // an approach's hit area is at least this many units each way
-const BAR_LEN = { narrow: 26, wide: 52 };
-
-// Locale fills by terrain: bg tint and an optional texture tile of w x h units.
-export const TERRAIN = {
-  open: { bg: "#e4e8c6" },
-  town: {
-    bg: "#efcfc6",
-    w: 8,
-    h: 8,
-    art: '<path d="M-2 2l4-4M0 8l8-8M6 10l4-4" stroke="#b0625a" stroke-width="1.1" stroke-opacity="0.7"/>',
-  },
-  woods: {
-    bg: "#cfe2bd",
-    w: 14,
-    h: 14,
-    art: '<circle cx="3.5" cy="3.5" r="2" fill="#4b8a3a" fill-opacity="0.75"/><circle cx="10.5" cy="10.5" r="2" fill="#4b8a3a" fill-opacity="0.75"/>',
-  },
-  farm: {
-    bg: "#f7f0bd",
-    w: 10,
-    h: 10,
-    art: '<path d="M0 2.5h10M0 7.5h10" stroke="#d6c266" stroke-width="1.6" stroke-opacity="0.8"/>',
-  },
-  river_bank: {
-    bg: "#cbe7df",
-    w: 24,
-    h: 12,
-    art: '<path d="M0 6q3-3 6 0t6 0 6 0 6 0" fill="none" stroke="#7db5bf" stroke-width="1"/>',
-  },
-  hills: {
-    bg: "#e2cda2",
-    w: 22,
-    h: 18,
-    art: '<path d="M3 8q4-6 8 0M13 17q4-6 8 0" fill="none" stroke="#a9885a" stroke-width="1.1"/>',
-  },
-};
+// The legend draws a locale's terrain as the map does.
+export { TERRAIN };
 
 let instances = 0;
-
-function unit(x, y, fx, fy) {
-  const len = Math.hypot(x, y);
-  return len > 1e-9 ? [x / len, y / len] : [fx, fy];
-}
-
-// A rect of side w x h centred on (0, 0) plus extra attributes.
-function rect(w, h, rx, extra) {
-  return `<rect x="${r1(-w / 2)}" y="${r1(-h / 2)}" width="${r1(w)}" height="${r1(h)}" rx="${rx}" ${extra}/>`;
-}
-
-// A lit outline: a yellow rect on a black casing.
-function litRect(w, h, rx) {
-  return rect(w, h, rx, 'class="am-lit-casing"') + rect(w, h, rx, 'class="am-lit"');
-}
-
-function pointsAttr(poly) {
-  return poly.map((p) => r1(p[0]) + "," + r1(p[1])).join(" ");
-}
-
-// Area-weighted centroid of a simple polygon; the vertex mean if it has no area.
-function centroid(poly) {
-  let a = 0;
-  let x = 0;
-  let y = 0;
-  for (let i = 0; i < poly.length; i++) {
-    const p = poly[i];
-    const q = poly[(i + 1) % poly.length];
-    const c = p[0] * q[1] - q[0] * p[1];
-    a += c;
-    x += (p[0] + q[0]) * c;
-    y += (p[1] + q[1]) * c;
-  }
-  if (Math.abs(a) > 1e-9) return [x / (3 * a), y / (3 * a)];
-  const n = Math.max(1, poly.length);
-  return [0, 1].map((k) => poly.reduce((sum, p) => sum + p[k], 0) / n);
-}
-
-// The longest border segment of polygons a and b: an edge of either polygon whose two
-// ends are both vertices of the other (exactly equal coordinates). This also finds a
-// border where one side has an extra vertex the other lacks. Returns {p, q}, or
-// {p: vertex} when they touch at one vertex only, or null when they share none.
-function sharedSegment(a, b) {
-  const key = (p) => p[0] + "," + p[1];
-  const inA = new Set(a.map(key));
-  const inB = new Set(b.map(key));
-  let best = null;
-  let bestLen = 0;
-  let touch = null;
-  const scan = (poly, other) => {
-    for (let i = 0; i < poly.length; i++) {
-      const p = poly[i];
-      const q = poly[(i + 1) % poly.length];
-      if (!other.has(key(p))) continue;
-      if (!touch) touch = p;
-      if (!other.has(key(q))) continue;
-      const len = Math.hypot(q[0] - p[0], q[1] - p[1]);
-      if (len > bestLen) {
-        best = { p, q };
-        bestLen = len;
-      }
-    }
-  };
-  scan(a, inB);
-  scan(b, inA);
-  return best || (touch ? { p: touch } : null);
-}
-
-// The type symbol of a visible block (the look of counters.js typeSymbol), centred on (0, cy).
-function typeSymbol(type, c, cy) {
-  const w = 12;
-  const h = 7.8;
-  const box = `<rect x="${-w}" y="${r1(cy - h)}" width="${2 * w}" height="${2 * h}" fill="none" stroke="${c}" stroke-width="1.6"/>`;
-  const d = (x1, y1, x2, y2) => `M${x1} ${r1(cy + y1)}L${x2} ${r1(cy + y2)}`;
-  if (type === "infantry") {
-    return (
-      box + `<path d="${d(-w, -h, w, h)}${d(-w, h, w, -h)}" stroke="${c}" stroke-width="1.4"/>`
-    );
-  }
-  if (type === "cavalry")
-    return box + `<path d="${d(-w, h, w, -h)}" stroke="${c}" stroke-width="1.5"/>`;
-  if (type === "artillery") return box + `<circle cx="0" cy="${r1(cy)}" r="3.4" fill="${c}"/>`;
-  return box;
-}
 
 export class AreaMap extends PanZoomMap {
   constructor(container, options) {
@@ -881,247 +774,10 @@ export class AreaMap extends PanZoomMap {
     );
   }
 
-  // ---- the keyboard's cursor (PanZoomMap's hooks) ------------------------------------
-
-  // Where the cursor may stand: every locale (at its centroid), every approach a tap may
-  // take (at its marker) and every block (where it is drawn); each with the target a tap
-  // there reports. Keys: "locale:<id>", "approach:<a/b>", "piece:<id>".
-  _stops() {
-    const out = [];
-    this._locales.forEach((L, id) => {
-      out.push({ key: "locale:" + id, x: L.c[0], y: L.c[1], target: this._localeTarget(id) });
-    });
-    this._approaches.forEach((g, id) => {
-      if ((g.data.flags || []).indexOf("impassable") >= 0) return;
-      out.push({ key: "approach:" + id, x: g.x, y: g.y, target: this._approachTarget(g) });
-    });
-    for (const p of this._pieces) {
-      const at = this._pos.get(p.id);
-      if (!at) continue;
-      out.push({ key: "piece:" + p.id, x: at[0], y: at[1], target: this._pieceTarget(p) });
-    }
-    return out;
-  }
-
-  _stop(key) {
-    return key ? this._stops().find((s) => s.key === key) || null : null;
-  }
-
   // The stop under the cursor: {key, x, y, target}, or null (its block or place is gone).
   get cursor() {
     const s = this._stop(this._cursor);
     return s ? s.target : null;
-  }
-
-  // Put the cursor on a place (locale id or approach "a/b") or a block id.
-  setCursor(id) {
-    const key = ["piece:", "approach:", "locale:"].map((k) => k + id).find((k) => this._stop(k));
-    if (!key) return;
-    this._cursor = key;
-    this._kbAxis = null;
-    this._cursorShown(true);
-  }
-
-  _cursorPoint() {
-    const s = this._stop(this._cursor);
-    return s ? { x: s.x, y: s.y } : null;
-  }
-
-  _selectedKey() {
-    const sel = Array.from(this._selectedSet());
-    return sel.length ? "piece:" + sel[0] : null;
-  }
-
-  // The selected block, else the locale whose centre is nearest the middle of the view.
-  _cursorStart() {
-    const sel = this._selectedKey();
-    let key = sel && this._stop(sel) ? sel : null;
-    if (!key) {
-      let best = Infinity;
-      this._locales.forEach((L, id) => {
-        const d = Math.hypot(L.c[0] - this._cx, L.c[1] - this._cy);
-        if (d < best) {
-          best = d;
-          key = "locale:" + id;
-        }
-      });
-    }
-    this._cursor = key;
-    this._kbAxis = null;
-  }
-
-  _cursorSelection() {
-    return this._selectedKey();
-  }
-
-  // To the nearest stop within 60 degrees of the arrow: the distance along the arrow plus
-  // twice the distance across it, so the straightest near stop wins.
-  _cursorMove(step) {
-    const from = this._cursorPoint();
-    const next = this._toward(
-      from,
-      step,
-      this._stops(),
-      60,
-      (d, cos) => d * cos + 2 * d * Math.sqrt(Math.max(0, 1 - cos * cos)),
-    );
-    if (next) this._cursor = next.key;
-  }
-
-  // What a tap may act on: the lit blocks, locales and approaches, in reading order.
-  _litStops() {
-    const m = this._lit;
-    if (!m) return [];
-    const keys = new Set(
-      m.units
-        .map((id) => "piece:" + id)
-        .concat(m.locales.map((id) => "locale:" + id))
-        .concat(m.approaches.map((id) => "approach:" + id)),
-    );
-    return this._stops()
-      .filter((s) => keys.has(s.key))
-      .sort((p, q) => p.y - q.y || p.x - q.x);
-  }
-
-  _cursorJump(dir) {
-    const stops = this._litStops();
-    if (!stops.length) return;
-    const here = this._cursorPoint();
-    let i = stops.findIndex((s) => s.key === this._cursor);
-    if (i < 0 && here) {
-      i = stops.findIndex(
-        (s) => s.y > here.y + 1e-6 || (Math.abs(s.y - here.y) <= 1e-6 && s.x > here.x),
-      );
-      if (i < 0) i = stops.length;
-      i = dir > 0 ? i - 1 : i;
-    }
-    this._cursor = stops[(((i + dir) % stops.length) + stops.length) % stops.length].key;
-  }
-
-  // Enter or Space: what a tap on the block, approach or locale under the cursor does.
-  _cursorTap() {
-    const s = this._stop(this._cursor);
-    if (s && this.onTap) this.onTap(s.target);
-  }
-
-  _drawCursor() {
-    const s = this._stop(this._cursor);
-    let shape = "";
-    if (s && s.target.kind === "locale") {
-      const pts = pointsAttr(this._locales.get(s.target.id).poly);
-      shape =
-        `<polygon class="am-cursor-casing" points="${pts}"/>` +
-        `<polygon class="am-cursor-ring" points="${pts}"/>` +
-        `<polygon class="am-cursor-dash" points="${pts}"/>`;
-    } else if (s) {
-      const g = s.target.kind === "approach" ? this._approaches.get(s.target.id) : null;
-      const w = g ? g.len + 20 : BLOCK + 14;
-      const h = g ? BAR_THICK + 20 : BLOCK + 14;
-      const turn = g ? ` rotate(${r1(g.angle)})` : "";
-      shape =
-        `<g transform="translate(${r1(s.x)} ${r1(s.y)})${turn}">` +
-        rect(w, h, 8, 'class="am-cursor-casing"') +
-        rect(w, h, 8, 'class="am-cursor-ring"') +
-        rect(w, h, 8, 'class="am-cursor-dash"') +
-        "</g>";
-    }
-    this.layers.cursor.innerHTML = s
-      ? `<g data-cursor="${esc(s.key.slice(s.key.indexOf(":") + 1))}" data-cursor-kind="${s.target.kind}">${shape}</g>`
-      : "";
-  }
-
-  // What the live region says: the target (as a tap reports it) with the locale's or the
-  // block's data, whether a tap there acts, and whether the block is selected.
-  _cursorWhat() {
-    const s = this._stop(this._cursor);
-    if (!s) return null;
-    const t = s.target;
-    const m = this._lit;
-    const out = Object.assign({}, t);
-    if (t.kind === "locale") {
-      out.locale = this._locales.get(t.id).data;
-      out.pieces = this._pieces.filter((p) => p.locale === t.id && !p.approach);
-      out.lit = Boolean(m && m.locales.indexOf(String(t.id)) >= 0);
-    } else if (t.kind === "approach") {
-      const g = this._approaches.get(t.id);
-      out.approach = g.data;
-      out.name = this._approachName(g.data);
-      out.pieces = this._pieces.filter((p) => p.locale + "/" + p.approach === t.id);
-      out.lit = Boolean(m && m.approaches.indexOf(String(t.id)) >= 0);
-    } else {
-      out.piece = this._pieces.find((p) => String(p.id) === String(t.id));
-      const L = this._locales.get(t.locale);
-      out.localeName = L ? L.data.name : t.locale;
-      const g = t.place !== t.locale ? this._approaches.get(t.place) : null;
-      out.approachName = g ? this._approachName(g.data) : null;
-      out.lit = Boolean(m && m.units.indexOf(String(t.id)) >= 0);
-      out.selected = this._selectedSet().has(String(t.id));
-    }
-    return out;
-  }
-
-  _cursorMargin() {
-    return PITCH * 1.2;
-  }
-
-  // ---- taps: hooks of PanZoomMap ---------------------------------------------------
-
-  // What a tap on element el reports: a piece, else an approach, else a locale, else null.
-  _tapTarget(el) {
-    if (!el || !el.closest) return null;
-    const piece = el.closest("[data-piece]");
-    if (piece) {
-      const id = piece.getAttribute("data-piece");
-      const p = this._pieces.find((q) => String(q.id) === id);
-      if (p) return this._pieceTarget(p);
-    }
-    const ap = el.closest("[data-approach]");
-    if (ap) {
-      const g = this._approaches.get(ap.getAttribute("data-approach"));
-      if (g) return this._approachTarget(g);
-    }
-    const loc = el.closest("[data-locale]");
-    return loc ? this._localeTarget(loc.getAttribute("data-locale")) : null;
-  }
-
-  // The targets a tap reports (the class comment): a block, an approach, a locale.
-  _pieceTarget(p) {
-    const place = (this._groupOf && this._groupOf.get(p.id)) || p.locale;
-    return {
-      kind: "piece",
-      id: p.id,
-      locale: p.locale,
-      approach: p.approach || null,
-      place: place,
-      stack: this._overlapping(p),
-    };
-  }
-
-  // The blocks drawn on top of one another where p is (p among them), in drawing order: a
-  // tap there could mean any of them. Blocks side by side in a locale are not a stack.
-  _overlapping(p) {
-    const pos = this._pos;
-    const at = pos && pos.get(p.id);
-    if (!at) return [p.id];
-    return this._pieces
-      .filter((q) => {
-        const b = pos.get(q.id);
-        return b && Math.abs(b[0] - at[0]) < BLOCK && Math.abs(b[1] - at[1]) < BLOCK;
-      })
-      .map((q) => q.id);
-  }
-
-  _approachTarget(g) {
-    const d = g.data;
-    return { kind: "approach", id: d.from + "/" + d.facing, locale: d.from, facing: d.facing };
-  }
-
-  _localeTarget(id) {
-    return { kind: "locale", id: id };
-  }
-
-  _reportTap(g) {
-    if (g.target && this.onTap) this.onTap(g.target);
   }
 
   destroy() {
@@ -1129,3 +785,6 @@ export class AreaMap extends PanZoomMap {
     this.onTap = null;
   }
 }
+
+// The keyboard's cursor and the taps: areacursor.js.
+Object.assign(AreaMap.prototype, areaCursorMethods);

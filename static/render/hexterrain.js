@@ -302,67 +302,15 @@ export function terrainSvg(grid, map, prefix) {
       base[lv] +=
         `<polygon data-hex="${label}" points="${local}" transform="translate(${xs} ${ys})"/>`;
       gridPath += outline;
-      let dark = false;
-      for (let j = 0; j < terrain.length; j++) {
-        const id = terrain[j];
-        const t = TERRAIN[id];
-        let key = null;
-        if (!t) key = "unknown";
-        else if (t.art) key = (j ? "o-" : "b-") + id;
-        else if (t.bg && j === 0) key = "c-" + id;
-        if (key) textures[key] = (textures[key] || "") + outline;
-        if (!t) continue;
-        if (j === 0 && t.dark) dark = true;
-        if (t.symbol) {
-          symbols.push(`<g transform="translate(${xs} ${ys})">${t.symbol}</g>`);
-        }
-        if (t.ring) {
-          const ring = [];
-          for (let k = 0; k < 6; k++) {
-            ring.push(r1(x + c[k][0] * 0.8) + "," + r1(y + c[k][1] * 0.8));
-          }
-          const rp = ring.join(" ");
-          symbols.push(
-            `<polygon points="${rp}" fill="none" stroke="#3d3a36" stroke-width="2.4"/>` +
-              `<polygon points="${rp}" fill="none" stroke="#3d3a36" stroke-width="6" stroke-dasharray="3 3"/>`,
-          );
-        }
-      }
+      const dark = paintTerrain(terrain, x, y, outline, c, textures, symbols);
       nums.push(
         `<text x="${xs}" y="${r1(y + numDy)}"${dark ? ' class="hm-num-light"' : ""}>${label}</text>`,
       );
     }
   }
 
-  // Contour lines where neighbouring hexes differ in level.
-  let contours = "";
-  const edges = grid.edgeCorners;
-  const edgeRel = edges.map(
-    (e) => "l" + r1(c[e[1]][0] - c[e[0]][0]) + " " + r1(c[e[1]][1] - c[e[0]][1]),
-  );
-  i = 0;
-  for (let col = c0; col < c0 + cols; col++) {
-    for (let row = r0; row < r0 + rows; row++, i++) {
-      const a = grid.toAxial(col, row);
-      for (let d = 0; d < 3; d++) {
-        const o = grid.fromAxial(a[0] + DIRECTIONS[d][0], a[1] + DIRECTIONS[d][1]);
-        if (!grid.contains(o[0], o[1])) continue;
-        if (levels[(o[0] - c0) * rows + (o[1] - r0)] === levels[i]) continue;
-        const e = edges[d];
-        contours += "M" + r1(cx[i] + c[e[0]][0]) + " " + r1(cy[i] + c[e[0]][1]) + edgeRel[d];
-      }
-    }
-  }
-
-  let tex = "";
-  for (const key of Object.keys(textures)) {
-    const id = key.slice(2);
-    let fill;
-    if (key === "unknown") fill = 'fill="#ff00ff" fill-opacity="0.25"';
-    else if (key[0] === "c") fill = `fill="${TERRAIN[id].bg}" fill-opacity="${TERRAIN[id].op}"`;
-    else fill = `fill="url(#${prefix}-${key})"`;
-    tex += `<path class="hm-t-${key}" d="${textures[key]}" ${fill}/>`;
-  }
+  const contours = contoursPath(grid, levels, cx, cy);
+  const tex = texturesSvg(textures, prefix);
   const svg =
     `<g class="hm-base">${base
       .map((polys, lv) => (polys ? `<g fill="${LEVEL_COLORS[lv]}">${polys}</g>` : ""))
@@ -377,6 +325,83 @@ export function terrainSvg(grid, map, prefix) {
   const hh = grid.flat ? (SIZE * SQRT3) / 2 : SIZE;
   const bounds = { minX: minX - hw, minY: minY - hh, maxX: maxX + hw, maxY: maxY + hh };
   return { svg, nums, bounds };
+}
+
+// The terrains of one hex (centre x, y; outline its path data; c the grid's corners): each
+// texture's path gets the outline, each symbol and ring is added to symbols. True when the
+// base terrain is dark (its hex number is drawn light).
+function paintTerrain(terrain, x, y, outline, c, textures, symbols) {
+  let dark = false;
+  for (let j = 0; j < terrain.length; j++) {
+    const id = terrain[j];
+    const t = TERRAIN[id];
+    let key = null;
+    if (!t) key = "unknown";
+    else if (t.art) key = (j ? "o-" : "b-") + id;
+    else if (t.bg && j === 0) key = "c-" + id;
+    if (key) textures[key] = (textures[key] || "") + outline;
+    if (!t) continue;
+    if (j === 0 && t.dark) dark = true;
+    if (t.symbol) {
+      symbols.push(`<g transform="translate(${r1(x)} ${r1(y)})">${t.symbol}</g>`);
+    }
+    if (t.ring) {
+      const ring = [];
+      for (let k = 0; k < 6; k++) {
+        ring.push(r1(x + c[k][0] * 0.8) + "," + r1(y + c[k][1] * 0.8));
+      }
+      const rp = ring.join(" ");
+      symbols.push(
+        `<polygon points="${rp}" fill="none" stroke="#3d3a36" stroke-width="2.4"/>` +
+          `<polygon points="${rp}" fill="none" stroke="#3d3a36" stroke-width="6" stroke-dasharray="3 3"/>`,
+      );
+    }
+  }
+  return dark;
+}
+
+// Contour lines where neighbouring hexes differ in level: path data. levels, cx and cy are
+// each hex's level and centre, column by column as terrainSvg counts them.
+function contoursPath(grid, levels, cx, cy) {
+  const c = grid.corners;
+  const cols = grid.columns;
+  const rows = grid.rows;
+  const c0 = grid.firstColumn;
+  const r0 = grid.firstRow;
+  let contours = "";
+  const edges = grid.edgeCorners;
+  const edgeRel = edges.map(
+    (e) => "l" + r1(c[e[1]][0] - c[e[0]][0]) + " " + r1(c[e[1]][1] - c[e[0]][1]),
+  );
+  let i = 0;
+  for (let col = c0; col < c0 + cols; col++) {
+    for (let row = r0; row < r0 + rows; row++, i++) {
+      const a = grid.toAxial(col, row);
+      for (let d = 0; d < 3; d++) {
+        const o = grid.fromAxial(a[0] + DIRECTIONS[d][0], a[1] + DIRECTIONS[d][1]);
+        if (!grid.contains(o[0], o[1])) continue;
+        if (levels[(o[0] - c0) * rows + (o[1] - r0)] === levels[i]) continue;
+        const e = edges[d];
+        contours += "M" + r1(cx[i] + c[e[0]][0]) + " " + r1(cy[i] + c[e[0]][1]) + edgeRel[d];
+      }
+    }
+  }
+  return contours;
+}
+
+// One <path> per texture key ("b-"/"o-" a pattern on the base or added terrain, "c-" a plain
+// tint, "unknown" magenta): the outlines of every hex it covers.
+function texturesSvg(textures, prefix) {
+  let tex = "";
+  for (const key of Object.keys(textures)) {
+    const id = key.slice(2);
+    let fill;
+    if (key === "unknown") fill = 'fill="#ff00ff" fill-opacity="0.25"';
+    else if (key[0] === "c") fill = `fill="${TERRAIN[id].bg}" fill-opacity="${TERRAIN[id].op}"`;
+    else fill = `fill="url(#${prefix}-${key})"`;
+    tex += `<path class="hm-t-${key}" d="${textures[key]}" ${fill}/>`;
+  }
+  return tex;
 }
 
 // Hexside features: {svg, bridges}; the bridges go on top of the roads (roadsSvg).
@@ -436,72 +461,60 @@ export function hexsidesSvg(grid, map) {
         );
       } else if (f === "bridge" || f === "pontoon_bridge") {
         bridges.push(crossingSvg(e, f === "pontoon_bridge"));
-      } else if (f === "wall") {
-        const p = shifted(e, 0, 1);
-        works.push(
-          line(p[0], p[1], p[2], p[3], 'stroke="#3b3b3b" stroke-width="2"') +
-            line(
-              p[0],
-              p[1],
-              p[2],
-              p[3],
-              'stroke="#3b3b3b" stroke-width="5.5" stroke-dasharray="2.4 2.6"',
-            ),
-        );
-      } else if (f === "fortification") {
-        const p = shifted(e, 0, 1);
-        works.push(
-          `<path d="${zigzag(p[0], p[1], p[2], p[3], e, 3.6, 6)}" fill="none" stroke="#1f1f1f" stroke-width="2.6" stroke-linejoin="miter"/>`,
-        );
-      } else if (f === "redoubt") {
-        const p = shifted(e, 0, 2);
-        let d = "";
-        for (const k of [-0.3, 0.3]) {
-          const x = e.mx + e.tx * SIZE * k;
-          const y = e.my + e.ty * SIZE * k;
-          d +=
-            `M${r1(x + e.tx * 4)} ${r1(y + e.ty * 4)}L${r1(x + e.nx * 5)} ${r1(y + e.ny * 5)}` +
-            `L${r1(x - e.tx * 4)} ${r1(y - e.ty * 4)}L${r1(x - e.nx * 5)} ${r1(y - e.ny * 5)}Z`;
-        }
-        works.push(
-          `<g class="hm-hs-redoubt">` +
-            line(
-              p[0],
-              p[1],
-              p[2],
-              p[3],
-              'stroke="#6b4321" stroke-width="3.2" stroke-linecap="round"',
-            ) +
-            `<path d="${d}" fill="#6b4321" stroke="#3e2610" stroke-width="0.8"/></g>`,
-        );
-      } else if (f === "entrenchment") {
-        const p = shifted(e, 0, 2);
-        works.push(
-          line(p[0], p[1], p[2], p[3], 'stroke="#5a3a1c" stroke-width="1.6"') +
-            line(
-              p[0],
-              p[1],
-              p[2],
-              p[3],
-              'stroke="#5a3a1c" stroke-width="7" stroke-dasharray="1.4 2.6"',
-            ),
-        );
       } else {
-        works.push(
-          line(
-            e.x1,
-            e.y1,
-            e.x2,
-            e.y2,
-            `class="hm-hs-unknown" data-feature="${esc(f)}" stroke="#ff00ff" stroke-width="2" stroke-dasharray="4 3"`,
-          ),
-        );
+        works.push(worksSvg(e, f));
       }
     }
   }
   const svg =
     casings.join("") + waters.join("") + slopes.join("") + works.join("") + crossings.join("");
   return { svg, bridges: bridges.join("") };
+}
+
+// The works along hexside e: a wall, a fortification, a redoubt or an entrenchment; a feature
+// the map does not know is drawn magenta, dashed.
+function worksSvg(e, f) {
+  if (f === "wall") {
+    const p = shifted(e, 0, 1);
+    return (
+      line(p[0], p[1], p[2], p[3], 'stroke="#3b3b3b" stroke-width="2"') +
+      line(p[0], p[1], p[2], p[3], 'stroke="#3b3b3b" stroke-width="5.5" stroke-dasharray="2.4 2.6"')
+    );
+  }
+  if (f === "fortification") {
+    const p = shifted(e, 0, 1);
+    return `<path d="${zigzag(p[0], p[1], p[2], p[3], e, 3.6, 6)}" fill="none" stroke="#1f1f1f" stroke-width="2.6" stroke-linejoin="miter"/>`;
+  }
+  if (f === "redoubt") {
+    const p = shifted(e, 0, 2);
+    let d = "";
+    for (const k of [-0.3, 0.3]) {
+      const x = e.mx + e.tx * SIZE * k;
+      const y = e.my + e.ty * SIZE * k;
+      d +=
+        `M${r1(x + e.tx * 4)} ${r1(y + e.ty * 4)}L${r1(x + e.nx * 5)} ${r1(y + e.ny * 5)}` +
+        `L${r1(x - e.tx * 4)} ${r1(y - e.ty * 4)}L${r1(x - e.nx * 5)} ${r1(y - e.ny * 5)}Z`;
+    }
+    return (
+      `<g class="hm-hs-redoubt">` +
+      line(p[0], p[1], p[2], p[3], 'stroke="#6b4321" stroke-width="3.2" stroke-linecap="round"') +
+      `<path d="${d}" fill="#6b4321" stroke="#3e2610" stroke-width="0.8"/></g>`
+    );
+  }
+  if (f === "entrenchment") {
+    const p = shifted(e, 0, 2);
+    return (
+      line(p[0], p[1], p[2], p[3], 'stroke="#5a3a1c" stroke-width="1.6"') +
+      line(p[0], p[1], p[2], p[3], 'stroke="#5a3a1c" stroke-width="7" stroke-dasharray="1.4 2.6"')
+    );
+  }
+  return line(
+    e.x1,
+    e.y1,
+    e.x2,
+    e.y2,
+    `class="hm-hs-unknown" data-feature="${esc(f)}" stroke="#ff00ff" stroke-width="2" stroke-dasharray="4 3"`,
+  );
 }
 
 // Slope: thin contour on the up side with hachures hanging downhill; steep slope:
