@@ -25,13 +25,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "py"))
 
 from muster.game import Game  # noqa: E402
-from muster.opponent import (  # noqa: E402
-    LEVELS,  # noqa: E402
-    advise,
-    evaluation,
-)
+from muster.opponent import LEVELS, RECENT, advise, evaluation  # noqa: E402
 from muster.opponent.knowledge import searchable  # noqa: E402
-from muster.opponent.search import Search  # noqa: E402
+from muster.opponent.search import REPEAT, Search, fingerprint  # noqa: E402
 from muster.scenario import load_builtin  # noqa: E402
 from muster.systems import game_rules  # noqa: E402
 
@@ -45,11 +41,15 @@ def greedy(game: Game, side: str, rng: random.Random) -> dict:
     legal = game.legal_actions()
     evaluate = evaluation(sc.system)
     state = searchable(rules, sc, game.state, side, rng)
-    search = Search(rules, sc, side, evaluate, rng, LEVELS[1])
+    seen = frozenset(fingerprint(rules, sc, s, side) for s in game.states[-RECENT:] if s)
+    search = Search(rules, sc, side, evaluate, rng, LEVELS[1], seen=seen)
     best, value = legal[0], -math.inf
     for action in legal:
         try:
-            v = evaluate(sc, search.child(state, action), side)
+            after = search.child(state, action)
+            # as Muster, it does not go back to a position it has seen (or it would pick
+            # and put back the same block for ever)
+            v = evaluate(sc, after, side) - (REPEAT if search.repeats(after, seen) else 0)
         except Exception:
             continue
         if v > value:

@@ -25,9 +25,11 @@ from .knowledge import searchable
 from .search import Evaluate, Level, Search, decide, fingerprint
 
 LEVELS = {
-    1: Level("level.muster_1", chances=1, deepen=0, plies=0, worlds=1, nodes=600),
-    2: Level("level.muster_2", chances=1, deepen=3, plies=2, worlds=2, nodes=2500),
-    3: Level("level.muster_3", chances=2, deepen=6, plies=4, worlds=3, nodes=12000),
+    # The default level decides within 2 s in the browser (Pyodide, 2-3 times slower than
+    # CPython): its budget is about 0.7 s of CPython's search (bench/advise_speed.py).
+    1: Level("level.muster_1", chances=1, deepen=0, plies=0, worlds=1, nodes=200),
+    2: Level("level.muster_2", chances=1, deepen=3, plies=2, worlds=2, nodes=300),
+    3: Level("level.muster_3", chances=2, deepen=6, plies=4, worlds=3, nodes=3000),
 }
 DEFAULT_LEVEL = 2
 RECENT = 32  # how many of the latest positions Muster will not go back to
