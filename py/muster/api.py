@@ -65,6 +65,7 @@ class Session:
             "editor_catalog": self.editor_catalog,
             "scenario_template": self.scenario_template,
             "scenario_check": self.scenario_check,
+            "advise": self.advise,
         }
 
     def call(self, method: Any, params: Any = None) -> dict[str, Any]:
@@ -148,6 +149,7 @@ class Session:
         return {
             "version": __version__,
             "systems": [{"id": s, "map_kind": systems.get(s).map_kind} for s in systems.ids()],
+            "levels": _levels(),
             "limits": {
                 "scenario": limits.MAX_SCENARIO_CHARS,
                 "save": limits.MAX_SAVE_CHARS,
@@ -531,6 +533,56 @@ class Session:
             return {"ok": False, "problem": editor.problem(exc, data)}
         return {"ok": True, "summary": _summary(scenario)}
 
+    # -- Muster plays a side (muster/opponent): imported on first use ------------------------
+
+    def advise(self, params: Params) -> dict[str, Any]:
+        """What Muster would do now for ``{"viewer"}``, the side to act, at ``{"level"}`` with
+        ``{"seed"}`` (and ``{"budget_ms"}``, a time budget it stops deepening at): the action,
+        ``why`` (labels), its ``value`` and how many actions it ``considered``. It reads only
+        what the side's own screen shows, and never changes the game.
+
+        Raises:
+            InvalidActionError: an unknown parameter, no such side, level, seed or budget.
+            IllegalActionError: the game is over, or the side does not decide now.
+        """
+        _only(params, "advise", "viewer", "level", "seed", "budget_ms")
+        from . import opponent
+
+        game = self._game()
+        viewer = self._viewer_param(params, game.scenario)
+        level = params.get("level", opponent.DEFAULT_LEVEL)
+        if isinstance(level, bool) or level not in opponent.LEVELS:
+            raise InvalidActionError(
+                "error.bad_level", "level must be one of {options}", options="1, 2, 3"
+            )
+        seed = _seed(params.get("seed", 1), "seed")
+        budget = params.get("budget_ms")
+        if budget is not None and (
+            isinstance(budget, bool) or not isinstance(budget, int) or not 1 <= budget <= 60_000
+        ):
+            raise InvalidActionError(
+                "error.bad_count",
+                "{name} must be a whole number from 0 to {limit}",
+                name="budget_ms",
+                limit=60_000,
+            )
+        if game.state.get("result"):
+            raise IllegalActionError("error.advise_over", "the game is over: nothing to advise")
+        decider = game.rules.decider(game.scenario, game.state)
+        if viewer is None:
+            viewer = decider
+        if decider is None or viewer != decider or game.state.get("chance"):
+            raise IllegalActionError(
+                "error.advise_not_deciding",
+                "{side} does not decide now: nothing to advise",
+                side=echo(viewer),
+            )
+        kept = self._keep()
+        try:
+            return opponent.advise(game, viewer, level, seed, budget)
+        finally:
+            self._restore(kept)  # the search never touches the game; this keeps it so
+
     def load_save(self, params: Params) -> dict[str, Any]:
         """Replace the game with a saved one, once the whole save is checked and replays to
         its saved state; a refused save leaves the game in progress as it was."""
@@ -631,6 +683,13 @@ def _log_count(params: Params) -> int:
             limit=limits.MAX_LOG,
         )
     return log
+
+
+def _levels() -> list[dict[str, Any]]:
+    """Muster's levels (``muster.opponent.levels``), for the New game screen and ``advise``."""
+    from .opponent import levels
+
+    return levels()
 
 
 _default = Session()

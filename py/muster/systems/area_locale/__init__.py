@@ -8,6 +8,7 @@ from typing import Any
 
 from ...reference import label
 from .. import Editor, System
+from .evaluation import evaluate
 from .rules import RULES
 from .tables import defaults, piece_steps, problem
 
@@ -67,4 +68,5 @@ SYSTEM = System(
     leading={w: int(defaults()["leading"][w]) for w in ("narrow", "wide")},
     sequence_problem=problem,
     editor=Editor(unit_types=tuple(PIECES), approach=True, words=WORDED),
+    evaluate=evaluate,
 )

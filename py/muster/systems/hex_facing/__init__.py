@@ -8,6 +8,7 @@ from pathlib import Path
 from ...hexmap import UNIT_TYPES
 from ...reference import label
 from .. import Editor, Setting, System, Table
+from .evaluation import evaluate
 from .movement import RULES as MOVEMENT
 from .reference import HEADINGS
 from .rules import RULES
@@ -61,4 +62,5 @@ SYSTEM = System(
         headings=lambda: HEADINGS,
     ),
     terrain_chart="terrain table",
+    evaluate=evaluate,
 )

@@ -11,6 +11,7 @@ from ...movement import movement_data
 from ...reference import label
 from .. import Editor, OwnerTable, System
 from .combat import check_scenario_crt, crt_info
+from .evaluation import evaluate
 from .movement import RULES as MOVEMENT
 from .reference import DRM_ROWS
 from .rules import RULES
@@ -68,4 +69,5 @@ SYSTEM = System(
     ),
     editor=Editor(unit_types=UNIT_TYPES, words=WORDED, headings=headings),
     terrain_chart="terrain effects chart",
+    evaluate=evaluate,
 )

@@ -1,0 +1,157 @@
+"""Muster plays a side: a computer opponent, and the advisor that says what it would do.
+
+It decides from the side's own view only (``knowledge``: the hex systems hide nothing; in
+area-locale the other side's hidden blocks are sampled, several times per decision) and its
+own seeded random stream, never the game's. It searches (``search``: expectimax over the exact
+chance outcomes, the best actions followed by the side's next decisions) and values a position
+by the system's own ends (``systems/<x>/evaluation.py``, its weights in ``evaluation.json``).
+
+Three levels, by budget and depth; their names are the words of ``LEVELS[n].key``.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Any
+
+from .. import systems
+from ..errors import RulesError
+from ..game import Game, chance_faces
+from ..play import objectives
+from ..shapes import Action, State
+from .knowledge import searchable
+from .search import Evaluate, Level, Search, decide, fingerprint
+
+LEVELS = {
+    # The default level is meant to decide within 2 s in the browser (Pyodide, 2-3 times slower
+    # than CPython); bench/advise_speed.py measures how far each level is from it.
+    1: Level("level.muster_1", chances=1, deepen=0, plies=0, worlds=1, nodes=200),
+    2: Level("level.muster_2", chances=1, deepen=3, plies=2, worlds=2, nodes=300),
+    3: Level("level.muster_3", chances=2, deepen=6, plies=4, worlds=3, nodes=3000),
+}
+DEFAULT_LEVEL = 2
+RECENT = 32  # how many of the latest positions Muster will not go back to
+Label = dict[str, Any]
+
+
+def evaluation(system: str) -> Evaluate:
+    """The system's ``evaluate(scenario, state, side) -> float``."""
+    found = systems.get(system).evaluate
+    if found is None:
+        raise RulesError("error.no_opponent", "Muster cannot play {system} yet", system=system)
+    return found
+
+
+def levels() -> list[dict[str, Any]]:
+    """The levels as the API lists them: number, the key of its name, and its budget."""
+    return [
+        {"level": n, "key": lv.key, "nodes": lv.nodes, "default": n == DEFAULT_LEVEL}
+        for n, lv in LEVELS.items()
+    ]
+
+
+def advise(
+    game: Game, side: str, level: int, seed: int, budget_ms: int | None = None
+) -> dict[str, Any]:
+    """What Muster would do now for ``side`` (the side that decides): the action, why (labels),
+    its value and how many actions it considered. The game is not changed.
+
+    It reads of the game only what ``side`` may: its view (``Game.view``: the state as the
+    side sees it and the legal actions), and the scenario.
+    """
+    return think(game, side, LEVELS[level], f"muster/{seed}/{level}", budget_ms)
+
+
+def think(
+    game: Game, side: str, lv: Level, seed: str | int, budget_ms: int | None = None
+) -> dict[str, Any]:
+    """``advise`` at a level given whole (a test may give a small budget of its own)."""
+    rules, scenario = game.rules, game.scenario
+    shown = game.view(side, 0)
+    legal: list[Action] = shown["legal"]
+    rng = random.Random(seed)
+    deadline = None if budget_ms is None else time.monotonic() + budget_ms / 1000
+    evaluate = evaluation(scenario.system)
+    worlds = lv.worlds if rules.hidden_information else 1
+    # The positions the side has seen lately (as its screen showed them), not to go back to.
+    seen = frozenset(fingerprint(rules, scenario, s, side) for s in game.states[-RECENT:] if s)
+    searches = []
+    for _ in range(worlds):
+        state = searchable(rules, scenario, game.state, side, rng)
+        budget = lv.nodes // worlds
+        search = Search(rules, scenario, side, evaluate, rng, lv, deadline, budget, seen)
+        searches.append((search, state))
+    if len(legal) == 1:
+        index, values = 0, [evaluate(scenario, searches[0][1], side)]
+    else:
+        index, values = decide(searches, legal)
+    action = legal[index]
+    state = searches[0][1]
+    return {
+        "action": action,
+        "why": why(rules, scenario, state, side, action, evaluate),
+        "value": round(values[index], 2) if math.isfinite(values[index]) else None,
+        "considered": len(legal),
+        "nodes": sum(s.nodes for s, _ in searches),
+    }
+
+
+def why(
+    rules: Any, scenario: Any, state: State, side: str, action: Action, evaluate: Evaluate
+) -> list[Label]:
+    """Why the action: the modifiers and the odds of a previewable one (``rules.preview``),
+    the chance point it leads to and its faces, and the objective it weighed most."""
+    labels: list[Label] = []
+    if action["type"] in rules.previewable:
+        try:
+            shown = rules.preview(scenario, state, action)
+        except Exception:
+            shown = None
+        if shown:
+            for mod in shown.get("modifiers", []):
+                label = {"key": mod["key"], "params": mod.get("params", {})}
+                labels.append(
+                    {"key": "advise.modifier", "params": {"value": mod["value"], "why": label}}
+                )
+            outcomes = shown.get("outcomes", [])
+            if outcomes:
+                p = max(o["p"] for o in outcomes)
+                labels.append(
+                    {
+                        "key": "advise.odds",
+                        "params": {"count": len(outcomes), "value": round(100 * p)},
+                    }
+                )
+    after: Any = None
+    try:
+        search = Search(rules, scenario, side, evaluate, random.Random(0), LEVELS[1])
+        after = search.child(state, action)
+    except Exception:
+        after = None
+    if after is not None and after.get("chance"):
+        chance = after["chance"]
+        params = {"count": len(chance_faces(chance)), "purpose": chance.get("purpose", "")}
+        labels.append({"key": "advise.chance", "params": params})
+    goal = _objective(scenario, state, after, side, evaluate)
+    if goal is not None:
+        labels.append({"key": "advise.objective", "params": {"at": goal[0], "worth": goal[1]}})
+    return labels
+
+
+def _objective(
+    scenario: Any, before: State, after: Any, side: str, evaluate: Evaluate
+) -> tuple[str, int] | None:
+    """The objective the action weighed: the one it takes or keeps, or else the one of most
+    points not held by the side (the threat or the goal)."""
+    places = objectives(scenario)
+    if not places:
+        return None
+    held_after = (after or before).get("held") or {}
+    held_before = before.get("held") or {}
+    for place, points in places:
+        if held_after.get(place) == side and held_before.get(place) != side:
+            return place, points
+    open_ = [(p, n) for p, n in places if held_after.get(p) != side]
+    return max(open_, key=lambda x: x[1]) if open_ else max(places, key=lambda x: x[1])

@@ -1,0 +1,213 @@
+"""Muster's search: the value of each action for one side, by expectimax over the exact
+chance outcomes with a budget.
+
+A decision is scored in two passes. First every legal action is taken once and the position
+after it valued, each chance point it reaches in turn settled by every face with its exact
+probability (``game.chance_faces``), ``chances`` of them deep, beyond that by one face drawn
+from Muster's own random stream. Then the best ``deepen`` actions are looked at further: the
+side's next decisions after each (a turn is many unit moves: a *macro-move*) are played
+greedily, each the best by the first pass's measure, ``plies`` of them, and the position at the
+end valued in the same way. A position where the other side decides, or the end, or the budget
+spent, is valued by the system's evaluation (``systems/<x>/evaluation.py``).
+
+Muster never calls the checked ``Game.apply``: it takes actions it listed with the rules
+themselves on its own copies of the state (``knowledge.clone``), as ``Game.push`` does.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ..game import chance_faces
+from ..shapes import Action, State
+from .knowledge import clone
+
+REPEAT = 500.0  # what going back to a position the side has seen costs: never, unless forced
+MAX_FACES = 12  # a chance point of more faces is settled by one face drawn, at every depth
+Evaluate = Callable[[Any, Any, str], float]
+
+
+@dataclass(frozen=True)
+class Level:
+    """How hard Muster thinks: how many chance points deep it weighs every face, how many
+    actions it looks at further and how many of the side's next decisions, how many
+    determinizations of hidden blocks it averages over, and a budget of actions taken
+    (``nodes``)."""
+
+    key: str
+    chances: int
+    deepen: int
+    plies: int
+    worlds: int
+    nodes: int
+
+
+@dataclass
+class Search:
+    """One decision's search, for ``side``."""
+
+    rules: Any
+    scenario: Any
+    side: str
+    evaluate: Evaluate
+    rng: random.Random
+    level: Level
+    deadline: float | None = None  # time.monotonic() past which it stops deepening
+    budget: int = 0  # actions it may take (0: the level's)
+    seen: frozenset[str] = frozenset()  # the positions the side has seen (``fingerprint``)
+    nodes: int = 0
+
+    def fingerprint(self, state: State) -> str:
+        """The position as the side sees it, as text (to know a position seen before)."""
+        return fingerprint(self.rules, self.scenario, state, self.side)
+
+    def repeats(self, state: State, seen: frozenset[str] | set[str]) -> bool:
+        """True if ``state`` (no die due) is a position the side has seen: an action that
+        comes back to one (a block picked then put back) is worth nothing."""
+        return not state.get("chance") and self.fingerprint(state) in seen
+
+    def spent(self) -> bool:
+        """True once the budget of actions (or of time, if one was given) is spent."""
+        if self.nodes >= (self.budget or self.level.nodes):
+            return True
+        return self.deadline is not None and time.monotonic() > self.deadline
+
+    def child(self, state: State, action: Action) -> State:
+        """The state after ``action`` (a legal one, or a roll with its value at a chance
+        point) on a copy of ``state``."""
+        self.nodes += 1
+        after: Any = clone(state)
+        if action["type"] == "roll":
+            chance = after["chance"]
+            after["chance"] = None
+            settled = {"type": "roll", "value": action["value"], "how": "physical"}
+            self.rules.apply(self.scenario, after, {**settled, "chance": chance})
+        else:
+            self.rules.apply(self.scenario, after, action)
+        return after  # type: ignore[no-any-return]
+
+    def settle(self, state: State, chances: int) -> float:
+        """The value of ``state`` once its chance points are settled: every face weighed by
+        its probability while ``chances`` lasts, then one face drawn."""
+        chance = state.get("chance")
+        if not chance or state.get("result"):
+            return self.evaluate(self.scenario, state, self.side)
+        faces = chance_faces(chance)
+        if chances > 0 and len(faces) <= MAX_FACES and not self.spent():
+            total = 0.0
+            for face in faces:
+                total += self.settle(
+                    self.child(state, {"type": "roll", "value": face}), chances - 1
+                )
+            return total / len(faces)
+        face = faces[self.rng.randrange(len(faces))]
+        return self.settle(self.child(state, {"type": "roll", "value": face}), 0)
+
+    def settled(self, state: State) -> State:
+        """``state`` with its chance points settled by faces drawn (to go on from it)."""
+        while (chance := state.get("chance")) and not state.get("result"):
+            faces = chance_faces(chance)
+            state = self.child(
+                state, {"type": "roll", "value": faces[self.rng.randrange(len(faces))]}
+            )
+        return state
+
+    def first_pass(
+        self,
+        state: State,
+        legal: list[Action],
+        chances: int,
+        seen: frozenset[str] | set[str] | None = None,
+    ) -> list[float]:
+        """The value of each action of ``legal`` in ``state``, its chance points settled, less
+        ``REPEAT`` for one that comes back to a position of ``seen``."""
+        seen = self.seen if seen is None else seen
+        values = []
+        for action in legal:
+            try:
+                after = self.child(state, action)
+                back = REPEAT if self.repeats(after, seen) else 0.0
+                values.append(self.settle(after, chances) - back)
+            except Exception:  # an action a determinization does not allow: never chosen
+                values.append(float("-inf"))
+        return values
+
+    def deepen_one(self, state: State, action: Action) -> float:
+        """The value of ``action`` followed by the side's next ``plies`` decisions, each the
+        best of a first pass (chance points settled one deep)."""
+        after = self.child(state, action)
+        seen = set(self.seen)
+        back = REPEAT if self.repeats(after, seen) else 0.0
+        after = self.settled(after)
+        for _ in range(self.level.plies):
+            if after.get("result") or self.spent():
+                break
+            if self.rules.decider(self.scenario, after) != self.side:
+                break
+            legal = self.rules.legal_actions(self.scenario, after)
+            if not legal:
+                break
+            seen.add(self.fingerprint(after))
+            values = self.first_pass(after, legal, min(1, self.level.chances), seen)
+            best = max(range(len(legal)), key=values.__getitem__)
+            if values[best] <= -REPEAT / 2:
+                break  # only positions seen before: the side stops here
+            after = self.settled(self.child(after, legal[best]))
+        return self.settle(after, self.level.chances) - back
+
+
+def fingerprint(rules: Any, scenario: Any, state: State, side: str) -> str:
+    """A position as ``side`` sees it (``Ruleset.view_for``), as canonical text; a list of
+    names in any order is the same position (the blocks picked to move together)."""
+    shown = _unordered(rules.view_for(scenario, state, side))
+    return json.dumps(shown, sort_keys=True, separators=(",", ":"))
+
+
+def _unordered(value: Any) -> Any:
+    """``value`` with every list of texts sorted."""
+    if type(value) is dict:
+        return {k: _unordered(v) for k, v in value.items()}
+    if type(value) is list:
+        if all(type(v) is str for v in value):
+            return sorted(value)
+        return [_unordered(v) for v in value]
+    return value
+
+
+def decide(searches: list[tuple[Search, State]], legal: list[Action]) -> tuple[int, list[float]]:
+    """The index of the best action of ``legal`` over the determinizations (``searches``: one
+    search and its state each; one for a game that hides nothing) and each action's value.
+
+    Each action's value is its mean over the determinizations. The best ``deepen`` of them by
+    the first pass are then valued again, each with the same follow-ups in every world, and
+    the best of those is chosen (the first listed on a tie).
+    """
+    n = len(searches)
+    first = [0.0] * len(legal)
+    for search, state in searches:
+        for i, v in enumerate(search.first_pass(state, legal, search.level.chances)):
+            first[i] += v / n
+    level = searches[0][0].level
+    order = sorted(range(len(legal)), key=lambda i: (-first[i], i))
+    chosen = order[: level.deepen] if level.deepen and level.plies and len(legal) > 1 else []
+    deeper: dict[int, float] = {}
+    for i in chosen:
+        if first[i] == float("-inf") or any(s.spent() for s, _ in searches):
+            break
+        total = 0.0
+        for search, state in searches:
+            try:
+                total += search.deepen_one(state, legal[i]) / n
+            except Exception:  # a follow-up a determinization does not allow
+                total += first[i] / n
+        deeper[i] = total
+    values = first
+    if len(deeper) > 1:  # the best is chosen among those valued again
+        values = [deeper.get(i, float("-inf")) for i in range(len(legal))]
+    index = max(range(len(legal)), key=lambda i: (values[i], -i))
+    return index, values

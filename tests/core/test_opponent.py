@@ -1,0 +1,160 @@
+"""Muster plays a side: ``advise`` in the API (its answer, its refusals, a game unchanged),
+and games played to their end with Muster on one side or both, by legal actions only."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from muster.api import Session
+from muster.game import Game
+from muster.opponent import LEVELS, Level, think
+from muster.scenario import load_builtin
+from muster.systems import game_rules
+
+LIMIT = 5000
+TINY = Level("level.muster_1", chances=1, deepen=1, plies=1, worlds=1, nodes=60)
+
+
+def session(scenario_id: str = "demo-valmont", seed: int = 3) -> Session:
+    """A session of a new game, its first dice rolled: a side decides."""
+    s = Session()
+    assert s.call("load_scenario", {"id": scenario_id})["ok"]
+    assert s.call("new_game", {"seed": seed})["ok"]
+    game = s.game
+    while game.rules.decider(game.scenario, game.state) is None:
+        game.push({"type": "roll"})
+    return s
+
+
+def fingerprint(game: Game) -> str:
+    return json.dumps(
+        [game.states, game.actions, game.redo_stack, game.log, game.log_marks, game.revision],
+        sort_keys=True,
+    )
+
+
+@pytest.mark.parametrize("scenario_id", ["demo-valmont", "demo-hohenbrueck", "demo-fontanella"])
+def test_advise_answers_a_legal_action_and_changes_nothing(scenario_id):
+    s = session(scenario_id)
+    game = s.game
+    before = fingerprint(game)
+    side = game.rules.decider(game.scenario, game.state)
+    answer = s.call("advise", {"viewer": side, "level": 1, "seed": 4})
+    assert answer["ok"], answer
+    result = answer["result"]
+    assert result["action"] in game.legal_actions()
+    assert result["considered"] == len(game.legal_actions())
+    assert isinstance(result["why"], list)
+    for label in result["why"]:
+        assert isinstance(label["key"], str) and isinstance(label["params"], dict)
+    assert fingerprint(game) == before
+    again = s.call("advise", {"viewer": side, "level": 1, "seed": 4})["result"]
+    assert again["action"] == result["action"]
+    json.dumps(answer, allow_nan=False)
+
+
+def test_advise_without_a_viewer_advises_the_side_to_act():
+    s = session()
+    assert s.call("advise", {"level": 1, "seed": 1})["ok"]
+
+
+def test_the_levels_are_listed_in_version():
+    levels = Session().call("version")["result"]["levels"]
+    assert [lv["level"] for lv in levels] == sorted(LEVELS)
+    assert [lv["key"] for lv in levels] == ["level.muster_1", "level.muster_2", "level.muster_3"]
+    assert sum(lv["default"] for lv in levels) == 1
+
+
+@pytest.mark.parametrize(
+    ("params", "key"),
+    [
+        ({"level": 0}, "error.bad_level"),
+        ({"level": "1"}, "error.bad_level"),
+        ({"level": True}, "error.bad_level"),
+        ({"seed": -1}, "error.bad_seed"),
+        ({"seed": 1.5}, "error.bad_seed"),
+        ({"budget_ms": 0}, "error.bad_count"),
+        ({"budget_ms": "fast"}, "error.bad_count"),
+        ({"viewer": "prussia"}, "error.bad_viewer"),
+        ({"colour": "red"}, "error.unknown_param"),
+    ],
+)
+def test_advise_refuses_a_bad_parameter(params, key):
+    s = session()
+    before = fingerprint(s.game)
+    answer = s.call("advise", params)
+    assert not answer["ok"]
+    assert answer["error"]["key"] == key
+    assert fingerprint(s.game) == before
+
+
+def test_advise_refuses_a_side_that_does_not_decide():
+    s = session("demo-fontanella")
+    game = s.game
+    decider = game.rules.decider(game.scenario, game.state)
+    other = next(x["id"] for x in game.scenario.data["sides"] if x["id"] != decider)
+    answer = s.call("advise", {"viewer": other, "level": 1})
+    assert answer["error"]["key"] == "error.advise_not_deciding"
+
+
+def test_advise_refuses_at_a_chance_point_and_at_the_end():
+    s = session("demo-valmont", 8)
+    game = s.game
+    rng = random.Random(8)
+    refused = set()
+    while not game.state.get("result"):
+        if game.state.get("chance"):
+            answer = s.call("advise", {"level": 1})
+            refused.add(answer["error"]["key"])
+        game.push(rng.choice(game.legal_actions()))
+    assert refused == {"error.advise_not_deciding"}
+    answer = s.call("advise", {"level": 1})
+    assert answer["error"]["key"] == "error.advise_over"
+
+
+def test_advise_refuses_without_a_game():
+    s = Session()
+    assert s.call("advise", {})["error"]["key"] == "error.no_game"
+    s.call("load_scenario", {"id": "demo-valmont"})
+    assert s.call("advise", {})["error"]["key"] == "error.no_game"
+
+
+def play(scenario_id: str, muster: set[str], seed: int, decisions: int = LIMIT) -> Game:
+    """A game to its end: Muster (a tiny budget) plays the sides of ``muster`` (its first
+    ``decisions``), the others play at random; every action Muster takes goes through the
+    checked ``apply``."""
+    scenario = load_builtin(scenario_id)
+    rules = game_rules(scenario.system)
+    game = Game.start(scenario, rules, seed)
+    rng = random.Random(seed)
+    while not game.state.get("result"):
+        assert len(game.actions) < LIMIT
+        side = rules.decider(scenario, game.state)
+        if side in muster and decisions > 0:
+            decisions -= 1
+            game.apply(think(game, side, TINY, seed)["action"])
+        else:
+            game.push(rng.choice(game.legal_actions()))
+    assert Game.load(game.save(), game_rules).state == game.state
+    return game
+
+
+def test_a_game_with_muster_on_one_side_reaches_the_end():
+    sides = [x["id"] for x in load_builtin("demo-fontanella").data["sides"]]
+    play("demo-fontanella", {sides[1]}, 1)
+
+
+@pytest.mark.parametrize("scenario_id", ["demo-valmont", "demo-hohenbrueck"])
+def test_games_with_muster_on_one_side_for_a_while_reach_the_end(scenario_id):
+    """The hex demos take long with Muster on a side all game (bench/arena.py plays them so):
+    here it decides its first 30 times, then random play finishes the game."""
+    sides = [x["id"] for x in load_builtin(scenario_id).data["sides"]]
+    play(scenario_id, {sides[0]}, 1, 30)
+
+
+def test_a_game_with_muster_on_both_sides_reaches_the_end():
+    sides = [x["id"] for x in load_builtin("demo-fontanella").data["sides"]]
+    play("demo-fontanella", set(sides), 2)
