@@ -81,20 +81,7 @@ def result_card(
     wanted = heads.get(purpose, frozenset())
     first = index
     if roll is None:
-        # A fight without dice and its aftermath (losses chosen, retreats) are one card: the
-        # actions before it that logged results too, back to the line that declared it.
-        while (
-            first > 0
-            and index - first < MERGE
-            and not any(e["key"] in wanted for e in lines_of(first))
-        ):
-            before = lines_of(first - 1)
-            if not before:  # nothing the viewer may read (a block picked, a hidden step)
-                first -= 1
-                continue
-            if not any(e["key"] in keys for e in before):
-                break
-            first -= 1
+        first = _fight_begins(lines_of, index, keys, wanted)
         lines = [e for i in range(first, index + 1) for e in lines_of(i)]
     own = next((e for e in lines if e["key"] in wanted), None)
     if own is not None:  # the action that declared the fight settled it too
@@ -124,6 +111,26 @@ def result_card(
     card["seq"] = sum(1 for e in log[: marks[first]] if seen(e))
     card["at"] = index + 1
     return card
+
+
+def _fight_begins(
+    lines_of: Callable[[int], list[Event]], index: int, keys: frozenset[str], wanted: frozenset[str]
+) -> int:
+    """The first action of a fight without dice that action ``index`` ends: a fight and its
+    aftermath (losses chosen, retreats) are one card, so the actions before it that logged
+    results too, back to the one that declared the fight (``wanted``), at most ``MERGE``."""
+    first = index
+    while (
+        first > 0 and index - first < MERGE and not any(e["key"] in wanted for e in lines_of(first))
+    ):
+        before = lines_of(first - 1)
+        if not before:  # nothing the viewer may read (a block picked, a hidden step)
+            first -= 1
+            continue
+        if not any(e["key"] in keys for e in before):
+            break
+        first -= 1
+    return first
 
 
 def _head(
