@@ -252,9 +252,7 @@ def table(out: dict[str, dict[str, list[float]]]) -> str:
         cells = []
         for rec in out.values():
             v = rec.get(name) or []
-            cells.append(
-                f"{statistics.median(v):.0f} / {p95(v):.0f}" if v else "-"
-            )
+            cells.append(f"{statistics.median(v):.0f} / {p95(v):.0f}" if v else "-")
         lines.append(f"| {name} (median / p95) | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
