@@ -86,12 +86,17 @@ export class EditMap extends HexMap {
     this._scenario = scenario;
     this._sides = {};
     for (const side of scenario.sides || []) this._sides[side.id] = side;
-    if (keys.terrain !== old.terrain) {
+    if (this._chunks) {
+      // A big map, drawn by what is in view: its chunks are drawn again as they come in view.
+      if (keys.terrain !== old.terrain || keys.sides !== old.sides || keys.roads !== old.roads) {
+        this._chunkMap(map);
+      }
+    } else if (keys.terrain !== old.terrain) {
       const terrain = terrainSvg(grid, map, this._id);
       this.layers.terrain.innerHTML = terrain.svg;
       this._nums = terrain.nums;
     }
-    if (keys.sides !== old.sides || keys.roads !== old.roads) {
+    if (!this._chunks && (keys.sides !== old.sides || keys.roads !== old.roads)) {
       const sides = hexsidesSvg(grid, map);
       if (keys.sides !== old.sides) this.layers.hexsides.innerHTML = sides.svg;
       this.layers.roads.innerHTML = roadsSvg(grid, map, sides.bridges);

@@ -249,7 +249,10 @@ export function patternDefs(prefix) {
 // Terrain fills, symbols, contours and the grid of every hex: {svg, nums, bounds}; nums are
 // the hex numbers, one <text> each, drawn apart (hex.js builds them when the view is near
 // enough to read, a few at a time).
-export function terrainSvg(grid, map, prefix) {
+//
+// whole (optional): the whole map's grid when grid is a part of it (a chunk of a big map,
+// hex.js): the contours along the part's edge then look at the hexes beyond it.
+export function terrainSvg(grid, map, prefix, whole) {
   // Hot path for big maps: plain loops, index arithmetic, few number-to-text steps.
   const hexes = map.hexes || {};
   const fallback = map.default_terrain || "clear";
@@ -309,7 +312,7 @@ export function terrainSvg(grid, map, prefix) {
     }
   }
 
-  const contours = contoursPath(grid, levels, cx, cy);
+  const contours = contoursPath(grid, levels, cx, cy, whole, hexes);
   const tex = texturesSvg(textures, prefix);
   const svg =
     `<g class="hm-base">${base
@@ -325,6 +328,27 @@ export function terrainSvg(grid, map, prefix) {
   const hh = grid.flat ? (SIZE * SQRT3) / 2 : SIZE;
   const bounds = { minX: minX - hw, minY: minY - hh, maxX: maxX + hw, maxY: maxY + hh };
   return { svg, nums, bounds };
+}
+
+// The box of a grid's hexes (map units), as terrainSvg gives it, without drawing them.
+export function gridBounds(grid) {
+  let minX = Infinity;
+  let minY = Infinity;
+  let maxX = -Infinity;
+  let maxY = -Infinity;
+  for (let col = grid.firstColumn; col < grid.firstColumn + grid.columns; col++) {
+    for (let row = grid.firstRow; row < grid.firstRow + grid.rows; row++) {
+      const a = grid.toAxial(col, row);
+      const p = grid.pixel(a[0], a[1]);
+      if (p[0] < minX) minX = p[0];
+      if (p[0] > maxX) maxX = p[0];
+      if (p[1] < minY) minY = p[1];
+      if (p[1] > maxY) maxY = p[1];
+    }
+  }
+  const hw = grid.flat ? SIZE : (SIZE * SQRT3) / 2;
+  const hh = grid.flat ? (SIZE * SQRT3) / 2 : SIZE;
+  return { minX: minX - hw, minY: minY - hh, maxX: maxX + hw, maxY: maxY + hh };
 }
 
 // The terrains of one hex (centre x, y; outline its path data; c the grid's corners): each
@@ -361,8 +385,9 @@ function paintTerrain(terrain, x, y, outline, c, textures, symbols) {
 }
 
 // Contour lines where neighbouring hexes differ in level: path data. levels, cx and cy are
-// each hex's level and centre, column by column as terrainSvg counts them.
-function contoursPath(grid, levels, cx, cy) {
+// each hex's level and centre, column by column as terrainSvg counts them; a neighbour off
+// grid but on whole (a part's edge) is looked up in hexes.
+function contoursPath(grid, levels, cx, cy, whole, hexes) {
   const c = grid.corners;
   const cols = grid.columns;
   const rows = grid.rows;
@@ -379,8 +404,13 @@ function contoursPath(grid, levels, cx, cy) {
       const a = grid.toAxial(col, row);
       for (let d = 0; d < 3; d++) {
         const o = grid.fromAxial(a[0] + DIRECTIONS[d][0], a[1] + DIRECTIONS[d][1]);
-        if (!grid.contains(o[0], o[1])) continue;
-        if (levels[(o[0] - c0) * rows + (o[1] - r0)] === levels[i]) continue;
+        let other;
+        if (grid.contains(o[0], o[1])) other = levels[(o[0] - c0) * rows + (o[1] - r0)];
+        else if (whole && whole.contains(o[0], o[1])) {
+          const data = hexes[whole.label(o[0], o[1])];
+          other = (data && data.level) || 0;
+        } else continue;
+        if (other === levels[i]) continue;
         const e = edges[d];
         contours += "M" + r1(cx[i] + c[e[0]][0]) + " " + r1(cy[i] + c[e[0]][1]) + edgeRel[d];
       }
