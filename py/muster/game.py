@@ -485,7 +485,7 @@ class Game:
 
         Raises:
             RulesError: the save is refused as ``load`` refuses it, or it has no checkpoint,
-                or one that does not fit its actions and hash (``error.bad_save``).
+                or one that does not fit its actions and hash (``error.bad_checkpoint``).
         """
         _check_save(data)
         scenario = parse_scenario(data["scenario"])
@@ -635,12 +635,12 @@ def _check_save(data: Any) -> None:
 def _check_checkpoint(data: dict[str, Any]) -> dict[str, Any]:
     """A save's checkpoint, once it fits the save: its states after 1 to all of its actions in
     order, the newest after all of them, each with its own hash (the newest's the save's) and
-    the save's seed, and a log mark for each action. Anything else: ``error.bad_save``
-    (``checkpoint``), and the save is replayed instead."""
+    the save's seed, and a log mark for each action. Anything else: ``error.bad_checkpoint``,
+    and the save is replayed instead."""
     point = data.get("checkpoint")
     at = len(data["actions"])
     if not isinstance(point, dict) or sorted(point) != sorted(CHECKPOINT_KEYS):
-        raise _bad_save("checkpoint")
+        raise _bad_checkpoint()
     states, log, marks = point["states"], point["log"], point["log_marks"]
     ok = (
         _count(point["at"])
@@ -670,8 +670,13 @@ def _check_checkpoint(data: dict[str, Any]) -> dict[str, Any]:
             break
         last = kept["at"]
     if not ok or last != at or (states and states[-1]["hash"] != data["hash"]):
-        raise _bad_save("checkpoint")
+        raise _bad_checkpoint()
     return point
+
+
+def _bad_checkpoint() -> RulesError:
+    """A kept game's checkpoint that does not fit its save: never shown, the save is replayed."""
+    return RulesError("error.bad_checkpoint", "the checkpoint does not fit its save")
 
 
 def _count(value: Any) -> bool:
