@@ -120,6 +120,7 @@ def good_params(session: Session) -> dict[str, dict]:
         "look_back": {"at": len(game.actions), "viewer": sides[0]},
         "save": {},
         "load_save": {"save": game.save(), "viewer": sides[0]},
+        "check_kept": {"steps": 5, "viewer": sides[0], "log": 5},
         "check_crt": {"crt": None},
         "rules_reference": {},
         "briefing": {},
