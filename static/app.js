@@ -26,6 +26,7 @@ import { openLegend } from "./legend.js";
 import { rememberScreen, lastScreen, gameToResume, scenarioOf, showInAddress } from "./resume.js";
 
 const html = document.documentElement;
+// rulesUp: the worker's rules answer; resumed: a kept game reopened at the start is on screen.
 const timing = { start: performance.now(), mapPainted: null, rulesReady: null };
 window.musterTiming = timing;
 
@@ -531,6 +532,7 @@ function gameAtStart(updated) {
 function resumeAtStart(record, updated) {
   return loadSave(record.save, record.id).then(function (scenario) {
     if (!scenario) return false;
+    timing.resumed = performance.now();
     const title = record.name || saved.title(record);
     const key = updated ? "ui.updated_game" : "ui.game_resumed";
     showMessage(i18n.t(key, { title: title }), "info", true);
@@ -568,6 +570,7 @@ function start() {
   });
   Promise.all([engine.ready, mapReady])
     .then(function () {
+      timing.rulesUp = performance.now();
       return start.resume ? resumeAtStart(start.resume, updated) : false;
     })
     .then(function (resumed) {

@@ -1,5 +1,6 @@
 // The games kept in this browser, each in its own slot: one IndexedDB object store keyed by
-// the slot's id. A record: { id, save (what the core's `save` answers), summary (the view's
+// the slot's id. A record: { id, save (what the core's `save` answers, with the checkpoint
+// that resumes it at once: `{"checkpoint": true}`), summary (the view's
 // `summary`: scenario, title, turn, turns, side, moves, over), updated (ms since 1970),
 // name (optional, the player's) }. A copy of the records is kept in memory, newest first,
 // so the lists draw at once. Storage errors are passed on: the caller says them.
@@ -18,9 +19,12 @@ export function newSlot() {
   return Date.now().toString(36) + "-" + random[0].toString(36) + random[1].toString(36);
 }
 
-// Offer `save` (a save object) as a file, named after its scenario.
+// Offer `save` (a save object) as a file, named after its scenario. A kept game's checkpoint
+// stays on this device: the file holds what every version reads (a file is replayed whole).
 export function downloadSave(save) {
-  const blob = new Blob([JSON.stringify(save, null, 1)], { type: "application/json" });
+  const file = Object.assign({}, save);
+  delete file.checkpoint;
+  const blob = new Blob([JSON.stringify(file, null, 1)], { type: "application/json" });
   const id = save && save.scenario && save.scenario.id ? String(save.scenario.id) : "game";
   const link = document.createElement("a");
   link.href = URL.createObjectURL(blob);

@@ -233,7 +233,7 @@ export class Play {
     const summary = this.view ? this.view.summary : null;
     if (!slot) return Promise.resolve();
     return this.engine
-      .call("save", {})
+      .call("save", { checkpoint: true }) // kept with its checkpoint: it resumes at once
       .then((save) => this.onKeep(slot, save, summary), this.onError);
   }
 

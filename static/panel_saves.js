@@ -3,6 +3,16 @@
 // drawn its map. The saved games' list is saved.js; where a game is kept, games.js.
 import { downloadSave, newSlot } from "./games.js";
 
+// Actions replayed per request of the check after a resume: a fraction of a second in the
+// browser, so an action of the player waits little behind it.
+const CHECK_STEPS = 20;
+
+// Run `work` once the page has had its turn (a tap, a frame).
+function later(work) {
+  setTimeout(work, 0);
+  return null;
+}
+
 export const saveMethods = {
   download() {
     return this.engine.call("save", {}).then((save) => {
@@ -12,9 +22,11 @@ export const saveMethods = {
   },
 
   // Put a save in play (the core replays it, or refuses it and the game is kept): in `slot`
-  // when resumed from the saved games, else in a new one.
+  // when resumed from the saved games (kept here: it comes back at once from its checkpoint,
+  // and its replay is checked afterwards), else in a new one.
   load(save, slot) {
-    return this.engine.call("load_save", { save: save }).then((answer) => {
+    const kept = Boolean(slot);
+    return this.engine.call("load_save", { save: save, kept: kept }).then((answer) => {
       this.clear();
       this.setRules({
         playable: true,
@@ -27,8 +39,25 @@ export const saveMethods = {
       this.viewer = answer.view.private ? null : answer.view.viewer;
       this.lastSide = answer.view.prompt ? answer.view.prompt.side : null;
       this.autosave();
+      if (answer.checking) this.checkKept(this.slot);
       return answer.scenario;
     });
+  },
+
+  // The replay of a game resumed from its checkpoint, a few actions at a time between the
+  // player's own requests; said only if it disagrees, and the replayed game is then shown.
+  checkKept(slot) {
+    const step = () => {
+      if (this.slot !== slot) return null;
+      return this.engine.call("check_kept", this.params({ steps: CHECK_STEPS })).then((answer) => {
+        if (this.slot !== slot) return null;
+        if (!answer.done) return later(step);
+        if (!answer.differs) return null;
+        this.onError({ key: "ui.kept_replayed", params: {}, message: "replayed" });
+        return this.show(answer.view);
+      }, this.onError);
+    };
+    return later(step);
   },
 
   // Once the app has drawn the loaded game's map: a private game opens on the privacy screen

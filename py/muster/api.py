@@ -19,6 +19,7 @@ from .hexgrid import HEX_DIRECTIONS, Hex, Hexside, hex_add
 from .los import line_of_sight
 from .movement import Board, Reach, path_to, step_json
 from .movement import reachable as find_reachable
+from .resume import KeptCheck, resume_kept
 from .ruleset import words_of
 from .scenario import (
     AnyScenario,
@@ -42,6 +43,7 @@ class Session:
         self.game: Game | None = None
         self._board: Board | None = None
         self._board_key: Any = None
+        self.check: KeptCheck | None = None  # of the game resumed from its checkpoint
         self.methods: dict[str, Callable[[Params], Any]] = {
             "version": self.version,
             "scenario_list": self.scenario_list,
@@ -59,6 +61,7 @@ class Session:
             "look_back": self.look_back,
             "save": self.save,
             "load_save": self.load_save,
+            "check_kept": self.check_kept,
             "check_crt": self.check_crt,
             "rules_reference": self.rules_reference,
             "briefing": self.briefing,
@@ -425,8 +428,9 @@ class Session:
         return game.view_at(at, viewer)
 
     def save(self, params: Params) -> dict[str, Any]:
-        """The save of the game in progress (JSON a player can keep in a file)."""
-        return self._game().save()
+        """The save of the game in progress (JSON a player can keep in a file); with
+        ``{"checkpoint": true}`` the checkpoint to resume it at once (``Game.checkpoint``)."""
+        return self._game().save(checkpoint=params.get("checkpoint") is True)
 
     def check_crt(self, params: Params) -> dict[str, Any]:
         """Check an owner's combat results table before it is used in a new game: by the
@@ -551,7 +555,7 @@ class Session:
         game = self._game()
         viewer = self._viewer_param(params, game.scenario)
         level = params.get("level", opponent.DEFAULT_LEVEL)
-        if isinstance(level, bool) or level not in opponent.LEVELS:
+        if not isinstance(level, int) or isinstance(level, bool) or level not in opponent.LEVELS:
             raise InvalidActionError(
                 "error.bad_level", "level must be one of {options}", options="1, 2, 3"
             )
@@ -585,20 +589,62 @@ class Session:
 
     def load_save(self, params: Params) -> dict[str, Any]:
         """Replace the game with a saved one, once the whole save is checked and replays to
-        its saved state; a refused save leaves the game in progress as it was."""
-        game = Game.load(params.get("save"), game_rules)
-        viewer = self._viewer_param(params, game.scenario)
-        view = self._view(game, viewer, _log_count(params))
+        its saved state; a refused save leaves the game in progress as it was.
+
+        ``{"kept": true}`` (a game kept in this browser): a save with a checkpoint comes back
+        at once from it, and ``"checking": true`` says ``check_kept`` should now replay it.
+        """
+        log = _log_count(params)
+        save = params.get("save")
+        if params.get("kept") is True:
+
+            def show(game: Game) -> dict[str, Any]:
+                return self._view(game, self._viewer_param(params, game.scenario), log)
+
+            game, view, check = resume_kept(save, game_rules, show)
+        else:
+            game, check = Game.load(save, game_rules), None
+            view = self._view(game, self._viewer_param(params, game.scenario), log)
         self.scenario = game.scenario
         self.game = game
+        self.check = check
         self._board = None
         return {
+            "checking": check is not None,
             "scenario": game.scenario.data,
             "view": view,
             "options": sorted(game.rules.options),
             "words": words_of(game.rules),
             "markers": list(game.rules.markers),
         }
+
+    def check_kept(self, params: Params) -> dict[str, Any]:
+        """Replay ``steps`` more actions of the game resumed from its checkpoint (50 unless
+        asked) and compare. ``{"done"}`` while it agrees; ``{"done": true, "differs": true,
+        "view"}`` when it does not: the game is then the replay of its actions (with those
+        played since the resume, as far as the rules allow them), in ``view``."""
+        steps = params.get("steps", 50)
+        if isinstance(steps, bool) or not isinstance(steps, int) or not 1 <= steps <= 10_000:
+            raise InvalidActionError(
+                "error.bad_count",
+                "{name} must be a whole number from 1 to {limit}",
+                name="steps",
+                limit=10_000,
+            )
+        check = self.check
+        if check is None or check.game is not self.game:  # nothing to check, or another game
+            self.check = None
+            return {"done": True, "differs": False}
+        viewer = self._viewer_param(params, check.game.scenario)
+        log = _log_count(params)
+        truth = check.step(steps)
+        if truth is None:
+            if check.finished:
+                self.check = None
+            return {"done": check.finished, "differs": False}
+        self.check = None
+        self.game = truth
+        return {"done": True, "differs": True, "view": self._view(truth, viewer, log)}
 
 
 def _summary(scenario: Any) -> dict[str, Any]:

@@ -29,7 +29,11 @@ SAVE_FORMAT = "muster-save/1"
 
 __all__ = ["Action", "Event", "Game", "Ruleset", "State"]
 DICE = {"d10": Die(10, 0), "d6": Die(6, 1)}
-SAVE_KEYS = ("format", "system", "scenario", "seed", "options", "actions", "hash")
+SAVE_KEYS = ("format", "system", "scenario", "seed", "options", "actions", "hash", "checkpoint")
+# A kept game's checkpoint (``Game.save(checkpoint=True)``): the newest state and one before
+# it, each with its hash, and the log, so the game resumes without replaying its actions.
+CHECKPOINT_KEYS = ("at", "states", "log", "log_marks")
+MAX_CHECKPOINT_STATES = 4
 GAME_OPTIONS = frozenset({"strict_undo"})  # options of every system; a ruleset adds its own
 ECHO_CHARS = 200  # how much of a refused input an error message repeats
 # A long game keeps its newest states for undo, and one state in CHECKPOINT before them; the
@@ -41,7 +45,12 @@ CHECKPOINT = 64
 
 def state_hash(state: State) -> str:
     """A short fingerprint of a state: equal states, equal hashes."""
-    text = json.dumps(state, sort_keys=True, separators=(",", ":"))
+    return fingerprint(state)
+
+
+def fingerprint(value: Any) -> str:
+    """A short fingerprint of plain JSON data (a state, a log): equal data, equal prints."""
+    text = json.dumps(value, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
@@ -422,9 +431,10 @@ class Game:
         rules, sc = self.rules, self.scenario
         return rules.decider(sc, before) == rules.decider(sc, self.state)
 
-    def save(self) -> dict[str, Any]:
-        """A save: format, system, the scenario itself, seed, options, actions and state hash."""
-        return {
+    def save(self, checkpoint: bool = False) -> dict[str, Any]:
+        """A save: format, system, the scenario itself, seed, options, actions and state hash;
+        with ``checkpoint``, also the states and log to resume it at once (``checkpoint``)."""
+        data = {
             "format": SAVE_FORMAT,
             "system": self.scenario.system,
             "scenario": self.scenario.data,
@@ -433,11 +443,28 @@ class Game:
             "actions": self.actions,
             "hash": state_hash(self.state),
         }
+        if checkpoint:
+            data["checkpoint"] = self.checkpoint()
+        return data
+
+    def checkpoint(self) -> dict[str, Any]:
+        """What resumes this game without a replay: the newest state, the state kept at the
+        last multiple of ``CHECKPOINT`` before it (so undo rebuilds at most ``CHECKPOINT``
+        states from it), each with its hash, and the log with its marks."""
+        at = len(self.actions)
+        kept: list[dict[str, Any]] = []
+        if at > 1:
+            base, state = self._kept_before((at - 1) // CHECKPOINT * CHECKPOINT)
+            if base:
+                kept.append({"at": base, "state": state, "hash": state_hash(state)})
+        if at:
+            kept.append({"at": at, "state": self.state, "hash": state_hash(self.state)})
+        return {"at": at, "states": kept, "log": self.log, "log_marks": self.log_marks}
 
     @classmethod
     def load(cls, data: Any, rules_for: Any) -> Game:
         """Replay a save into a game, checking the whole save first and then that it ends in
-        the saved state.
+        the saved state (a checkpoint in it is not read).
 
         ``rules_for(system)`` gives the ruleset.
 
@@ -446,12 +473,85 @@ class Game:
                 scenario, an action in it is not legal, or the replayed state differs from
                 the saved one.
         """
+        replay = Replay(data, rules_for)
+        replay.step(replay.total)
+        return replay.finish()
+
+    @classmethod
+    def resume(cls, data: Any, rules_for: Any) -> Game:
+        """A kept game back at once from its checkpoint, its actions NOT replayed: the states
+        between the checkpoint's are rebuilt by replay when undo or a look back reaches them.
+        ``Replay(data, rules_for, checked=True)`` checks it afterwards.
+
+        Raises:
+            RulesError: the save is refused as ``load`` refuses it, or it has no checkpoint,
+                or one that does not fit its actions and hash (``error.bad_checkpoint``).
+        """
         _check_save(data)
         scenario = parse_scenario(data["scenario"])
         if scenario.system != data["system"]:
             raise _bad_save("system")
+        point = _check_checkpoint(data)
         game = cls.start(scenario, rules_for(scenario.system), data["seed"], data["options"])
-        for index, action in enumerate(data["actions"]):
+        at = point["at"]
+        game.states.extend([None] * at)
+        for kept in point["states"]:
+            game.states[kept["at"]] = kept["state"]
+        game.actions = list(data["actions"])
+        game.log = list(point["log"])
+        game.log_marks = list(point["log_marks"])
+        game.revision = at
+        return game
+
+
+class Replay:
+    """A save replayed a few actions at a time (``step``), each taken with the checked
+    ``Game.apply``: the whole check of ``Game.load``, spread over calls so a long game shows
+    its progress, or is checked in the background after ``Game.resume``.
+
+    With ``checked``, the save's checkpoint is compared too: each state it keeps with the
+    replayed one (``differs`` names the first that is not the same), and its log at the end.
+
+    Raises (the constructor): RulesError, the save refused as ``Game.load`` refuses it.
+    """
+
+    def __init__(self, data: Any, rules_for: Any, checked: bool = False) -> None:
+        _check_save(data)
+        scenario = parse_scenario(data["scenario"])
+        if scenario.system != data["system"]:
+            raise _bad_save("system")
+        self.game = Game.start(scenario, rules_for(scenario.system), data["seed"], data["options"])
+        self.actions: list[Action] = data["actions"]
+        self.hash: str = data["hash"]
+        self.expect: dict[int, str] = {}
+        self.log_hash: str | None = None
+        if checked:
+            point = _check_checkpoint(data)
+            self.expect = {kept["at"]: kept["hash"] for kept in point["states"]}
+            self.log_hash = fingerprint({"log": point["log"], "marks": point["log_marks"]})
+        self.differs: int | None = None  # the first action after which the states differ
+
+    @property
+    def total(self) -> int:
+        """How many actions the save holds."""
+        return len(self.actions)
+
+    @property
+    def done(self) -> int:
+        """How many are replayed."""
+        return len(self.game.actions)
+
+    def step(self, count: int) -> None:
+        """Replay up to ``count`` more actions (stopping at a difference from the checkpoint).
+
+        Raises:
+            RulesError: an action of the save is not legal (``error.bad_save_action``).
+        """
+        game = self.game
+        end = min(self.total, self.done + count)
+        while self.done < end and self.differs is None:
+            index = self.done
+            action = self.actions[index]
             try:
                 game.apply(_replayable(action))
                 if game.actions[-1] != action:
@@ -464,9 +564,23 @@ class Game:
                     why={"key": exc.key, "params": exc.params},  # worded by the UI
                     detail=echo(str(exc)),
                 ) from None
-        if state_hash(game.state) != data["hash"]:
+            expected = self.expect.get(index + 1)
+            if expected is not None and state_hash(game.state) != expected:
+                self.differs = index + 1
+        logged = {"log": game.log, "marks": game.log_marks}
+        ended = self.done == self.total and self.differs is None
+        if ended and self.log_hash is not None and fingerprint(logged) != self.log_hash:
+            self.differs = self.total
+
+    def finish(self) -> Game:
+        """The replayed game, once every action is replayed and it ends in the saved state.
+
+        Raises:
+            RulesError: it does not (``error.bad_save_hash``).
+        """
+        if self.done != self.total or state_hash(self.game.state) != self.hash:
             raise RulesError("error.bad_save_hash", "the save does not replay to its saved state")
-        return game
+        return self.game
 
 
 def check_options(options: Any, rules: Ruleset[Any, Any]) -> dict[str, Any]:
@@ -516,6 +630,57 @@ def _check_save(data: Any) -> None:
                 "not a save file (action {index} is not an action)",
                 index=index + 1,
             )
+
+
+def _check_checkpoint(data: dict[str, Any]) -> dict[str, Any]:
+    """A save's checkpoint, once it fits the save: its states after 1 to all of its actions in
+    order, the newest after all of them, each with its own hash (the newest's the save's) and
+    the save's seed, and a log mark for each action. Anything else: ``error.bad_checkpoint``,
+    and the save is replayed instead."""
+    point = data.get("checkpoint")
+    at = len(data["actions"])
+    if not isinstance(point, dict) or sorted(point) != sorted(CHECKPOINT_KEYS):
+        raise _bad_checkpoint()
+    states, log, marks = point["states"], point["log"], point["log_marks"]
+    ok = (
+        _count(point["at"])
+        and point["at"] == at
+        and isinstance(states, list)
+        and (0 < len(states) <= MAX_CHECKPOINT_STATES if at else not states)
+        and isinstance(log, list)
+        and all(isinstance(e, dict) and isinstance(e.get("key"), str) for e in log)
+        and isinstance(marks, list)
+        and len(marks) == at
+        and all(_count(m) and m <= len(log) for m in marks)
+        and all(a <= b for a, b in zip(marks, marks[1:], strict=False))
+    )
+    last = 0
+    for kept in states if ok else ():
+        ok = (
+            isinstance(kept, dict)
+            and sorted(kept) == ["at", "hash", "state"]
+            and _count(kept["at"])
+            and last < kept["at"] <= at
+            and isinstance(kept["state"], dict)
+            and isinstance(kept["state"].get("rng"), dict)
+            and kept["state"]["rng"].get("seed") == data["seed"]
+            and kept["hash"] == fingerprint(kept["state"])
+        )
+        if not ok:
+            break
+        last = kept["at"]
+    if not ok or last != at or (states and states[-1]["hash"] != data["hash"]):
+        raise _bad_checkpoint()
+    return point
+
+
+def _bad_checkpoint() -> RulesError:
+    """A kept game's checkpoint that does not fit its save: never shown, the save is replayed."""
+    return RulesError("error.bad_checkpoint", "the checkpoint does not fit its save")
+
+
+def _count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
 def _bad_save(part: str) -> RulesError:

@@ -40,7 +40,7 @@ BAD = [
 ]
 QUERIES = {"version", "scenario_list", "hex_info", "reachable", "path", "los", "game_view"}
 QUERIES |= {"preview", "save", "check_crt", "look_back", "rules_reference", "briefing"}
-QUERIES |= {"editor_catalog", "scenario_template", "scenario_check"}
+QUERIES |= {"editor_catalog", "scenario_template", "scenario_check", "advise"}
 
 
 def snapshot(session: Session) -> tuple:
@@ -103,6 +103,7 @@ def good_params(session: Session) -> dict[str, dict]:
     hexes = getattr(session.scenario, "hexes", None)
     first_hex = session.scenario.label(next(iter(hexes))) if hexes else "0101"
     unit = next(iter(session.scenario.units))
+    decider = game.rules.decider(session.scenario, game.state)
     return {
         "version": {},
         "scenario_list": {},
@@ -120,6 +121,8 @@ def good_params(session: Session) -> dict[str, dict]:
         "look_back": {"at": len(game.actions), "viewer": sides[0]},
         "save": {},
         "load_save": {"save": game.save(), "viewer": sides[0]},
+        "check_kept": {"steps": 5, "viewer": sides[0], "log": 5},
+        "advise": {"viewer": decider or sides[0], "level": 1, "seed": 1, "budget_ms": 50},
         "check_crt": {"crt": None},
         "rules_reference": {},
         "briefing": {},

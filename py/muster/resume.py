@@ -1,0 +1,99 @@
+"""A kept game back at once: resumed from its checkpoint, its replay checked afterwards.
+
+The browser keeps every game with a checkpoint (``Game.save(checkpoint=True)``): its newest
+state, one state before it and its log. ``resume_kept`` puts such a game in play without
+replaying its actions; ``KeptCheck`` then replays them a few at a time, between the player's
+own calls, and compares: when the replay agrees nothing is said and the states it kept are
+given to the game (so undo far back needs no replay from the start); when it does not, the
+replay is the game (its actions are the record), with the actions played since the resume
+taken again as long as the rules allow them. A save without a checkpoint, or one whose
+checkpoint does not fit, is replayed whole, as a file from elsewhere always is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .errors import RulesError
+from .game import Game, Replay, _replayable
+
+View = Callable[[Game], dict[str, Any]]
+
+
+def resume_kept(
+    data: Any, rules_for: Any, show: View
+) -> tuple[Game, dict[str, Any], KeptCheck | None]:
+    """The game of a kept save, its view by ``show``, and the check to run after it (None when
+    it was replayed whole: no checkpoint, or one refused).
+
+    Raises:
+        RulesError: the save is refused as ``Game.load`` refuses it.
+    """
+    if isinstance(data, dict) and "checkpoint" in data:
+        try:
+            game = Game.resume(data, rules_for)
+            check = KeptCheck(game, Replay(data, rules_for, checked=True))
+            return game, show(game), check
+        except Exception:  # noqa: BLE001  # a checkpoint that does not fit: replay instead
+            pass
+    game = Game.load(data, rules_for)
+    return game, show(game), None
+
+
+class KeptCheck:
+    """The replay of a resumed game's save, compared with its checkpoint a step at a time."""
+
+    def __init__(self, game: Game, replay: Replay) -> None:
+        self.game = game
+        self.replay = replay
+        self.finished = False
+
+    def step(self, count: int) -> Game | None:
+        """Replay ``count`` more actions. None while the replay agrees with the checkpoint (or
+        the whole check is done and it agreed: ``finished``); the game replayed from the save's
+        actions when it does not, with the actions played since the resume taken again."""
+        replay = self.replay
+        try:
+            replay.step(count)
+        except RulesError:  # an action of the kept game does not replay
+            return self._differs()
+        if replay.differs is not None:
+            return self._differs()
+        if replay.done < replay.total:
+            return None
+        self.finished = True
+        self._give_states()
+        return None
+
+    def _give_states(self) -> None:
+        """The states the replay kept, to the resumed game where it still has the same past."""
+        game, replayed = self.game, self.replay.game
+        same = 0
+        for mine, theirs in zip(game.actions, replayed.actions, strict=False):
+            if mine != theirs:
+                break
+            same += 1
+        for index in range(1, same + 1):
+            if game.states[index] is None:
+                game.states[index] = replayed.states[index]
+
+    def _differs(self) -> Game:
+        """The replayed game: the save's actions as far as they replay, then those played since
+        the resume as far as the rules allow them."""
+        self.finished = True
+        replay, game = self.replay, self.game
+        truth = replay.game
+        kept = replay.actions
+        try:
+            while replay.done < replay.total:
+                truth.apply(_replayable(kept[replay.done]))
+        except RulesError:
+            return truth
+        if game.actions[: len(kept)] == kept:
+            for action in game.actions[len(kept) :]:
+                try:
+                    truth.apply(_replayable(action))
+                except RulesError:
+                    break
+        return truth

@@ -1,0 +1,180 @@
+"""A kept game resumes at once from its checkpoint (``Game.resume``, ``muster.resume``): to the
+same state, hash, log and view as a full replay; undo reaches as far back after it; a
+checkpoint that does not fit its save is refused and the save replayed whole; the check in
+the background finds a checkpoint that lies and puts the replayed game in its place."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import pytest
+from long_games import long_game
+
+from muster.api import Session
+from muster.errors import RulesError
+from muster.game import CHECKPOINT, Game, Replay, state_hash
+from muster.resume import KeptCheck, resume_kept
+from muster.systems import game_rules
+
+
+@pytest.fixture(scope="module")
+def game() -> Game:
+    return long_game(300, seed=3)
+
+
+def kept(game: Game) -> dict[str, Any]:
+    """The save as the browser keeps it: through JSON, as it is stored."""
+    return json.loads(json.dumps(game.save(checkpoint=True)))
+
+
+def test_a_checkpoint_resumes_to_the_replayed_game(game: Game) -> None:
+    save = kept(game)
+    point = save["checkpoint"]
+    assert point["at"] == 300
+    assert [s["at"] for s in point["states"]] == [300 // CHECKPOINT * CHECKPOINT, 300]
+    resumed = Game.resume(save, game_rules)
+    replayed = Game.load(save, game_rules)
+    assert resumed.state == replayed.state == game.state
+    assert state_hash(resumed.state) == save["hash"]
+    assert resumed.log == replayed.log and resumed.log_marks == replayed.log_marks
+    assert resumed.view(None, 200) == replayed.view(None, 200)
+    assert resumed.legal_actions() == replayed.legal_actions()
+    assert resumed.save() == replayed.save()  # its file is the same: no checkpoint in it
+
+
+def test_undo_after_a_resume_reaches_as_far(game: Game) -> None:
+    save = kept(game)
+    resumed = Game.resume(save, game_rules)
+    replayed = Game.load(save, game_rules)
+    for _ in range(150):  # past the checkpoint's older state: rebuilt from the start
+        resumed.undo()
+        replayed.undo()
+        assert resumed.state == replayed.state
+        assert resumed.log == replayed.log
+    assert resumed.view_at(10, None) == replayed.view_at(10, None)
+    resumed.redo()
+    replayed.redo()
+    assert resumed.state == replayed.state
+
+
+def test_the_check_agrees_and_gives_the_states(game: Game) -> None:
+    save = kept(game)
+    resumed = Game.resume(save, game_rules)
+    check = KeptCheck(resumed, Replay(save, game_rules, checked=True))
+    steps = 0
+    while not check.finished:
+        assert check.step(40) is None
+        steps += 1
+    assert steps == 8
+    assert resumed.states[CHECKPOINT] is not None  # undo far back replays from here
+    assert resumed.states[CHECKPOINT] == Game.load(save, game_rules).states[CHECKPOINT]
+
+
+def garbled(save: dict[str, Any]) -> list[dict[str, Any]]:
+    """The save with its checkpoint spoiled in every way a device could spoil it."""
+    out = []
+    for spoil in (
+        lambda p: p.update(at=p["at"] - 1),
+        lambda p: p.update(at=True),
+        lambda p: p.pop("log"),
+        lambda p: p.update(extra=1),
+        lambda p: p["states"][-1]["state"].update(turn=1),  # its hash no longer fits
+        lambda p: p["states"][-1].update(at=3),
+        lambda p: p["states"].reverse(),
+        lambda p: p["states"].clear(),
+        lambda p: p["states"][0].update(state="x"),
+        lambda p: p["log_marks"].pop(),
+        lambda p: p["log_marks"].reverse(),
+        lambda p: p["log"].append(7),
+        lambda p: p.update(states=None),
+    ):
+        copied = copy.deepcopy(save)
+        spoil(copied["checkpoint"])
+        out.append(copied)
+    out.append({**copy.deepcopy(save), "checkpoint": []})
+    return out
+
+
+def test_a_garbled_checkpoint_is_refused_and_the_save_replayed(game: Game) -> None:
+    save = kept(game)
+    for bad in garbled(save):
+        with pytest.raises(RulesError) as refused:
+            Game.resume(bad, game_rules)
+        assert refused.value.key == "error.bad_checkpoint"
+        resumed, view, check = resume_kept(bad, game_rules, lambda g: g.view(None, 5))
+        assert check is None and resumed.state == game.state and view["hash"] == save["hash"]
+
+
+def test_a_lying_checkpoint_is_found_and_replaced_by_the_replay(game: Game) -> None:
+    """A checkpoint whose states and hashes agree with each other but not with the actions:
+    the background check finds it and the replayed game takes its place, with the actions
+    played since the resume taken again."""
+    save = kept(game)
+    other = json.loads(json.dumps(long_game(300, seed=3, pick=4).save(checkpoint=True)))
+    lying = {**save, "checkpoint": other["checkpoint"], "hash": other["hash"]}
+    resumed = Game.resume(lying, game_rules)
+    assert resumed.state != game.state
+    played = resumed.legal_actions()[0]
+    resumed.apply(played)
+    check = KeptCheck(resumed, Replay(lying, game_rules, checked=True))
+    truth = None
+    while truth is None:
+        truth = check.step(50)
+        assert truth is not None or not check.finished
+    assert check.finished
+    assert truth.actions[:300] == game.actions
+    assert truth.states[300] is None or truth.states[300] == game.state
+
+
+def test_a_game_of_five_thousand_actions_resumes() -> None:
+    game = long_game(5000)
+    save = kept(game)
+    resumed = Game.resume(save, game_rules)
+    assert resumed.state == game.state and state_hash(resumed.state) == save["hash"]
+    check = KeptCheck(resumed, Replay(save, game_rules, checked=True))
+    assert check.step(5000) is None and check.finished  # its replay agrees
+    for _ in range(CHECKPOINT + 1):
+        game.undo()
+        resumed.undo()
+    assert resumed.state == game.state and resumed.log == game.log
+
+
+def test_the_session_resumes_a_kept_game_and_checks_it(game: Game) -> None:
+    session = Session()
+    save = kept(game)
+    answer = session.call("load_save", {"save": save, "kept": True})
+    assert answer["ok"] and answer["result"]["checking"] is True
+    assert answer["result"]["view"]["hash"] == save["hash"]
+    done = False
+    while not done:
+        checked = session.call("check_kept", {"steps": 100})["result"]
+        assert checked["differs"] is False
+        done = checked["done"]
+    assert session.call("check_kept", {})["result"] == {"done": True, "differs": False}
+    kept_again = session.call("save", {"checkpoint": True})["result"]
+    assert kept_again["checkpoint"]["at"] == 300
+    # A file opened is replayed whole, its checkpoint not read; and nothing is left to check.
+    answer = session.call("load_save", {"save": save})
+    assert answer["ok"] and answer["result"]["checking"] is False
+    refused = session.call("check_kept", {"steps": 0})
+    assert not refused["ok"] and refused["error"]["key"] == "error.bad_count"
+    # A garbled kept game is replayed whole, never an internal error.
+    for bad in garbled(save):
+        answer = session.call("load_save", {"save": bad, "kept": True})
+        assert answer["ok"] and answer["result"]["checking"] is False
+
+
+def test_a_lying_checkpoint_in_the_session_says_so_with_the_replayed_view(game: Game) -> None:
+    session = Session()
+    save = kept(game)
+    other = json.loads(json.dumps(long_game(300, seed=3, pick=4).save(checkpoint=True)))
+    lying = {**save, "checkpoint": other["checkpoint"], "hash": other["hash"]}
+    assert session.call("load_save", {"save": lying, "kept": True})["result"]["checking"]
+    checked: dict[str, Any] = {"done": False}
+    while not checked["done"]:
+        checked = session.call("check_kept", {"steps": 100})["result"]
+    assert checked["differs"] is True
+    assert checked["view"]["hash"] == state_hash(game.state)
+    assert session.call("save", {})["result"]["actions"] == game.actions
