@@ -42,7 +42,7 @@ export class Play {
     this.openSaved = opts.openSaved;
     this.openLegend = opts.openLegend;
     this.openRules = opts.openRules; // the rules reference, at a row: openRules(ref)
-    this.musterWorker = opts.musterWorker; // Muster's own worker (muster.js)
+    this.musterWorker = opts.musterWorker; // Muster's own (muster.js)
     this.clear();
   }
 
@@ -63,7 +63,7 @@ export class Play {
     this.lastActor = null;
     this.stopMuster();
     this.muster = null; // the sides Muster plays: {side: level} (the game's option)
-    this.musterStopped = false; // Muster's last request failed: the player asks again
+    this.musterStopped = false; // its last request failed: the player asks again
     this.advice = null; // the advisor's answer on screen
   }
 
@@ -359,12 +359,7 @@ export class Play {
   }
 
   lightNow() {
-    if (this.view && this.musterDeciding()) {
-      this.board.light(
-        this.musterMark ? { places: this.musterMark.places, units: this.musterMark.units } : null,
-      );
-      return;
-    }
+    if (this.musterDeciding()) return this.board.light(this.musterMark); // Muster's action
     if (!this.view || this.past || this.view.chance) {
       this.board.light(null);
       return;
