@@ -58,8 +58,12 @@ def players_move(page) -> None:
     press(page, "#advise")
     page.wait_for_selector("#advice button.action", timeout=TURN_MS)
     press(page, "#advice button.action")
-    if page.locator("#confirm").count():
-        press(page, "#confirm")
+    # A fight is previewed first, an ending that leaves something unused asked about first.
+    asked = "#muster-turn, #advise, #roll, #confirm, #ask-unused-end"
+    page.wait_for_selector(asked, timeout=TURN_MS)
+    for extra in ("#confirm", "#ask-unused-end"):
+        if page.locator(extra).count():
+            press(page, extra)
 
 
 def play_until_muster(page, limit: int = 60) -> str:
