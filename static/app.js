@@ -1,6 +1,7 @@
 // The app: draws the scenario at once from its JSON file, starts the rules worker, and
 // shows what the rules core answers. It decides no rule.
 import { Engine } from "./engine.js";
+import { MusterWorker } from "./muster.js";
 import { HexMap } from "./render/hex.js";
 import { I18n } from "./i18n.js";
 import * as panels from "./panels.js";
@@ -89,6 +90,10 @@ const engine = new Engine(undefined, {
   mode: params.get("boot") === "normal" ? "normal" : "snapshot",
 });
 const games = new Games();
+// Muster's own worker, booted the same way, started the first time a game needs it.
+const musterWorker = new MusterWorker({
+  mode: params.get("boot") === "normal" ? "normal" : "snapshot",
+});
 // The hex map's inspection: a hex's facts, a unit's reach and path, the line of sight.
 const inspect = new Inspection({
   engine: engine,
@@ -120,6 +125,7 @@ const playOptions = {
     showMessage(errorText(error));
   },
   onKeep: keepGame,
+  musterWorker: musterWorker,
   onShown: onShown,
   confirmNew: function () {
     const title = state.scenario ? state.scenario.title : "";

@@ -13,6 +13,7 @@ import { resultMethods } from "./panel_result.js";
 import { flowMethods } from "./panel_flow.js";
 import { choiceMethods } from "./panel_choices.js";
 import { saveMethods } from "./panel_saves.js";
+import { musterMethods } from "./panel_muster.js";
 import { focusKeeper, SHORTCUTS } from "./keys.js";
 import { facingWord } from "./facing.js";
 import { legendSections } from "./legend.js";
@@ -41,6 +42,7 @@ export class Play {
     this.openSaved = opts.openSaved;
     this.openLegend = opts.openLegend;
     this.openRules = opts.openRules; // the rules reference, at a row: openRules(ref)
+    this.musterWorker = opts.musterWorker; // Muster's own (muster.js)
     this.clear();
   }
 
@@ -59,6 +61,10 @@ export class Play {
     this.quietUntil = 0;
     this.lastSide = null;
     this.lastActor = null;
+    this.stopMuster();
+    this.muster = null; // the sides Muster plays: {side: level} (the game's option)
+    this.musterStopped = false; // its last request failed: the player asks again
+    this.advice = null; // the advisor's answer on screen
   }
 
   active() {
@@ -182,8 +188,16 @@ export class Play {
     // (overrides.crt), which the core uses when no table is given.
     const own = this.ownCrt();
     if (this.takes("crt") && own) options.crt = own;
+    const muster = this.chosenSides();
     this.clear();
-    return this.engine.call("new_game", { seed: seed, options: options }).then((view) => {
+    const params = { seed: seed, options: options };
+    if (Object.keys(muster).length) {
+      options.muster = muster;
+      this.muster = muster;
+      // The screen is the player's: with hidden blocks, Muster's are never shown.
+      if (this.humanSide()) params.viewer = this.humanSide();
+    }
+    return this.engine.call("new_game", params).then((view) => {
       this.slot = newSlot();
       const shown = this.show(view);
       // The scenario's briefing over the new game (its button begins play).
@@ -203,6 +217,8 @@ export class Play {
     this.asking = null;
     this.picker = null;
     this.past = null;
+    this.advice = null;
+    if (!this.musterDeciding()) this.hurry = false;
     const side = view.prompt ? view.prompt.side : null;
     // Pass-and-play: a note when another side than the last one that acted is asked now.
     this.handover = Boolean(side && this.lastActor && side !== this.lastActor && !view.private);
@@ -220,10 +236,13 @@ export class Play {
     if (this.onShown) this.onShown(view);
     // A new private game, and every change of the side deciding, goes behind the privacy
     // screen: the side taking the tablet asks for its own view.
-    if (view.private && !view.result && view.decider && (!before || view.decider !== view.viewer)) {
+    // Against Muster the screen stays the player's: no privacy screen.
+    const handOver = view.private && !this.hasMuster() && !view.result && view.decider;
+    if (handOver && (!before || view.decider !== view.viewer)) {
       return this.handOver(view.decider);
     }
     this.draw();
+    this.musterNext();
     return view;
   }
 
@@ -340,6 +359,7 @@ export class Play {
   }
 
   lightNow() {
+    if (this.musterDeciding()) return this.board.light(this.musterMark); // Muster's action
     if (!this.view || this.past || this.view.chance) {
       this.board.light(null);
       return;
@@ -368,6 +388,7 @@ export class Play {
     if (!this.view || this.covered || this.past || this.view.chance || this.view.result) {
       return false;
     }
+    if (this.musterDeciding()) return true; // Muster's turn: the map only shows
     if (this.busy || performance.now() < this.quietUntil) return true;
     const items = this.items();
     const unit = this.current();
@@ -537,6 +558,7 @@ export class Play {
                 id: "scenario-tab",
               }),
             ]),
+        this.playable === false ? null : this.playersBox(),
         this.savedPanel(),
       ].filter(Boolean);
       if (this.takes("crt") && this.playable !== false) nodes.push(this.crtTools());
@@ -608,7 +630,7 @@ export class Play {
       el("span", { class: "spacer" }),
       this.button(
         this.t("ui.undo"),
-        () => this.send("undo"),
+        () => this.undoMuster(),
         Object.assign(
           { "aria-keyshortcuts": SHORTCUTS.undo },
           view.can_undo && !this.past ? { id: "undo" } : { id: "undo", disabled: "disabled" },
@@ -664,11 +686,19 @@ export class Play {
       );
     }
     if (showsCard) nodes.push(this.cardBox());
+    if (this.musterDeciding()) {
+      nodes.push(this.musterBox());
+      return nodes.filter(Boolean);
+    }
+    if (this.advice) nodes.push(this.adviceBox());
     if (this.pending) nodes.push(this.previewBox(this.pending));
     else if (this.asking) nodes.push(this.askBox(this.asking));
     else if (this.picker) nodes.push(this.pickerBox(this.picker));
     else if (view.chance) nodes.push(this.chanceBox(view.chance));
-    else if (!view.result) nodes.push(this.choicesBox());
+    else if (!view.result) {
+      nodes.push(this.choicesBox());
+      if (!this.advice && view.choices && view.choices.length) nodes.push(this.adviceButton());
+    }
     return nodes.filter(Boolean);
   }
 
@@ -757,6 +787,7 @@ Object.assign(
   flowMethods,
   choiceMethods,
   saveMethods,
+  musterMethods,
 );
 
 function countShown() {

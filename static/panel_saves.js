@@ -26,8 +26,15 @@ export const saveMethods = {
   // and its replay is checked afterwards), else in a new one.
   load(save, slot) {
     const kept = Boolean(slot);
-    return this.engine.call("load_save", { save: save, kept: kept }).then((answer) => {
+    // Against Muster (the game's option) the screen is the player's side.
+    const muster = (save && save.options && save.options.muster) || {};
+    const sides = ((save && save.scenario && save.scenario.sides) || []).map((s) => s.id);
+    const human = sides.find((s) => !(s in muster));
+    const params = { save: save, kept: kept };
+    if (Object.keys(muster).length && human) params.viewer = human;
+    return this.engine.call("load_save", params).then((answer) => {
       this.clear();
+      this.muster = Object.keys(muster).length ? Object.assign({}, muster) : null;
       this.setRules({
         playable: true,
         options: answer.options,
@@ -36,7 +43,7 @@ export const saveMethods = {
       });
       this.slot = slot || newSlot();
       this.view = answer.view;
-      this.viewer = answer.view.private ? null : answer.view.viewer;
+      this.viewer = answer.view.private && !this.hasMuster() ? null : answer.view.viewer;
       this.lastSide = answer.view.prompt ? answer.view.prompt.side : null;
       this.autosave();
       if (answer.checking) this.checkKept(this.slot);
@@ -63,11 +70,12 @@ export const saveMethods = {
   // Once the app has drawn the loaded game's map: a private game opens on the privacy screen
   // of the side to act, so the side now holding the tablet sees nothing it may not.
   opened() {
-    if (this.view.private) {
+    if (this.view.private && !this.hasMuster()) {
       const summary = this.view.summary || {};
       return this.handOver(summary.side || this.view.decider);
     }
     this.draw();
+    this.musterNext();
     return this.view;
   },
 };

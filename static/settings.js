@@ -4,6 +4,7 @@
 // static/theme.js, which reads the same key.
 import { ScreenLock } from "./wakelock.js";
 import { asksFirst, setAsksFirst } from "./panel_flow.js";
+import { diceAtTable, setDiceAtTable } from "./muster.js";
 
 const THEME_KEY = "muster.theme";
 const THEMES = ["auto", "light", "dark"];
@@ -59,6 +60,15 @@ export function initSettings(opts) {
     ask.checked = asksFirst();
     ask.addEventListener("change", function () {
       setAsksFirst(ask.checked);
+    });
+  }
+
+  // Muster's dice: rolled at the table by the player, else digitally (muster.js).
+  const dice = document.getElementById("muster-dice-setting");
+  if (dice) {
+    dice.checked = diceAtTable();
+    dice.addEventListener("change", function () {
+      setDiceAtTable(dice.checked);
     });
   }
 

@@ -84,6 +84,7 @@ const ready = bootWanted
         version: about.version,
         limits: about.limits,
         systems: about.systems,
+        levels: about.levels,
         python: pyodideApi.runPython("import sys; sys.version.split()[0]"),
         heap: heapBytes(),
         bootMs: Math.round(performance.now() - started),

@@ -34,7 +34,10 @@ SAVE_KEYS = ("format", "system", "scenario", "seed", "options", "actions", "hash
 # it, each with its hash, and the log, so the game resumes without replaying its actions.
 CHECKPOINT_KEYS = ("at", "states", "log", "log_marks")
 MAX_CHECKPOINT_STATES = 4
-GAME_OPTIONS = frozenset({"strict_undo"})  # options of every system; a ruleset adds its own
+# Options of every system; a ruleset adds its own. ``muster``: the sides Muster plays, side id
+# to level (the rules never read it; it is kept with the game so a save and a resume keep it).
+GAME_OPTIONS = frozenset({"strict_undo", "muster"})
+MUSTER_LEVELS = (1, 2, 3)
 ECHO_CHARS = 200  # how much of a refused input an error message repeats
 # A long game keeps its newest states for undo, and one state in CHECKPOINT before them; the
 # states between are dropped and rebuilt by replay when undo reaches them. A game of N actions
@@ -117,6 +120,9 @@ class Game:
             InvalidActionError: an option no rule reads, or one of the wrong kind.
         """
         options = check_options({} if options is None else options, rules)
+        sides = {s["id"] for s in scenario.data["sides"]}
+        if any(side not in sides for side in options.get("muster", {})):
+            raise _bad_option("error.bad_option", "muster")
         first = rules.initial_state(scenario, options)
         first["rng"] = {"seed": seed, "counter": 0}
         return cls(scenario, rules, seed, options, states=[first])
@@ -597,6 +603,12 @@ def check_options(options: Any, rules: Ruleset[Any, Any]) -> dict[str, Any]:
             raise _bad_option("error.unknown_option", key)
     if not isinstance(options.get("strict_undo", False), bool):
         raise _bad_option("error.bad_option", "strict_undo")
+    muster = options.get("muster", {})
+    if not isinstance(muster, dict) or any(
+        not isinstance(side, str) or isinstance(level, bool) or level not in MUSTER_LEVELS
+        for side, level in muster.items()
+    ):
+        raise _bad_option("error.bad_option", "muster")
     return dict(options)
 
 

@@ -215,6 +215,20 @@ def test_options_that_nothing_reads_are_refused():
     assert session.call("new_game", {"seed": 1, "options": {"strict_undo": True}})["ok"]
 
 
+def test_the_sides_muster_plays_are_an_option_kept_by_the_save():
+    session = position("demo-valmont", 0)
+    sides = [s["id"] for s in session.call("save", {})["result"]["scenario"]["sides"]]
+    for bad in ([sides[0]], {sides[0]: 4}, {sides[0]: True}, {sides[0]: "1"}, {"nobody": 1}):
+        answer = session.call("new_game", {"seed": 1, "options": {"muster": bad}})
+        assert answer["error"]["key"] == "error.bad_option", bad
+    assert session.call("new_game", {"seed": 1, "options": {"muster": {sides[1]: 1}}})["ok"]
+    save = session.call("save", {})["result"]
+    assert save["options"]["muster"] == {sides[1]: 1}
+    again = Session()
+    assert again.call("load_save", {"save": save})["ok"]
+    assert again.call("save", {})["result"]["options"]["muster"] == {sides[1]: 1}
+
+
 @pytest.mark.parametrize(
     "request_text",
     [

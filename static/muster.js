@@ -1,0 +1,90 @@
+// Muster's own rules worker: a second worker booted the same way as the one that answers the
+// screen (engine.js, worker.js, pyboot.js: from the same snapshot), started the first time a
+// game needs Muster. It gets the game as a save and answers `advise`, so the map, the previews
+// and the rules stay answered while Muster thinks. Which sides Muster plays, and how strongly,
+// is the game's option `muster` (side id to level), kept in every save.
+import { Engine } from "./engine.js";
+
+// The choice made at New game, remembered in this browser per scenario: side id to level.
+const CHOICE_KEY = "muster.players";
+// Muster's dice rolled at the table by the player (a setting): "table", else digital.
+const DICE_KEY = "muster.dice";
+// The most a decision may take, in ms: the search stops deepening there.
+export const BUDGET_MS = 3000;
+
+function read(key) {
+  try {
+    return localStorage.getItem(key);
+  } catch (error) {
+    return null;
+  }
+}
+
+function write(key, value) {
+  try {
+    if (value === null) localStorage.removeItem(key);
+    else localStorage.setItem(key, value);
+  } catch (error) {
+    // No storage: the choice lasts this visit only.
+  }
+}
+
+// The sides Muster plays in the scenario's next game, as chosen last: {side: level}.
+export function chosenSides(scenarioId) {
+  try {
+    const all = JSON.parse(read(CHOICE_KEY) || "{}");
+    const mine = all && typeof all === "object" ? all[scenarioId] : null;
+    return mine && typeof mine === "object" ? Object.assign({}, mine) : {};
+  } catch (error) {
+    return {};
+  }
+}
+
+export function chooseSides(scenarioId, sides) {
+  let all = {};
+  try {
+    all = JSON.parse(read(CHOICE_KEY) || "{}") || {};
+  } catch (error) {
+    all = {};
+  }
+  all[scenarioId] = sides;
+  write(CHOICE_KEY, JSON.stringify(all));
+}
+
+// True when the player rolls Muster's dice at the table.
+export function diceAtTable() {
+  return read(DICE_KEY) === "table";
+}
+
+export function setDiceAtTable(yes) {
+  write(DICE_KEY, yes ? "table" : null);
+}
+
+export class MusterWorker {
+  constructor(boot) {
+    this.boot = boot;
+    this.engine = null;
+  }
+
+  start() {
+    if (!this.engine) this.engine = new Engine(undefined, this.boot);
+    return this.engine.ready;
+  }
+
+  // The game (a save) put in Muster's worker, as `side` sees it: the view of that side.
+  load(save, side) {
+    return this.start().then(() =>
+      this.engine.call("load_save", { save: save, viewer: side }).then((answer) => answer.view),
+    );
+  }
+
+  // What Muster would do for `side` at `level` in the game loaded last.
+  advise(side, level, seed) {
+    return this.engine.call("advise", {
+      viewer: side,
+      level: level,
+      seed: seed,
+      budget_ms: BUDGET_MS,
+    });
+  }
+}

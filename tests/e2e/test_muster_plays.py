@@ -1,0 +1,162 @@
+"""Playing against Muster on the tablet (820×1180, touch): each demo with Muster on one side at
+level 1 goes through Muster's turn to the player's next decision, its actions in the log; undo
+takes back Muster's reply with the player's move; Fontanella never shows Muster's blocks and
+has no privacy screen; the advisor proposes a legal action with a worded why and changes
+nothing; a reload resumes the game against Muster."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from apppage import open_app, press, settle, tablet
+
+pytestmark = pytest.mark.e2e
+
+ROOT = Path(__file__).resolve().parents[2]
+# The demo, the side Muster plays (level 1, for speed) and the player's side.
+DEMOS = {
+    "demo-valmont": ("austria", "france"),
+    "demo-hohenbrueck": ("austria", "prussia"),
+    "demo-fontanella": ("france", "austria"),
+}
+TURN_MS = 120_000
+
+
+def choose(scenario: str, side: str) -> str:
+    """The init script that chose Muster for ``side`` at level 1 at New game."""
+    chosen = json.dumps({scenario: {side: 1}})
+    return f"try {{ localStorage.setItem('muster.players', {json.dumps(chosen)}); }} catch (e) {{}}"
+
+
+def scenario(name: str) -> dict:
+    return json.loads((ROOT / "py" / "muster" / "scenarios" / f"{name}.json").read_text())
+
+
+def log_text(page) -> str:
+    return page.locator("#log-panel").inner_text()
+
+
+def wait_players_turn(page) -> None:
+    """Wait through Muster's turn (tapping Play now) until the player decides or rolls."""
+    page.wait_for_function(
+        "() => { const b = document.querySelector('#play-now'); if (b) b.click();"
+        " return document.querySelector('#advise, #roll') !== null"
+        " && !document.querySelector('#muster-turn'); }",
+        polling=300,
+        timeout=TURN_MS,
+    )
+    settle(page)
+
+
+def players_move(page) -> None:
+    """The player takes one action: the roll if a die is asked, else what the advisor proposes."""
+    if page.locator("#roll").count():
+        press(page, "#roll")
+        return
+    press(page, "#advise")
+    page.wait_for_selector("#advice button.action", timeout=TURN_MS)
+    press(page, "#advice button.action")
+    # A fight is previewed first, an ending that leaves something unused asked about first.
+    asked = "#muster-turn, #advise, #roll, #confirm, #ask-unused-end"
+    page.wait_for_selector(asked, timeout=TURN_MS)
+    for extra in ("#confirm", "#ask-unused-end"):
+        if page.locator(extra).count():
+            press(page, extra)
+
+
+def play_until_muster(page, limit: int = 60) -> str:
+    """The player acts until Muster decides; the log as it was before the player's last action."""
+    for _ in range(limit):
+        before = log_text(page)
+        players_move(page)
+        settle(page)
+        page.wait_for_selector("#muster-turn, #advise, #roll", timeout=TURN_MS)
+        if page.locator("#muster-turn").count():
+            return before
+    raise AssertionError("Muster never decided")
+
+
+@pytest.mark.parametrize("name", sorted(DEMOS))
+def test_muster_plays_its_side_to_the_players_next_decision(browser, site_url, name):
+    muster, player = DEMOS[name]
+    app = open_app(
+        browser, site_url + f"?scenario={name}", init_script=choose(name, muster), **tablet()
+    )
+    page = app.page
+    assert page.locator(f"#players-{muster}").input_value() == "1"
+    press(page, "#new-game")
+    page.wait_for_selector("#muster-turn, #advise, #roll", timeout=TURN_MS)
+    if page.locator("#muster-turn").count():
+        wait_players_turn(page)
+    before = play_until_muster(page)
+    assert page.locator("#curtain:not([hidden])").count() == 0  # no privacy screen
+    page.screenshot(path=f"/tmp/muster-{name}-turn.png")
+    wait_players_turn(page)
+    after = log_text(page)
+    assert after != before and len(after) > len(before)  # Muster's actions are logged
+    page.screenshot(path=f"/tmp/muster-{name}-after.png")
+    hidden = scenario(name).get("system") == "area-locale"
+    if hidden:
+        # Muster's blocks are never shown: not their names, nor their ids.
+        html = page.content()
+        for unit in scenario(name)["units"]:
+            if unit["side"] == muster:
+                assert unit["name"] not in html, unit["name"]
+                assert f"data-piece='{unit['id']}'" not in html
+                assert f'data-piece="{unit["id"]}"' not in html
+    else:
+        # Undo takes back Muster's reply with the player's move.
+        press(page, "#undo")
+        page.wait_for_function(
+            "(text) => document.querySelector('#log-panel').innerText === text",
+            arg=before,
+            timeout=TURN_MS,
+        )
+        settle(page)
+        assert page.locator("#muster-turn").count() == 0
+    # A reload resumes the game against Muster, the choice kept.
+    page.reload()
+    page.wait_for_selector("html[data-ready='1']", state="attached", timeout=TURN_MS)
+    page.wait_for_selector("#muster-turn, #advise, #roll", timeout=TURN_MS)
+    wait_players_turn(page)
+    saved = page.evaluate(
+        "() => new Promise((ok) => { const r = indexedDB.open('muster', 1);"
+        " r.onsuccess = () => { const g = r.result.transaction('games').objectStore('games')"
+        ".getAll(); g.onsuccess = () => ok(g.result.map((x) => x.save.options)); }; })"
+    )
+    assert {muster: 1} in [o.get("muster") for o in saved]
+    app.assert_no_errors()
+    app.context.close()
+
+
+def test_the_advisor_proposes_a_legal_action_with_why_and_changes_nothing(browser, site_url):
+    app = open_app(browser, site_url + "?scenario=demo-hohenbrueck", **tablet())
+    page = app.page
+    press(page, "#new-game")
+    page.wait_for_selector("#advise, #roll", timeout=TURN_MS)
+    while page.locator("#roll").count():
+        press(page, "#roll")
+        page.wait_for_selector("#advise, #roll", timeout=TURN_MS)
+    log = log_text(page)
+    legal = page.locator("#dock .choices button.action, #dock button.action").count()
+    assert legal > 0
+    press(page, "#advise")
+    page.wait_for_selector("#advice h3", timeout=TURN_MS)
+    proposed = page.locator("#advice button.action")
+    assert proposed.count() == 1
+    # The proposal is drawn only as one of the view's legal items (found among its choices),
+    # and lit on the map where it acts.
+    at = proposed.get_attribute("data-at")
+    if at:
+        assert page.locator(f"#map .hm-lit[data-lit='{at}']").count() >= 1
+    text = page.locator("#advice").inner_text()
+    assert "{" not in text and "advise." not in text  # worded, not keys
+    page.screenshot(path="/tmp/muster-advice.png")
+    assert log_text(page) == log  # nothing was played
+    press(page, "#advice-close")
+    assert page.locator("#advice").count() == 0
+    assert log_text(page) == log
+    app.assert_no_errors()
+    app.context.close()
