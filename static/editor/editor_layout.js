@@ -34,6 +34,7 @@ export const layoutMethods = {
       this.newDialog(),
       this.hexDialog(),
       this.boardDialog(),
+      this.cropDialog(),
     );
     this.showTab("map");
   },
