@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from apppage import open_app, tablet
-from editorpage import draft, open_editor
+from editorpage import draft, new_scenario, open_editor
 from test_editor_vassal import BIG
 from vmod import vmod
 
@@ -135,5 +135,56 @@ def test_a_frame_dragged_on_the_picture_gives_the_part(browser, site_url):
     page.locator("#ask-ok").tap()
     page.wait_for_function("window.musterEditor.picture.current")
     check_map(page, found, want)
+    app.assert_no_errors()
+    app.context.close()
+
+
+def test_a_new_map_of_the_same_numbering_keeps_the_aligned_picture(browser, site_url):
+    data, found = vmod(BIG)
+    app = open_app(browser, site_url, **tablet())
+    page = app.page
+    open_editor(page)
+    take_module(page, data)
+    crop = {"first_column": 40, "last_column": 90, "first_row": 25, "last_row": 70}
+    for name, value in crop.items():
+        page.fill(f"#editor-crop-{name.replace('_', '-')}", str(value))
+    page.locator("#editor-crop-ok").tap()
+    page.wait_for_selector("#ask[open]")
+    page.locator("#ask-ok").tap()
+    page.wait_for_function("window.musterEditor.picture.current")
+    before = page.evaluate("window.musterEditor.picture.state()")
+    # A new map of other columns and rows, numbered as the board is (the New dialog offers the
+    # orientation and stagger of the map on screen): the picture stays, aligned.
+    new_scenario(
+        page,
+        {
+            "#editor-new-columns": "20",
+            "#editor-new-rows": "15",
+            "#editor-new-first-column": "60",
+            "#editor-new-first-row": "30",
+            "#editor-new-column-digits": "3",
+            "#editor-new-row-digits": "3",
+        },
+        {},
+    )
+    page.wait_for_selector("#ask[open]")
+    page.locator("#ask-ok").tap()
+    page.wait_for_function("window.musterEditor.draft.scenario.map.first_column === 60")
+    assert "the picture stays under the map" in page.locator("#editor-say").inner_text()
+    assert page.evaluate("window.musterEditor.picture.state()") == before
+    check_map(page, found, {"first_column": 60, "last_column": 79, "first_row": 30, "last_row": 44})
+    # The new draft keeps it too.
+    page.evaluate("window.musterEditor.saved()")
+    record = page.evaluate(
+        "window.musterEditor.store.drafts()"
+        ".then((all) => all.find((d) => d.id === window.musterEditor.recordId))"
+    )
+    assert record["picture"] == before
+    # Another orientation puts the numbers elsewhere: the picture is taken away.
+    new_scenario(page, {}, {"#editor-new-orientation": "pointy"})
+    page.wait_for_selector("#ask[open]")
+    page.locator("#ask-ok").tap()
+    page.wait_for_function("window.musterEditor.draft.scenario.map.orientation === 'pointy'")
+    assert page.evaluate("window.musterEditor.picture.current") is None
     app.assert_no_errors()
     app.context.close()
