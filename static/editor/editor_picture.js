@@ -386,9 +386,11 @@ export const pictureMethods = {
       boards.forEach((board, i) => {
         if (board.problem) {
           refused.push(
-            el("li", { class: "editor-board-refused", "data-board": String(i) }, [
-              this.errorText(board.problem),
-            ]),
+            el("li", {
+              class: "editor-board-refused",
+              "data-board": String(i),
+              text: this.errorText(board.problem),
+            }),
           );
           return;
         }

@@ -5,14 +5,16 @@ computed by ``vmod.py`` from VASSAL's documented geometry)."""
 
 from __future__ import annotations
 
+import io
 import math
+import zipfile
 from typing import Any
 
 import pytest
 from apppage import open_app, tablet
 from editorpage import draft, new_scenario, open_editor
 from test_editor_vassal import BIG
-from vmod import vmod
+from vmod import Grid, build_file, vmod
 
 pytestmark = pytest.mark.e2e
 
@@ -186,5 +188,39 @@ def test_a_new_map_of_the_same_numbering_keeps_the_aligned_picture(browser, site
     page.locator("#ask-ok").tap()
     page.wait_for_function("window.musterEditor.draft.scenario.map.orientation === 'pointy'")
     assert page.evaluate("window.musterEditor.picture.current") is None
+    app.assert_no_errors()
+    app.context.close()
+
+
+def test_only_boards_with_a_hex_grid_are_offered_the_others_said_why(browser, site_url):
+    grid = Grid()
+    build = build_file(grid).replace(
+        "</VASSAL.build.module.map.BoardPicker>",
+        "<VASSAL.build.module.map.boardPicker.Board image='board.png' name='Turn track'/>"
+        "</VASSAL.build.module.map.BoardPicker>",
+    )
+    data, _found = vmod(grid)
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(data)) as src, zipfile.ZipFile(out, "w") as z:
+        for info in src.infolist():
+            body = build.encode() if info.filename == "buildFile.xml" else src.read(info)
+            z.writestr(info, body)
+    app = open_app(browser, site_url, **tablet())
+    page = app.page
+    open_editor(page)
+    files = [{"name": "two.vmod", "mimeType": "application/zip", "buffer": out.getvalue()}]
+    page.set_input_files("#editor-vassal-file", files=files)
+    page.wait_for_selector("#editor-board-dialog[open]")
+    offered = page.locator("#editor-board-list button.editor-board")
+    assert offered.all_inner_texts() == ["Main board"]
+    assert page.locator("#editor-board-refused li").all_inner_texts() == [
+        "Board Turn track has no hex grid."
+    ]
+    offered.first.tap()
+    page.wait_for_selector("#editor-crop-dialog[open]")
+    page.locator("#editor-crop-ok").tap()
+    page.wait_for_selector("#ask[open]")
+    page.locator("#ask-ok").tap()
+    page.wait_for_function("window.musterEditor.picture.current")
     app.assert_no_errors()
     app.context.close()
