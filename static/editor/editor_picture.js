@@ -362,7 +362,15 @@ export const pictureMethods = {
           this.sayKey("editor.vassal_unavailable", "error");
           return null;
         }
-        return vassal.readModule(file).then((module) => {
+        // How far the build file is unpacked (off the page's thread), in whole percents.
+        let shown = -1;
+        const progress = (have, size) => {
+          const percent = size > 0 ? Math.floor((100 * have) / size) : 100;
+          if (percent === shown) return;
+          shown = percent;
+          this.sayKey("editor.vassal_reading_progress", "info", { name: file.name, percent });
+        };
+        return vassal.readModule(file, progress).then((module) => {
           const boards = (module && module.boards) || [];
           if (!boards.length) {
             this.sayKey("editor.vassal_no_board", "error", { name: file.name });

@@ -5,7 +5,8 @@
 // (vassal-app/.../map/boardPicker/board/HexGrid.java, .../mapgrid/HexGridNumbering.java,
 // RegularGridNumbering.java), with its default values where the build file leaves one out.
 
-import { ZipReader } from "./zip.js";
+import { ZipReader, nativeDeflate } from "./zip.js";
+import { buildText, MAX_BUILD_FILE_BYTES } from "./vassal_build.js";
 import { keyedError } from "./editor_common.js";
 import { HexGrid, SIZE, SQRT3 } from "../render/hexgrid.js";
 import { MAX_PICTURE_BYTES, limitParams, readHeader, withinLimits } from "./picture.js";
@@ -14,9 +15,7 @@ import { MAX_PICTURE_BYTES, limitParams, readHeader, withinLimits } from "./pict
 const MAX_DIGITS = 3;
 const MAX_HEXES = 20000;
 
-// The most of a module's build file read (unpacked): it is parsed whole into a document, some
-// ten times its size in memory. Large modules' build files are a few MB.
-export const MAX_BUILD_FILE_BYTES = 16 * 1024 * 1024;
+export { MAX_BUILD_FILE_BYTES };
 // The module's moduledata (its name): a few hundred bytes.
 const MAX_MODULEDATA_BYTES = 1024 * 1024;
 
@@ -424,11 +423,10 @@ function describe(error) {
 // {key, params}; `numbers` the printed numbers the picture holds whole ({first_column,
 // last_column, first_row, last_row}); `crop` is null when the whole board fits a map, else the
 // refusal ({key, params}) that says only a part of it can be taken.
-export async function readModule(file) {
+// `progress(have, size)`, when given, hears how far the build file is unpacked.
+export async function readModule(file, progress) {
   const zip = await ZipReader.open(file, file.name);
-  const buildEntry = zip.find("buildFile.xml") || zip.find("buildFile");
-  if (!buildEntry) throw keyedError("editor.vassal.no_buildfile", { name: zip.name });
-  const xml = await zip.text(buildEntry, MAX_BUILD_FILE_BYTES);
+  const xml = await buildFileText(file, zip, progress);
   const doc = new DOMParser().parseFromString(xml, "application/xml");
   const root = doc.documentElement;
   if (!root || doc.getElementsByTagName("parsererror").length) {
@@ -440,6 +438,42 @@ export async function readModule(file) {
   const module = { name, boards, pieces };
   MODULES.set(module, zip);
   return module;
+}
+
+// The build file's text, unpacked in a Worker (vassal_worker.js) so that a large one leaves
+// the page free; on the page itself where a module Worker cannot start.
+function buildFileText(file, zip, progress) {
+  const hear = progress || (() => {});
+  let worker = null;
+  try {
+    if (typeof Worker === "function") {
+      worker = new Worker(new URL("./vassal_worker.js", import.meta.url), { type: "module" });
+    }
+  } catch (error) {
+    worker = null;
+  }
+  if (!worker) return buildText(zip, hear);
+  return new Promise((resolve, reject) => {
+    let heard = false;
+    worker.onmessage = (event) => {
+      const m = event.data || {};
+      heard = true;
+      if (m.progress) return hear(m.progress[0], m.progress[1]);
+      worker.terminate();
+      if (typeof m.text === "string") resolve(m.text);
+      else if (m.error) reject(keyedError(m.error.key, m.error.params));
+      else reject(new Error(m.message || "the module could not be read"));
+    };
+    // A Worker that fails to start (no module Workers: Safari before 15) has said nothing:
+    // the page unpacks the build file itself.
+    worker.onerror = (event) => {
+      worker.terminate();
+      if (event && event.preventDefault) event.preventDefault();
+      if (heard) reject(new Error((event && event.message) || "the module could not be read"));
+      else buildText(zip, hear).then(resolve, reject);
+    };
+    worker.postMessage({ file, native: nativeDeflate() });
+  });
 }
 
 // The module's name: its build file's, else its moduledata's, else its file's.

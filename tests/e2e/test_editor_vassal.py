@@ -325,3 +325,45 @@ def test_a_crop_outside_the_board_is_refused_naming_its_numbers(harness):
     assert params["board"] == "Main board"
     assert params["first_column"] == result["boards"][0]["numbers"]["first_column"]
     assert params["last_column"] == result["boards"][0]["numbers"]["last_column"]
+
+
+# Read a module in the harness, counting the Workers the page starts and what the reader says
+# of its progress.
+READ_WITH_PROGRESS = """async () => {
+  const made = [];
+  const Native = window.Worker;
+  window.Worker = class extends Native {
+    constructor(url, options) {
+      super(url, options);
+      made.push(String(url));
+    }
+  };
+  try {
+    const file = document.querySelector("#vmod").files[0];
+    const heard = [];
+    const module = await window.harness.readModule(file, (have, size) => heard.push([have, size]));
+    return { made, heard, pieces: module.pieces.length, boards: module.boards.length };
+  } finally {
+    window.Worker = Native;
+  }
+}"""
+
+
+def test_a_big_build_file_is_unpacked_in_a_worker_with_progress(harness):
+    # Some 40,000 piece slots: a build file of several MB.
+    pieces = [(f"Unit {n}", f"+/null/piece;;;u{n}.png;Unit {n}/null;0;0;{n}") for n in range(40000)]
+    data, _found = vmod(Grid(pieces=pieces))
+    harness.page.set_input_files(
+        "#vmod", files=[{"name": "big.vmod", "mimeType": "application/zip", "buffer": data}]
+    )
+    result = harness.page.evaluate(READ_WITH_PROGRESS)
+    assert any(url.endswith("/static/editor/vassal_worker.js") for url in result["made"])
+    assert result["pieces"] == 40000 and result["boards"] == 1
+    heard = result["heard"]
+    assert len(heard) > 1, heard
+    size = heard[-1][1]
+    assert size > 4_000_000
+    assert heard[-1][0] == size
+    haves = [have for have, _ in heard]
+    assert haves == sorted(haves) and all(s == size for _, s in heard)
+    harness.assert_no_errors()
