@@ -224,3 +224,57 @@ def test_only_boards_with_a_hex_grid_are_offered_the_others_said_why(browser, si
     page.wait_for_function("window.musterEditor.picture.current")
     app.assert_no_errors()
     app.context.close()
+
+
+def test_the_map_size_and_origin_change_later_keeping_what_fits(browser, site_url):
+    data, found = vmod(BIG)
+    app = open_app(browser, site_url, **tablet())
+    page = app.page
+    open_editor(page)
+    take_module(page, data)
+    crop = {"first_column": 40, "last_column": 90, "first_row": 25, "last_row": 70}
+    for name, value in crop.items():
+        page.fill(f"#editor-crop-{name.replace('_', '-')}", str(value))
+    page.locator("#editor-crop-ok").tap()
+    page.wait_for_selector("#ask[open]")
+    page.locator("#ask-ok").tap()
+    page.wait_for_function("window.musterEditor.picture.current")
+    transform = page.evaluate("window.musterEditor.picture.current.transform")
+    page.evaluate(
+        """() => window.musterEditor.draft.change((s) => {
+          s.units = [{ id: "u1", side: s.sides[0].id, type: "infantry", name: "IR 15",
+                       hex: "045030", ratings: {} }];
+          s.map.hexes = { "085060": { terrain: ["woods"] } };
+        })"""
+    )
+    page.locator("#editor-tab-scenario").tap()
+    assert page.locator("#editor-extent-first-column").input_value() == "40"
+    assert page.locator("#editor-extent-columns").input_value() == "51"
+    # Columns from 50 would leave the unit in column 45 off the map: refused, naming it.
+    steps = page.evaluate("window.musterEditor.draft.past.length")
+    page.fill("#editor-extent-first-column", "50")
+    page.locator("#editor-extent-apply").tap()
+    error = page.locator("#editor-extent-error")
+    assert error.is_visible()
+    assert "the unit IR 15 in 045030" in error.inner_text()
+    assert page.evaluate("window.musterEditor.draft.past.length") == steps
+    assert draft(page)["map"]["first_column"] == 40
+    # Columns 42-87 and rows 28-62 hold both: changed, one step of undo, the picture as it was.
+    for selector, value in {
+        "#editor-extent-first-column": "42",
+        "#editor-extent-columns": "46",
+        "#editor-extent-first-row": "28",
+        "#editor-extent-rows": "35",
+    }.items():
+        page.fill(selector, value)
+    page.locator("#editor-extent-apply").tap()
+    page.wait_for_function("window.musterEditor.draft.scenario.map.first_column === 42")
+    assert not error.is_visible()
+    assert page.evaluate("window.musterEditor.draft.past.length") == steps + 1
+    s = draft(page)
+    assert (s["map"]["columns"], s["map"]["first_row"], s["map"]["rows"]) == (46, 28, 35)
+    assert s["units"][0]["hex"] == "045030" and "085060" in s["map"]["hexes"]
+    assert page.evaluate("window.musterEditor.picture.current.transform") == transform
+    check_map(page, found, {"first_column": 42, "last_column": 87, "first_row": 28, "last_row": 62})
+    app.assert_no_errors()
+    app.context.close()
