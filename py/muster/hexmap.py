@@ -234,6 +234,7 @@ def _parse_grid(m: dict[str, Any], system: str) -> _Grid:
         for c in range(first_col, first_col + cols)
         for r in range(first_row, first_row + rows)
     }
+    _drop_off_map(m.get("off_map", []), at)
     hexes = dict.fromkeys(at.values(), plain)
     grid = _Grid(numbering, hexes, at)
     for label, spec in listed.items():
@@ -253,6 +254,24 @@ def _parse_grid(m: dict[str, Any], system: str) -> _Grid:
         level = whole_number(spec.get("level", 0), place + " level", -9, 99)
         hexes[h] = HexData(tuple(terrain), level)
     return grid
+
+
+def _drop_off_map(items: Any, at: dict[str, Hex]) -> None:
+    """Take the hexes of ``map.off_map`` (printed numbers within the columns and rows that lie
+    off a board that is no rectangle) out of the map: no unit, terrain, hexside, road or label
+    may be there, and no move or line of sight passes through them. One hex at least stays."""
+    expect(isinstance(items, list), "map.off_map", "problem.list")
+    check_count(items, "map.off_map", "hexes", MAX_HEXES)
+    seen: set[str] = set()
+    for i, label in enumerate(items):
+        place = f"map.off_map[{i}]"
+        expect(isinstance(label, str), place, "problem.hex_number", got=show(label))
+        expect(label not in seen, place, "problem.listed_twice")
+        expect(label in at, place, "problem.off_map", id=brief(label))
+        seen.add(label)
+    expect(len(seen) < len(at), "map.off_map", "problem.all_off_map")
+    for label in seen:
+        del at[label]
 
 
 def _pair(grid: _Grid, value: Any, place: str) -> tuple[Hex, Hex]:

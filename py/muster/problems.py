@@ -58,6 +58,7 @@ PROBLEMS: dict[str, str] = {
     "problem.hex_number": "expected a hex number, got {got}",
     "problem.hex_digits": "a hex number has {n} digits, got {got}",
     "problem.off_map": "hex {id} is not on the map",
+    "problem.all_off_map": "every hex of the map is off it",
     "problem.hexes_object": "expected a JSON object keyed by hex number",
     "problem.unknown_terrain": "unknown terrain {got}",
     "problem.terrain_list": "expected a list of terrains",

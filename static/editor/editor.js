@@ -14,6 +14,7 @@ import { mapKind, load, systemsOf } from "./editor_common.js";
 import { layoutMethods } from "./editor_layout.js";
 import { newMethods } from "./editor_new.js";
 import { pictureMethods } from "./editor_picture.js";
+import { extentMethods } from "./editor_extent.js";
 import { storeMethods } from "./editor_store.js";
 import { fileMethods, fileName } from "./editor_files.js";
 
@@ -584,6 +585,7 @@ Object.assign(
   layoutMethods,
   newMethods,
   pictureMethods,
+  extentMethods,
   storeMethods,
   fileMethods,
 );

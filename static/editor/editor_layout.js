@@ -34,6 +34,7 @@ export const layoutMethods = {
       this.newDialog(),
       this.hexDialog(),
       this.boardDialog(),
+      this.cropDialog(),
     );
     this.showTab("map");
   },
@@ -209,6 +210,7 @@ export const layoutMethods = {
       field("editor.field_description", els.description),
       field("editor.field_system", els.system),
       field("editor.field_turns", els.turns),
+      this.extentFields(field),
       el("h3", { "data-i18n": "editor.picture_head", text: this.t("editor.picture_head") }),
       els.pictureName,
       el("div", { class: "editor-row" }, [els.choosePicture]),
@@ -289,6 +291,7 @@ export const layoutMethods = {
       els.turns.placeholder = String(turns.default);
     }
     els.system.textContent = this.systemName(s.system);
+    this.renderExtent();
   },
 
   systemName(system) {

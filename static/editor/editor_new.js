@@ -235,10 +235,13 @@ export const newMethods = {
           });
           if (Array.isArray(s.objectives)) s.objectives = [];
         }
+        // The picture aligned under the old map stays under the new one when its printed
+        // numbers lie where the old map's did: the same orientation and stagger.
+        const keep = Boolean(this.picture.current) && samePlacement(this.draft.scenario.map, s.map);
         return this.askReplace(this.t("editor.ask_new")).then((yes) => {
           if (!yes) return;
-          this.replaceWith(s, "editor.step_new");
-          this.sayKey("editor.new_done", "info");
+          this.replaceWith(s, "editor.step_new", keep);
+          this.sayKey(keep ? "editor.new_done_picture" : "editor.new_done", "info");
         });
       })
       .catch((error) => this.say(this.errorText(error), "error"));
@@ -253,3 +256,16 @@ export const newMethods = {
     });
   },
 };
+
+// Whether two maps put each printed number at the same place (render/hexgrid.js places column C,
+// row R by the orientation and stagger only): hex maps both.
+function samePlacement(a, b) {
+  return Boolean(
+    a &&
+    b &&
+    a.kind !== "areas" &&
+    b.kind !== "areas" &&
+    (a.orientation === "pointy") === (b.orientation === "pointy") &&
+    (a.stagger === "odd") === (b.stagger === "odd"),
+  );
+}

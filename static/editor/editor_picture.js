@@ -75,6 +75,182 @@ export const pictureMethods = {
     return b.dialog;
   },
 
+  // A dialog taking part of a VASSAL board: its first and last column and row, typed or from a
+  // frame dragged on its picture.
+  cropDialog() {
+    const c = {};
+    this.cropEls = c;
+    const num = (id, key) => {
+      const input = el("input", {
+        id: id,
+        type: "number",
+        inputmode: "numeric",
+        min: "0",
+        max: "999",
+        step: "1",
+      });
+      c[key] = input;
+      return el("div", { class: "editor-field" }, [
+        el("label", {
+          for: id,
+          "data-i18n": "editor.crop_" + key,
+          text: this.t("editor.crop_" + key),
+        }),
+        input,
+      ]);
+    };
+    c.head = el("h2", { id: "editor-crop-head" });
+    c.whole = el("p", { id: "editor-crop-whole", class: "hint" });
+    c.error = el("p", {
+      id: "editor-crop-error",
+      class: "editor-error",
+      role: "alert",
+      hidden: "",
+    });
+    c.image = el("img", { id: "editor-crop-image", alt: "", draggable: "false" });
+    c.frame = el("div", { id: "editor-crop-frame", class: "editor-crop-frame", hidden: "" });
+    c.picture = el("div", { id: "editor-crop-picture", class: "editor-crop-picture" }, [
+      c.image,
+      c.frame,
+    ]);
+    c.ok = el("button", {
+      id: "editor-crop-ok",
+      value: "ok",
+      class: "primary",
+      "data-i18n": "editor.crop_ok",
+      text: this.t("editor.crop_ok"),
+    });
+    c.form = el("form", { method: "dialog" }, [
+      c.head,
+      c.whole,
+      el("p", { class: "hint", "data-i18n": "editor.crop_drag", text: this.t("editor.crop_drag") }),
+      c.picture,
+      el("div", { class: "editor-crop-fields" }, [
+        num("editor-crop-first-column", "first_column"),
+        num("editor-crop-last-column", "last_column"),
+        num("editor-crop-first-row", "first_row"),
+        num("editor-crop-last-row", "last_row"),
+      ]),
+      c.error,
+      el("div", { class: "dialog-buttons" }, [
+        button(this.t("ui.cancel"), { id: "editor-crop-cancel", "data-i18n": "ui.cancel" }, () =>
+          c.dialog.close("cancel"),
+        ),
+        c.ok,
+      ]),
+    ]);
+    c.dialog = el(
+      "dialog",
+      {
+        id: "editor-crop-dialog",
+        class: "dialog editor-dialog",
+        "aria-labelledby": "editor-crop-head",
+      },
+      [c.form],
+    );
+    // A frame dragged on the picture: its hexes' numbers fill the fields.
+    let start = null;
+    const at = (e) => {
+      const r = c.image.getBoundingClientRect();
+      const x = Math.min(Math.max(e.clientX - r.left, 0), r.width);
+      const y = Math.min(Math.max(e.clientY - r.top, 0), r.height);
+      return { x, y, sx: r.width ? c.image.naturalWidth / r.width : 1 };
+    };
+    const draw = (a, b) => {
+      Object.assign(c.frame.style, {
+        left: Math.min(a.x, b.x) + "px",
+        top: Math.min(a.y, b.y) + "px",
+        width: Math.abs(a.x - b.x) + "px",
+        height: Math.abs(a.y - b.y) + "px",
+      });
+      c.frame.hidden = false;
+    };
+    c.picture.addEventListener("pointerdown", (e) => {
+      e.preventDefault();
+      start = at(e);
+      c.picture.setPointerCapture(e.pointerId);
+      draw(start, start);
+    });
+    c.picture.addEventListener("pointermove", (e) => {
+      if (start) draw(start, at(e));
+    });
+    const end = (e) => {
+      if (!start) return;
+      const a = start;
+      const b = at(e);
+      start = null;
+      draw(a, b);
+      if (c.onFrame) c.onFrame([a.x * a.sx, a.y * a.sx, b.x * a.sx, b.y * a.sx]);
+    };
+    c.picture.addEventListener("pointerup", end);
+    c.picture.addEventListener("pointercancel", () => {
+      start = null;
+    });
+    return c.dialog;
+  },
+
+  // The part of a board to take, asked (its picture shown to drag a frame on): resolves
+  // {first_column, last_column, first_row, last_row}, or null when cancelled. `check(crop)`
+  // throws the refusal of a crop (too many hexes, none of the board), shown in the dialog.
+  askCrop(vassal, board, blob, check) {
+    const c = this.cropEls;
+    const whole = board.numbers;
+    const fields = ["first_column", "last_column", "first_row", "last_row"];
+    c.head.textContent = this.t("editor.crop_head", { board: board.name || "" });
+    c.whole.textContent = this.t("editor.crop_whole", whole);
+    fields.forEach((f) => {
+      c[f].value = String(whole[f]);
+    });
+    const shout = (text) => {
+      c.error.textContent = text || "";
+      c.error.hidden = !text;
+    };
+    shout(board.crop ? this.errorText(board.crop) : "");
+    c.frame.hidden = true;
+    const url = URL.createObjectURL(blob);
+    c.image.src = url;
+    c.onFrame = (frame) => {
+      const got = vassal.numbersInFrame(board, frame);
+      if (!got) return;
+      fields.forEach((f) => {
+        c[f].value = String(got[f]);
+      });
+      shout("");
+    };
+    const values = () => {
+      const out = {};
+      fields.forEach((f) => {
+        const v = parseInt(c[f].value, 10);
+        out[f] = isFinite(v) ? v : whole[f];
+      });
+      return out;
+    };
+    const submit = (e) => {
+      try {
+        check(values());
+      } catch (error) {
+        e.preventDefault();
+        shout(this.errorText(error));
+      }
+    };
+    c.form.addEventListener("submit", submit);
+    c.dialog.returnValue = "";
+    c.dialog.showModal();
+    return new Promise((resolve) => {
+      c.dialog.addEventListener(
+        "close",
+        () => {
+          c.form.removeEventListener("submit", submit);
+          c.onFrame = null;
+          c.image.removeAttribute("src");
+          URL.revokeObjectURL(url);
+          resolve(c.dialog.returnValue === "ok" ? values() : null);
+        },
+        { once: true },
+      );
+    });
+  },
+
   pictureFile(file) {
     return this.picture
       .add(file, file.name, null, this.draft.scenario)
@@ -186,7 +362,15 @@ export const pictureMethods = {
           this.sayKey("editor.vassal_unavailable", "error");
           return null;
         }
-        return vassal.readModule(file).then((module) => {
+        // How far the build file is unpacked (off the page's thread), in whole percents.
+        let shown = -1;
+        const progress = (have, size) => {
+          const percent = size > 0 ? Math.floor((100 * have) / size) : 100;
+          if (percent === shown) return;
+          shown = percent;
+          this.sayKey("editor.vassal_reading_progress", "info", { name: file.name, percent });
+        };
+        return vassal.readModule(file, progress).then((module) => {
           const boards = (module && module.boards) || [];
           if (!boards.length) {
             this.sayKey("editor.vassal_no_board", "error", { name: file.name });
@@ -199,13 +383,26 @@ export const pictureMethods = {
       .catch((error) => this.say(this.errorText(error), "error"));
   },
 
+  // The boards with a hex grid Muster can number, to pick from; the others below, each with
+  // why it cannot be taken.
   pickBoard(boards) {
     const b = this.boardEls;
     return new Promise((resolve) => {
       let picked = null;
-      b.list.replaceChildren.apply(
-        b.list,
-        boards.map((board, i) =>
+      const items = [];
+      const refused = [];
+      boards.forEach((board, i) => {
+        if (board.problem) {
+          refused.push(
+            el("li", {
+              class: "editor-board-refused",
+              "data-board": String(i),
+              text: this.errorText(board.problem),
+            }),
+          );
+          return;
+        }
+        items.push(
           button(
             board.name || board.map || String(i + 1),
             { class: "editor-board", "data-board": String(i) },
@@ -214,8 +411,24 @@ export const pictureMethods = {
               b.dialog.close("ok");
             },
           ),
-        ),
-      );
+        );
+      });
+      if (!items.length) {
+        items.push(
+          el("p", { "data-i18n": "editor.vassal_none", text: this.t("editor.vassal_none") }),
+        );
+      }
+      if (refused.length) {
+        items.push(
+          el("p", {
+            class: "hint",
+            "data-i18n": "editor.vassal_refused",
+            text: this.t("editor.vassal_refused"),
+          }),
+          el("ul", { id: "editor-board-refused", class: "editor-board-refused-list" }, refused),
+        );
+      }
+      b.list.replaceChildren.apply(b.list, items);
       b.dialog.returnValue = "";
       b.dialog.showModal();
       b.dialog.addEventListener("close", () => resolve(picked), { once: true });
@@ -229,31 +442,44 @@ export const pictureMethods = {
       this.sayKey("editor.vassal_areas", "error");
       return null;
     }
-    return vassal.boardPicture(module, board).then((result) =>
-      this.host
-        .ask(this.t("editor.ask_vassal", { board: board.name || "" }), this.t("editor.vassal_go"), [
-          this.t("editor.ask_vassal_note"),
-        ])
-        .then((yes) => {
-          if (!yes) return null;
-          return this.picture
-            .prepare(result.blob, board.name || boardName(board))
-            .then((record) => {
-              this.draft.change(function (s) {
-                Object.assign(s.map, result.map);
-              }, "editor.step_vassal");
-              const names = (module.pieces || []).slice();
-              this.ctx.pieceNames = names;
-              const oob = this.parts.oob;
-              if (oob && typeof oob.setPieceNames === "function") oob.setPieceNames(names);
-              this.picture.use(record, result.transform, this.draft.scenario);
-              this.sayKey("editor.vassal_done", "info", {
-                board: board.name || "",
-                count: names.length,
-              });
-            });
-        }),
+    // The picture unpacked first (a damaged one refused before anything is asked), then the
+    // part of the board to take, then the map of that part.
+    const cropOf = (blob) =>
+      typeof vassal.numbersInFrame === "function" && board.numbers
+        ? this.askCrop(vassal, board, blob, (crop) => vassal.calibrate(board, crop))
+        : Promise.resolve(null);
+    return vassal.boardImage(module, board).then((blob) =>
+      cropOf(blob).then((crop) => {
+        if (!crop && board.numbers) return null;
+        const { map, transform } = vassal.calibrate(board, crop || undefined);
+        return this.takeBoard(module, board, { blob, map, transform });
+      }),
     );
+  },
+
+  // The board's map and picture once its part is chosen: asked, then taken (one step of undo).
+  takeBoard(module, board, result) {
+    return this.host
+      .ask(this.t("editor.ask_vassal", { board: board.name || "" }), this.t("editor.vassal_go"), [
+        this.t("editor.ask_vassal_note"),
+      ])
+      .then((yes) => {
+        if (!yes) return null;
+        return this.picture.prepare(result.blob, board.name || boardName(board)).then((record) => {
+          this.draft.change(function (s) {
+            Object.assign(s.map, result.map);
+          }, "editor.step_vassal");
+          const names = (module.pieces || []).slice();
+          this.ctx.pieceNames = names;
+          const oob = this.parts.oob;
+          if (oob && typeof oob.setPieceNames === "function") oob.setPieceNames(names);
+          this.picture.use(record, result.transform, this.draft.scenario);
+          this.sayKey("editor.vassal_done", "info", {
+            board: board.name || "",
+            count: names.length,
+          });
+        });
+      });
   },
 };
 

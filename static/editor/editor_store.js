@@ -129,11 +129,12 @@ export const storeMethods = {
   },
 
   // A new draft on the device (the one on screen stays in the list), holding `scenario` as
-  // one step of undo from what was on screen.
-  replaceWith(scenario, what) {
+  // one step of undo from what was on screen; the picture under the map kept when
+  // `keepPicture` (its hexes lie where the new map's do), else taken away.
+  replaceWith(scenario, what, keepPicture) {
     this.recordId = newId();
     this.fromStore = false;
-    this.picture.clear();
+    if (!keepPicture) this.picture.clear();
     this.renderPicture();
     this.draft.replace(scenario, what);
   },

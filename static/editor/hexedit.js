@@ -30,6 +30,7 @@ import {
   addRoad,
   painted,
   setHexes,
+  setOffMap,
   region,
   edgeNear,
   upOf,
@@ -186,7 +187,7 @@ export class HexEditor {
       }
       return;
     }
-    if (this.tool === "terrain" || this.tool === "level") {
+    if (this.tool === "terrain" || this.tool === "level" || this.tool === "offmap") {
       this._strokeStart(pt);
       this._strokeEnd();
     } else if (this.tool === "hexside") {
@@ -282,6 +283,10 @@ export class HexEditor {
       this._stroke = { kind: "hexes", last: null, changes: new Map(), els: new Map() };
       if (this.brush === "fill") this._stroke.fillAt = pt;
       else this._paintAt(pt);
+    } else if (tool === "offmap") {
+      this._stroke = { kind: "off", last: null, labels: new Set() };
+      if (this.brush === "fill") this._stroke.fillAt = pt;
+      else this._offAt(pt);
     } else if (tool === "hexside") {
       this._stroke = { kind: "sides", edges: new Map(), at: null };
       this._sidesAt(pt);
@@ -295,6 +300,7 @@ export class HexEditor {
     const s = this._stroke;
     if (!s || !(isFinite(pt.x) && isFinite(pt.y))) return;
     if (s.kind === "hexes" && !s.fillAt) this._paintAt(pt);
+    else if (s.kind === "off" && !s.fillAt) this._offAt(pt);
     else if (s.kind === "sides") this._sidesAt(pt);
     else if (s.kind === "road") this._roadAt(pt);
   }
@@ -318,6 +324,29 @@ export class HexEditor {
       }
       if (!s.changes.size) return;
       this.draft.change((sc) => setHexes(sc.map, s.changes), this._stepKey());
+    } else if (s.kind === "off") {
+      if (s.fillAt) {
+        // The connected hexes of the terrain tapped (a sea, a lake) at once.
+        const grid = this.map.grid;
+        const start = grid.labelAt(s.fillAt.x, s.fillAt.y);
+        if (start) {
+          const hexes = this.scenario.map.hexes || {};
+          const fallback = this._fallback();
+          const keyOf = (label) => JSON.stringify(terrainOf(hexes[label], fallback));
+          region(grid, start, keyOf).forEach((label) => s.labels.add(label));
+        }
+      }
+      const off = new Set(this.scenario.map.off_map || []);
+      const labels = Array.from(s.labels).filter((l) => off.has(l) === Boolean(this.erase));
+      if (!labels.length) {
+        this._clearOverlays();
+        return;
+      }
+      const erase = Boolean(this.erase);
+      this.draft.change(
+        (sc) => setOffMap(sc.map, labels, erase),
+        erase ? "editor.hex.step_onmap" : "editor.hex.step_offmap",
+      );
     } else if (s.kind === "sides") {
       if (!s.edges.size) return;
       this._changeSides(Array.from(s.edges.values()), "add");
@@ -360,6 +389,31 @@ export class HexEditor {
     const radius = typeof this.brush === "number" ? this.brush : 0;
     for (const c of path) {
       for (const label of around(grid, c, radius)) this._paintHex(label);
+    }
+  }
+
+  // Mark the brush's hexes at map point pt (and along the line from the last) off the map, or
+  // back on it with the eraser: drawn in the overlay until the stroke ends.
+  _offAt(pt) {
+    const s = this._stroke;
+    const grid = this.map.grid;
+    const a = axialAt(grid, pt.x, pt.y);
+    if (s.last && s.last[0] === a[0] && s.last[1] === a[1]) return;
+    const path = s.last ? hexLine(s.last, a).slice(1) : [a];
+    s.last = a;
+    const radius = typeof this.brush === "number" ? this.brush : 0;
+    const layer = this.map.layers.paint;
+    for (const c of path) {
+      for (const label of around(grid, c, radius)) {
+        if (s.labels.has(label)) continue;
+        s.labels.add(label);
+        const [x, y] = grid.center(label);
+        const cls = this.erase ? "he-off-edit he-on" : "he-off-edit";
+        layer.insertAdjacentHTML(
+          "beforeend",
+          `<polygon class="${cls}" data-off="${label}" points="${grid.points(x, y)}"/>`,
+        );
+      }
     }
   }
 

@@ -18,6 +18,7 @@ export class EditMap extends HexMap {
     this.svg.classList.add("he-svg");
     // Overlays of a stroke in progress, each above the layer it stands for; level numbers;
     // the highlighted place on top.
+    this._insertLayer("offmap", "he-layer he-offmap", this.layers.hexsides);
     this._insertLayer("paint", "he-layer he-paint", this.layers.hexsides);
     this._insertLayer("sidesEdit", "he-layer he-sides", this.layers.roads);
     this._insertLayer("roadsEdit", "he-layer he-roads", this.layers.highlights);
@@ -43,8 +44,28 @@ export class EditMap extends HexMap {
   }
 
   // Draw `scenario`: a new geometry draws afresh and fits; else only the layers whose data
-  // changed are drawn again (all of them when `full`), and the view stays.
+  // changed are drawn again (all of them when `full`), and the view stays. The hexes off the
+  // map (map.off_map) are shaded over the terrain.
   draw(file, full) {
+    this._drawMap(file, full);
+    this._drawOffMap(file.map);
+  }
+
+  _drawOffMap(map) {
+    const grid = this._grid;
+    const key = JSON.stringify([this._keys.geom, map.off_map || []]);
+    if (!grid || key === this._offKey) return;
+    this._offKey = key;
+    let svg = "";
+    for (const label of map.off_map || []) {
+      const c = grid.has(label) ? grid.center(label) : null;
+      if (c)
+        svg += `<polygon class="he-off" data-off="${label}" points="${grid.points(c[0], c[1])}"/>`;
+    }
+    this.layers.offmap.innerHTML = svg;
+  }
+
+  _drawMap(file, full) {
     const scenario = this._worded(file);
     const map = scenario.map;
     const geom = JSON.stringify([

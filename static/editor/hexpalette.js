@@ -5,7 +5,7 @@ import { HexGrid, edgeBetween } from "../render/hexgrid.js";
 import { terrainSvg, hexsidesSvg, roadsSvg } from "../render/hexterrain.js";
 import { r1, esc, clamp } from "../render/svg.js";
 
-const TOOLS = ["terrain", "level", "hexside", "road", "label"];
+const TOOLS = ["terrain", "level", "hexside", "road", "label", "offmap"];
 const BRUSHES = [
   { id: 0, key: "editor.hex.brush_1" },
   { id: 1, key: "editor.hex.brush_r1" },
@@ -88,7 +88,9 @@ export const paletteMethods = {
     el.innerHTML = "";
     el.appendChild(this._toolButtons());
     if (this.tool === "terrain") el.appendChild(this._layerButtons());
-    if (this.tool === "terrain" || this.tool === "level") el.appendChild(this._brushButtons());
+    if (this.tool === "terrain" || this.tool === "level" || this.tool === "offmap") {
+      el.appendChild(this._brushButtons());
+    }
     const prefix = this.map ? this.map.prefix : "hm";
     if (this.tool === "terrain") {
       el.appendChild(

@@ -163,6 +163,28 @@ export function setHexes(map, changes) {
   });
 }
 
+// Mark `labels` off the map (map.off_map, docs/scenario-format.md), or back on it when
+// `erase`: a hex that leaves the map takes its terrain, the hexsides along it, its place names
+// and its part of every road with it (the core refuses them off the map); units stay, for the
+// check to name.
+export function setOffMap(map, labels, erase) {
+  const off = new Set(map.off_map || []);
+  labels.forEach((label) => (erase ? off.delete(label) : off.add(label)));
+  if (!erase) {
+    const gone = new Set(labels);
+    if (map.hexes) gone.forEach((label) => delete map.hexes[label]);
+    if (map.hexsides) {
+      map.hexsides = map.hexsides.filter(
+        (side) => !(side && Array.isArray(side.between) && side.between.some((h) => gone.has(h))),
+      );
+    }
+    if (map.roads) cutRoads(map, gone);
+    if (map.labels) map.labels = map.labels.filter((l) => !l || !gone.has(l.hex));
+  }
+  if (off.size) map.off_map = Array.from(off).sort();
+  else delete map.off_map;
+}
+
 // Fill's region: the hexes connected to `start` whose keyOf(label) is the start's (a Set).
 export function region(grid, start, keyOf) {
   const want = keyOf(start);

@@ -5,7 +5,8 @@
 // (vassal-app/.../map/boardPicker/board/HexGrid.java, .../mapgrid/HexGridNumbering.java,
 // RegularGridNumbering.java), with its default values where the build file leaves one out.
 
-import { ZipReader } from "./zip.js";
+import { ZipReader, nativeDeflate } from "./zip.js";
+import { buildText, MAX_BUILD_FILE_BYTES } from "./vassal_build.js";
 import { keyedError } from "./editor_common.js";
 import { HexGrid, SIZE, SQRT3 } from "../render/hexgrid.js";
 import { MAX_PICTURE_BYTES, limitParams, readHeader, withinLimits } from "./picture.js";
@@ -14,9 +15,7 @@ import { MAX_PICTURE_BYTES, limitParams, readHeader, withinLimits } from "./pict
 const MAX_DIGITS = 3;
 const MAX_HEXES = 20000;
 
-// The most of a module's build file read (unpacked): it is parsed whole into a document, some
-// ten times its size in memory. Large modules' build files are a few MB.
-export const MAX_BUILD_FILE_BYTES = 16 * 1024 * 1024;
+export { MAX_BUILD_FILE_BYTES };
 // The module's moduledata (its name): a few hundred bytes.
 const MAX_MODULEDATA_BYTES = 1024 * 1024;
 
@@ -190,16 +189,65 @@ function refuse(key, board, extra) {
 // Muster (hexgrid.js): flat maps put printed column C at x = 75*C, row R along y; pointy maps
 // put printed row R at y = 75*R, column C along x. Sideways grids are pointy: VASSAL's
 // "column" i runs down the board (Muster's row) and its "row" across (Muster's column).
-export function calibrate(board) {
+//
+// `crop` ({first_column, last_column, first_row, last_row}, Muster's printed numbers, any of
+// them left out) takes only that part of the board: the map keeps the numbers VASSAL prints
+// there and the picture's alignment, so a cropped map's first column and row are the printed
+// ones of its corner hex.
+export function calibrate(board, crop) {
   checkGrid(board);
-  const g = board.grid;
-  const n = g.numbering;
   // The line index i (VASSAL's column) is Muster's column on a flat map, its row on a
   // pointy one; the numbering's "horizontal" settings (h*) go with i, "vertical" (v*) with j.
-  const pointy = g.sideways;
-  const covered = numbersCovered(board, pointy);
+  const pointy = board.grid.sideways;
+  const covered = cropped(board, pointy, numbersCovered(board, pointy), crop);
+  checkCount(board, covered);
   const map = mapOf(board, pointy, covered);
   return { map, transform: transformOf(board, pointy, covered, map) };
+}
+
+// The printed numbers the picture holds whole, in Muster's words: {first_column, last_column,
+// first_row, last_row} (the whole board, before any crop), or a thrown Error as calibrate's.
+export function boardNumbers(board) {
+  checkGrid(board);
+  const pointy = board.grid.sideways;
+  return musterRange(pointy, numbersCovered(board, pointy));
+}
+
+function musterRange(pointy, c) {
+  return pointy
+    ? { first_column: c.qMin, last_column: c.qMax, first_row: c.pMin, last_row: c.pMax }
+    : { first_column: c.pMin, last_column: c.pMax, first_row: c.qMin, last_row: c.qMax };
+}
+
+// The covered numbers within a crop (Muster's columns and rows; a part left out or not an
+// integer keeps the board's own), refused when the crop leaves no hex of the board.
+function cropped(board, pointy, covered, crop) {
+  if (!crop) return covered;
+  const whole = musterRange(pointy, covered);
+  const pick = (name, keep) => {
+    const v = crop[name];
+    return Number.isInteger(v) ? keep(v, whole[name]) : whole[name];
+  };
+  const r = {
+    first_column: pick("first_column", Math.max),
+    last_column: pick("last_column", Math.min),
+    first_row: pick("first_row", Math.max),
+    last_row: pick("last_row", Math.min),
+  };
+  if (r.first_column > r.last_column || r.first_row > r.last_row) {
+    throw refuse("editor.vassal.crop_outside", board, whole);
+  }
+  return pointy
+    ? { pMin: r.first_row, pMax: r.last_row, qMin: r.first_column, qMax: r.last_column }
+    : { pMin: r.first_column, pMax: r.last_column, qMin: r.first_row, qMax: r.last_row };
+}
+
+// Refuse more hexes than a Muster map holds (the board may still be cropped to fewer).
+function checkCount(board, covered) {
+  const count = (covered.pMax - covered.pMin + 1) * (covered.qMax - covered.qMin + 1);
+  if (count > MAX_HEXES) {
+    throw refuse("editor.vassal.too_many_hexes", board, { count, max: MAX_HEXES });
+  }
 }
 
 // Refuse a grid Muster cannot number as VASSAL does: no grid or numbering, an oblique grid,
@@ -240,8 +288,7 @@ function checkGrid(board) {
 }
 
 // The printed numbers of the hexes the picture holds whole (within EDGE_SLACK): the lines p
-// from pMin to pMax, the numbers q along them from qMin to qMax; refused when none, or too
-// many.
+// from pMin to pMax, the numbers q along them from qMin to qMax; refused when none.
 function numbersCovered(board, pointy) {
   const g = board.grid;
   const n = g.numbering;
@@ -289,11 +336,6 @@ function numbersCovered(board, pointy) {
     qMax = Math.max(qMax, q1);
   }
   if (pMin > pMax) throw refuse("editor.vassal.no_hexes", board);
-  const lines = pMax - pMin + 1;
-  const along = qMax - qMin + 1;
-  if (lines * along > MAX_HEXES) {
-    throw refuse("editor.vassal.too_many_hexes", board, { count: lines * along, max: MAX_HEXES });
-  }
   return { pMin, pMax, qMin, qMax };
 }
 
@@ -375,14 +417,16 @@ function describe(error) {
   return error.key ? { key: error.key, params: error.params } : { key: "editor.vassal.bad_grid" };
 }
 
-// A File/Blob (.vmod) -> {name, boards: [{map, name, image, width, height, type, grid, problem}],
-// pieces: [names]}. `grid` is the board's hex grid as VASSAL defines it (null without one);
-// `problem` is null when boardPicture can lay the board under a Muster map, else {key, params}.
-export async function readModule(file) {
+// A File/Blob (.vmod) -> {name, boards: [{map, name, image, width, height, type, grid, problem,
+// numbers, crop}], pieces: [names]}. `grid` is the board's hex grid as VASSAL defines it (null
+// without one); `problem` is null when boardPicture can lay the board under a Muster map, else
+// {key, params}; `numbers` the printed numbers the picture holds whole ({first_column,
+// last_column, first_row, last_row}); `crop` is null when the whole board fits a map, else the
+// refusal ({key, params}) that says only a part of it can be taken.
+// `progress(have, size)`, when given, hears how far the build file is unpacked.
+export async function readModule(file, progress) {
   const zip = await ZipReader.open(file, file.name);
-  const buildEntry = zip.find("buildFile.xml") || zip.find("buildFile");
-  if (!buildEntry) throw keyedError("editor.vassal.no_buildfile", { name: zip.name });
-  const xml = await zip.text(buildEntry, MAX_BUILD_FILE_BYTES);
+  const xml = await buildFileText(file, zip, progress);
   const doc = new DOMParser().parseFromString(xml, "application/xml");
   const root = doc.documentElement;
   if (!root || doc.getElementsByTagName("parsererror").length) {
@@ -394,6 +438,42 @@ export async function readModule(file) {
   const module = { name, boards, pieces };
   MODULES.set(module, zip);
   return module;
+}
+
+// The build file's text, unpacked in a Worker (vassal_worker.js) so that a large one leaves
+// the page free; on the page itself where a module Worker cannot start.
+function buildFileText(file, zip, progress) {
+  const hear = progress || (() => {});
+  let worker = null;
+  try {
+    if (typeof Worker === "function") {
+      worker = new Worker(new URL("./vassal_worker.js", import.meta.url), { type: "module" });
+    }
+  } catch (error) {
+    worker = null;
+  }
+  if (!worker) return buildText(zip, hear);
+  return new Promise((resolve, reject) => {
+    let heard = false;
+    worker.onmessage = (event) => {
+      const m = event.data || {};
+      heard = true;
+      if (m.progress) return hear(m.progress[0], m.progress[1]);
+      worker.terminate();
+      if (typeof m.text === "string") resolve(m.text);
+      else if (m.error) reject(keyedError(m.error.key, m.error.params));
+      else reject(new Error(m.message || "the module could not be read"));
+    };
+    // A Worker that fails to start (no module Workers: Safari before 15) has said nothing:
+    // the page unpacks the build file itself.
+    worker.onerror = (event) => {
+      worker.terminate();
+      if (event && event.preventDefault) event.preventDefault();
+      if (heard) reject(new Error((event && event.message) || "the module could not be read"));
+      else buildText(zip, hear).then(resolve, reject);
+    };
+    worker.postMessage({ file, native: nativeDeflate() });
+  });
 }
 
 // The module's name: its build file's, else its moduledata's, else its file's.
@@ -489,30 +569,78 @@ async function boardProblem(zip, board) {
   } else {
     board.problem = { key: "editor.vassal.no_image", params: { board: board.name } };
   }
+  board.numbers = null;
+  board.crop = null;
   if (!board.problem) {
     try {
+      board.numbers = boardNumbers(board);
       calibrate(board);
     } catch (error) {
-      board.problem = describe(error);
+      // A board of more hexes than a map holds is taken in part: it must be cropped.
+      if (error.key === "editor.vassal.too_many_hexes") board.crop = describe(error);
+      else board.problem = describe(error);
     }
   }
   return board.problem;
 }
 
-// The picture of one board of a module read by readModule (the board object, or its index)
-// -> {blob, width, height, map: {orientation, stagger, first_column, columns, first_row, rows,
-// column_digits, row_digits}, transform: [a, b, c, d, e, f]} (picture pixels -> map units).
-// readModule has read the picture's size and type from its header and checked them (and its
-// grid): a board it refused is refused again with the same words.
-export async function boardPicture(module, board) {
-  if (typeof board === "number") board = module.boards[board];
+// The printed numbers of the hexes whose centres lie within a frame [x0, y0, x1, y1] (picture
+// pixels, corners in any order) on a board that has a grid: {first_column, last_column,
+// first_row, last_row} as a crop for calibrate, or null when no hex centre is inside.
+export function numbersInFrame(board, frame) {
+  checkGrid(board);
+  const g = board.grid;
+  const n = g.numbering;
+  const pointy = g.sideways;
+  const [xa, ya, xb, yb] = frame;
+  // The frame in the grid's frame (u along the line index i, v along j).
+  const [u0, u1, v0, v1] = pointy
+    ? [Math.min(ya, yb), Math.max(ya, yb), Math.min(xa, xb), Math.max(xa, xb)]
+    : [Math.min(xa, xb), Math.max(xa, xb), Math.min(ya, yb), Math.max(ya, yb)];
+  let c = null;
+  const iMin = Math.ceil((u0 - g.x0) / g.dx - 1e-9);
+  const iMax = Math.floor((u1 - g.x0) / g.dx + 1e-9);
+  for (let i = iMin; i <= iMax; i++) {
+    const odd = Math.abs(i % 2) === 1;
+    const shift = odd ? g.dy / 2 : 0;
+    const jMin = Math.ceil((v0 - g.y0 - shift) / g.dy - 1e-9);
+    const jMax = Math.floor((v1 - g.y0 - shift) / g.dy + 1e-9);
+    const p = i + n.hOff;
+    const bump = n.stagger && odd ? 1 : 0;
+    const q0 = Math.max(0, jMin + n.vOff + bump);
+    const q1 = jMax + n.vOff + bump;
+    if (p < 0 || q1 < q0) continue;
+    if (!c) c = { pMin: p, pMax: p, qMin: q0, qMax: q1 };
+    c.pMin = Math.min(c.pMin, p);
+    c.pMax = Math.max(c.pMax, p);
+    c.qMin = Math.min(c.qMin, q0);
+    c.qMax = Math.max(c.qMax, q1);
+  }
+  return c ? musterRange(pointy, c) : null;
+}
+
+// The picture of a board of a module read by readModule (the board object), unpacked: a Blob
+// of its type. A board readModule refused is refused again with the same words.
+export async function boardImage(module, board) {
   const zip = MODULES.get(module);
   if (!zip || !board) throw keyedError("editor.vassal.no_board", {});
   if (board.problem) throw keyedError(board.problem.key, board.problem.params);
   const entry = zip.find("images/" + board.image) || zip.find(board.image);
   if (!entry) throw refuse("editor.vassal.image_missing", board, { image: board.image });
-  const { map, transform } = calibrate(board);
   // Unpacking stops past its declared size.
-  const blob = await zip.blob(entry, board.type, MAX_PICTURE_BYTES);
+  return zip.blob(entry, board.type, MAX_PICTURE_BYTES);
+}
+
+// The picture of one board of a module read by readModule (the board object, or its index),
+// or of its part within `crop` (calibrate) -> {blob, width, height, map: {orientation, stagger, first_column, columns, first_row, rows,
+// column_digits, row_digits}, transform: [a, b, c, d, e, f]} (picture pixels -> map units).
+// readModule has read the picture's size and type from its header and checked them (and its
+// grid): a board it refused is refused again with the same words.
+export async function boardPicture(module, board, crop) {
+  if (typeof board === "number") board = module.boards[board];
+  if (!MODULES.get(module) || !board) throw keyedError("editor.vassal.no_board", {});
+  if (board.problem) throw keyedError(board.problem.key, board.problem.params);
+  const { map, transform } = calibrate(board, crop);
+  const blob = await boardImage(module, board);
   return { blob, width: board.width, height: board.height, map, transform };
 }

@@ -40,8 +40,15 @@ function inPieces() {
 }
 
 // Whether the browser unpacks raw deflate itself (asked each time: cheap, and a page may remove it).
-function nativeDeflate() {
-  if (typeof DecompressionStream === "undefined") return false;
+// Whether deflate goes through the browser's DecompressionStream: where it has one for
+// "deflate-raw", unless told not to (a Worker whose page has none unpacks as that page would).
+let nativeAllowed = true;
+export function allowNativeDeflate(allowed) {
+  nativeAllowed = Boolean(allowed);
+}
+
+export function nativeDeflate() {
+  if (!nativeAllowed || typeof DecompressionStream === "undefined") return false;
   try {
     new DecompressionStream("deflate-raw");
     return true;
@@ -277,7 +284,8 @@ export class ZipReader {
   // The parts of the entry's unpacked bytes through the browser's stream, from its data at
   // `start`: at least `want` of them when it has that many, else all; unpacking past the
   // declared size is cut there and refused.
-  async _read(entry, start, want = Infinity) {
+  // `progress(have, size)`, when given, hears of each part.
+  async _read(entry, start, want = Infinity, progress) {
     const reader = this._stream(entry, start).getReader();
     const parts = [];
     let have = 0;
@@ -288,6 +296,7 @@ export class ZipReader {
         have += step.value.length;
         if (have > entry.size) throw this._overDeclared(entry);
         parts.push(step.value);
+        if (progress) progress(have, entry.size);
       }
     } catch (error) {
       if (error.key) throw error;
@@ -300,8 +309,8 @@ export class ZipReader {
 
   // The entry's unpacked bytes as a Blob of MIME type `type`, at most `max` of them: an entry
   // declaring more is refused before it is unpacked, one unpacking to more than it declares
-  // is cut there and refused.
-  async blob(entry, type, max) {
+  // is cut there and refused. `progress(have, size)`, when given, hears how far it is.
+  async blob(entry, type, max, progress) {
     const start = await this._dataStart(entry, max);
     if (entry.method === STORED) {
       return this.file.slice(start, start + entry.compressedSize, type || "");
@@ -311,7 +320,7 @@ export class ZipReader {
       if (bytes.length !== entry.size) throw this._damaged(entry);
       return new Blob([bytes], { type: type || "" });
     }
-    const { parts, have } = await this._read(entry, start);
+    const { parts, have } = await this._read(entry, start, Infinity, progress);
     if (have !== entry.size) throw this._damaged(entry);
     return new Blob(parts, { type: type || "" });
   }
@@ -335,7 +344,7 @@ export class ZipReader {
   }
 
   // The entry's text (UTF-8), at most `max` bytes of it (as blob()).
-  async text(entry, max) {
-    return (await this.blob(entry, "", max)).text();
+  async text(entry, max, progress) {
+    return (await this.blob(entry, "", max, progress)).text();
   }
 }

@@ -314,3 +314,37 @@ def test_the_issue_s_ignored_override_is_refused():
     assert "both" not in play.closed_sets("area_locale")["pursuit.by"]
     with pytest.raises(ScenarioError, match=r"overrides\.sequence\.pursuit\.by: expected one"):
         parse_scenario(data)
+
+
+def test_hexes_off_a_board_that_is_no_rectangle_are_not_on_the_map():
+    sc = parse_scenario(tiny(map__off_map=["0401", "0103"]))
+    assert len(sc.hexes) == 10
+    assert "0401" not in sc.at_label and "0103" not in sc.at_label
+    with pytest.raises(ScenarioError, match="hex 0401 is not on the map"):
+        sc.hex_at("0401")
+    # No move or line of sight passes through them: they are no neighbour of any hex.
+    off = sc.numbering.to_hex("0401")
+    assert all(off not in near for near in sc.neighbors.values())
+    assert sc.hex_at("0302") in sc.neighbors[sc.hex_at("0402")]
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"map__off_map": "0401"}, "map.off_map: expected a list"),
+        ({"map__off_map": [401]}, r"map.off_map\[0\]: "),
+        ({"map__off_map": ["0401", "0401"]}, r"map.off_map\[1\]: listed twice"),
+        ({"map__off_map": ["0501"]}, r"map.off_map\[0\]: hex 0501 is not on the map"),
+        # What stands on a hex off the map is refused where it is named.
+        ({"map__off_map": ["0403"]}, "unit b1: hex 0403 is not on the map"),
+        ({"map__off_map": ["0202"]}, "hex 0202 is not on the map"),
+        ({"map__off_map": ["0301"]}, "hex 0301 is not on the map"),
+        (
+            {"map__off_map": [f"0{c}0{r}" for c in range(1, 5) for r in range(1, 4)]},
+            "map.off_map: every hex of the map is off it",
+        ),
+    ],
+)
+def test_off_map_hexes_are_checked(changes, message):
+    with pytest.raises(ScenarioError, match=message):
+        parse_scenario(tiny(**changes))

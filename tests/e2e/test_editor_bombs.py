@@ -263,6 +263,12 @@ def pick_module(page: Any, data: bytes) -> None:
     page.set_input_files("#editor-vassal-file", files=files)
 
 
+def take_whole_board(page: Any) -> None:
+    """The part of the board to take: the whole board, as the crop dialog offers it."""
+    page.wait_for_selector("#editor-crop-dialog[open]")
+    page.locator("#editor-crop-ok").tap()
+
+
 PICTURE_FILES = {
     "png-40000": (
         "huge.png",
@@ -343,6 +349,7 @@ def test_a_picture_the_device_cannot_keep_is_refused_and_nothing_changes(editor)
         assert page.evaluate(STATE) == before
         # A VASSAL board too: its map is not taken when its picture cannot be kept.
         pick_module(page, module())
+        take_whole_board(page)
         page.wait_for_selector("#ask[open]")
         page.locator("#ask-ok").tap()
         says(
@@ -404,6 +411,7 @@ def test_after_the_refusals_a_good_module_still_takes_the_map(editor):
     page = editor.page
     before = page.evaluate(STATE)
     pick_module(page, module())
+    take_whole_board(page)
     page.wait_for_selector("#ask[open]")
     page.locator("#ask-ok").tap()
     page.wait_for_function("document.querySelector('#editor-say').textContent.includes('piece')")

@@ -484,3 +484,40 @@ def test_the_palette_by_keyboard(desk):
         "[...document.querySelectorAll('#tools button')].map(b => b.getBoundingClientRect().height)"
     )
     assert min(heights) >= 44
+
+
+# ---- hexes off the map ------------------------------------------------------------------
+
+
+def test_hexes_dragged_off_the_map_leave_it_with_what_was_on_them(pad):
+    page = pad.page
+    # Woods, a stream and a road over the corner first.
+    tool(page, "terrain-woods")
+    tap(pad, *centre(page, "0102"))
+    tool(page, "tool-road")
+    finger_drag(pad, [centre(page, "0101"), centre(page, "0301")])
+    roads = scenario(page)["map"]["roads"]
+    assert roads and roads[0]["hexes"][0] == "0101"
+    before = len(changes(page))
+    # The corner is not on the board: dragged off the map, one change.
+    tool(page, "tool-offmap")
+    tool(page, "brush-0")
+    finger_drag(pad, [centre(page, "0101"), centre(page, "0103")])
+    s = scenario(page)
+    assert s["map"]["off_map"] == ["0101", "0102", "0103"]
+    assert changes(page)[before:] == ["editor.hex.step_offmap"]
+    assert "0102" not in s["map"]["hexes"]  # its woods went with it
+    assert all("0101" not in road["hexes"] for road in s["map"]["roads"])
+    # Drawn shaded over the terrain; the stroke's overlay gone.
+    assert page.locator(".he-offmap .he-off").count() == 3
+    assert page.locator(".he-paint *").count() == 0
+    # The eraser puts a hex back.
+    tool(page, "erase")
+    tap(pad, *centre(page, "0102"))
+    assert scenario(page)["map"]["off_map"] == ["0101", "0103"]
+    assert changes(page)[-1] == "editor.hex.step_onmap"
+    assert page.locator(".he-offmap .he-off").count() == 2
+    # Every hex back: the key goes from the file.
+    finger_drag(pad, [centre(page, "0101"), centre(page, "0103")])
+    assert "off_map" not in scenario(page)["map"]
+    assert page.locator(".he-offmap .he-off").count() == 0

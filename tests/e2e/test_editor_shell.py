@@ -536,6 +536,9 @@ def test_a_vassal_board_becomes_the_map_and_the_picture(browser, site_url):
     open_editor(page)
     files = [{"name": "battle.vmod", "mimeType": "application/zip", "buffer": data}]
     page.set_input_files("#editor-vassal-file", files=files)
+    # The whole board, as the part to take (the crop dialog opens with it).
+    page.wait_for_selector("#editor-crop-dialog[open]")
+    page.locator("#editor-crop-ok").tap()
     page.wait_for_selector("#ask[open]")
     page.locator("#ask-ok").tap()
     page.wait_for_function("window.musterEditor.picture.current")

@@ -23,8 +23,11 @@ SQRT3 = math.sqrt(3)
 # Read the module given to the harness's file input, lay out its first board (or `index`),
 # and give back, for every hex of the Muster map, where the picture's pixel under its centre is
 # (the inverse of the transform) and whether that pixel of the picture is dark.
-READ = """async (index) => {
+READ = """async (arg) => {
   const { readModule, boardPicture, HexGrid } = window.harness;
+  // A board's index, or {index, crop}: its part within the crop (first/last column and row).
+  const index = typeof arg === "number" ? arg : arg.index;
+  const crop = typeof arg === "number" ? undefined : arg.crop;
   const file = document.querySelector("#vmod").files[0];
   let module;
   try {
@@ -34,12 +37,12 @@ READ = """async (index) => {
   }
   const boards = module.boards.map((b) => ({
     map: b.map, name: b.name, image: b.image, width: b.width, height: b.height,
-    problem: b.problem, grid: b.grid,
+    problem: b.problem, grid: b.grid, numbers: b.numbers, crop: b.crop,
   }));
   const out = { name: module.name, pieces: module.pieces, boards };
   let pic;
   try {
-    pic = await boardPicture(module, module.boards[index]);
+    pic = await boardPicture(module, module.boards[index], crop);
   } catch (error) {
     out.error = { key: error.key, params: error.params, message: String(error) };
     return out;
@@ -89,12 +92,19 @@ def harness(browser, site_url):
     opened.context.close()
 
 
-def read(harness: AppPage, data: bytes, name: str = "test.vmod", index: int = 0) -> dict:
-    """Give the module to the page as a player picks a file, and read board `index`."""
+def read(
+    harness: AppPage,
+    data: bytes,
+    name: str = "test.vmod",
+    index: int = 0,
+    crop: dict[str, int] | None = None,
+) -> dict:
+    """Give the module to the page as a player picks a file, and read board `index` (its part
+    within `crop`, when given)."""
     harness.page.set_input_files(
         "#vmod", files=[{"name": name, "mimeType": "application/zip", "buffer": data}]
     )
-    return harness.page.evaluate(READ, index)
+    return harness.page.evaluate(READ, index if crop is None else {"index": index, "crop": crop})
 
 
 def check_board(result: dict[str, Any], grid: Grid, found: dict[str, dict]) -> None:
@@ -242,3 +252,118 @@ def test_a_zip_without_a_build_file_is_refused(harness):
         z.writestr("readme.txt", "hello")
     result = read(harness, buffer.getvalue(), name="other.zip")
     assert result["error"]["key"] == "editor.vassal.no_buildfile"
+
+
+# A board of more hexes than a Muster map holds (20,000): 177 columns of 130 hexes, three-digit
+# numbers, small hexes on a 2,400 x 2,100 picture.
+BIG = Grid(
+    width=2400,
+    height=2100,
+    x0=8,
+    y0=10,
+    dx=13.5,
+    dy=16.0,
+    h_off=1,
+    v_off=1,
+    h_leading=2,
+    v_leading=2,
+)
+BIG_POINTY = Grid(
+    width=2100,
+    height=2400,
+    sideways=True,
+    first="V",
+    x0=10,
+    y0=8,
+    dx=13.5,
+    dy=16.0,
+    h_off=1,
+    v_off=1,
+    h_leading=2,
+    v_leading=2,
+)
+
+
+@pytest.mark.parametrize("grid", [BIG, BIG_POINTY], ids=["flat", "pointy"])
+def test_a_big_board_is_cropped_at_import_keeping_its_printed_numbers(harness, grid):
+    data, found = vmod(grid)
+    whole = read(harness, data)
+    # The whole board is more than a map holds: listed, but to be cropped, and said why.
+    board = whole["boards"][0]
+    assert board["problem"] is None
+    assert board["crop"]["key"] == "editor.vassal.too_many_hexes"
+    assert board["crop"]["params"]["count"] > 20000
+    assert whole["error"]["key"] == "editor.vassal.too_many_hexes"
+    numbers = board["numbers"]
+    assert numbers["first_column"] >= 1 and numbers["last_column"] > 100
+    # Columns 40-90, rows 25-70 of the printed board.
+    crop = {"first_column": 40, "last_column": 90, "first_row": 25, "last_row": 70}
+    result = read(harness, data, crop=crop)
+    assert "error" not in result, result.get("error")
+    m = result["map"]
+    assert (m["first_column"], m["columns"]) == (40, 51)
+    assert (m["first_row"], m["rows"]) == (25, 46)
+    assert (m["column_digits"], m["row_digits"]) == (3, 3)
+    centres = result["centres"]
+    assert len(centres) == 51 * 46
+    # Every hex of the cropped map is the module's hex of that printed number, on its dot.
+    for label, got in centres.items():
+        assert label in found, f"{label} is not a hex of the module"
+        want = found[label]
+        assert math.hypot(got["x"] - want["x"], got["y"] - want["y"]) <= 1.0, (label, got, want)
+        assert got["dark"], f"no dot under hex {label}"
+    assert "040025" in centres and "090070" in centres
+    assert "039025" not in centres and "040071" not in centres
+    harness.assert_no_errors()
+
+
+def test_a_crop_outside_the_board_is_refused_naming_its_numbers(harness):
+    data, _found = vmod(CASES["flat-stagger"])
+    result = read(harness, data, crop={"first_column": 50, "last_column": 60})
+    assert result["error"]["key"] == "editor.vassal.crop_outside"
+    params = result["error"]["params"]
+    assert params["board"] == "Main board"
+    assert params["first_column"] == result["boards"][0]["numbers"]["first_column"]
+    assert params["last_column"] == result["boards"][0]["numbers"]["last_column"]
+
+
+# Read a module in the harness, counting the Workers the page starts and what the reader says
+# of its progress.
+READ_WITH_PROGRESS = """async () => {
+  const made = [];
+  const Native = window.Worker;
+  window.Worker = class extends Native {
+    constructor(url, options) {
+      super(url, options);
+      made.push(String(url));
+    }
+  };
+  try {
+    const file = document.querySelector("#vmod").files[0];
+    const heard = [];
+    const module = await window.harness.readModule(file, (have, size) => heard.push([have, size]));
+    return { made, heard, pieces: module.pieces.length, boards: module.boards.length };
+  } finally {
+    window.Worker = Native;
+  }
+}"""
+
+
+def test_a_big_build_file_is_unpacked_in_a_worker_with_progress(harness):
+    # Some 40,000 piece slots: a build file of several MB.
+    pieces = [(f"Unit {n}", f"+/null/piece;;;u{n}.png;Unit {n}/null;0;0;{n}") for n in range(40000)]
+    data, _found = vmod(Grid(pieces=pieces))
+    harness.page.set_input_files(
+        "#vmod", files=[{"name": "big.vmod", "mimeType": "application/zip", "buffer": data}]
+    )
+    result = harness.page.evaluate(READ_WITH_PROGRESS)
+    assert any(url.endswith("/static/editor/vassal_worker.js") for url in result["made"])
+    assert result["pieces"] == 40000 and result["boards"] == 1
+    heard = result["heard"]
+    assert len(heard) > 1, heard
+    size = heard[-1][1]
+    assert size > 4_000_000
+    assert heard[-1][0] == size
+    haves = [have for have, _ in heard]
+    assert haves == sorted(haves) and all(s == size for _, s in heard)
+    harness.assert_no_errors()
