@@ -684,7 +684,7 @@ export class HexMap extends PanZoomMap {
   hexToClient(label) {
     const p = this._grid && this._grid.center(label);
     if (!p) return null;
-    const rect = this._svg.getBoundingClientRect();
+    const rect = this._svgRect();
     return {
       x: rect.left + rect.width / 2 + (p[0] - this._cx) * this._k,
       y: rect.top + rect.height / 2 + (p[1] - this._cy) * this._k,
