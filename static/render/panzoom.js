@@ -82,6 +82,10 @@ export class PanZoomMap {
     svg.setAttribute("aria-label", "map");
     svg.style.touchAction = "none";
     svg.style.display = "block";
+    // The svg is a layer of its own, moved by a gesture's transform (_moveLive) with no new
+    // layout or paint; set once, as switching it on or off lays the whole map out again.
+    svg.style.willChange = "transform";
+    svg.style.transformOrigin = "50% 50%";
     this._defs = document.createElementNS(SVGNS, "defs");
     svg.appendChild(this._defs);
     this._pictureLayer = document.createElementNS(SVGNS, "g");
@@ -501,8 +505,6 @@ export class PanZoomMap {
     const st = svg.style;
     if (!this._liveRect) {
       this._liveRect = svg.getBoundingClientRect();
-      st.transformOrigin = "50% 50%";
-      st.willChange = "transform";
     }
     const sh = this._shown;
     const s = this._k / sh.k;
@@ -516,8 +518,6 @@ export class PanZoomMap {
     if (!this._liveRect) return;
     const st = this._svg.style;
     st.transform = "";
-    st.willChange = "";
-    st.transformOrigin = "";
     this._liveRect = null;
   }
 
