@@ -73,10 +73,12 @@ const NUMS_PER_FRAME = 80; // hex numbers added to the map in one frame
 // A map of more hexes than this is drawn by what is in view: in chunks of CHUNK x CHUNK
 // hexes (terrain, hexsides, numbers), those that meet the view grown by CHUNK_MARGIN views each
 // way, and no more than CHUNKS_PER_FRAME new ones in a frame; a chunk farther than twice the
-// margin is dropped. A smaller map is drawn whole, once.
+// margin is dropped. A smaller map is drawn whole, once. The margin is small: a gesture moves
+// the map as laid out (PanZoomMap._moveLive) and the chunks follow when it ends, so the
+// margin only spares the redraw after a short pan; every chunk more is laid out again then.
 const CULL_HEXES = 1200;
 const CHUNK = 8;
-const CHUNK_MARGIN = 0.5;
+const CHUNK_MARGIN = 0.25;
 const CHUNKS_PER_FRAME = 12;
 // The default view is never farther than this: counter texts at 11 CSS px or more.
 const READ_ZOOM = 11.1 / SMALLEST_FS;
@@ -684,7 +686,7 @@ export class HexMap extends PanZoomMap {
   hexToClient(label) {
     const p = this._grid && this._grid.center(label);
     if (!p) return null;
-    const rect = this._svg.getBoundingClientRect();
+    const rect = this._svgRect();
     return {
       x: rect.left + rect.width / 2 + (p[0] - this._cx) * this._k,
       y: rect.top + rect.height / 2 + (p[1] - this._cy) * this._k,

@@ -184,7 +184,7 @@ export const keyboardMethods = {
 
   // Client (CSS pixel) point of map point p.
   _mapToClient(p) {
-    const rect = this._svg.getBoundingClientRect();
+    const rect = this._svgRect();
     return {
       x: rect.left + rect.width / 2 + (p.x - this._cx) * this._k,
       y: rect.top + rect.height / 2 + (p.y - this._cy) * this._k,

@@ -66,6 +66,12 @@ export class PanZoomMap {
     this._stroke = null; // setStrokeHandler's fn, or null: a one-pointer drag pans
     this._space = false; // Space held (while strokes are on): the left button pans
     this._picture = null; // setPicture's <g> and <image>
+    // A pan or pinch in progress moves the drawing as it was last laid out (a CSS transform
+    // of the svg, which needs no layout and no paint); the view is laid out again (the
+    // viewBox, the zoom class, _viewApplied) when the fingers lift. _shown: the view the
+    // viewBox shows {cx, cy, k}; _liveRect: the svg's box while it is moved so, else null.
+    this._shown = null;
+    this._liveRect = null;
 
     const svg = document.createElementNS(SVGNS, "svg");
     svg.setAttribute("class", "pz-svg " + this._prefix + "-svg");
@@ -76,6 +82,10 @@ export class PanZoomMap {
     svg.setAttribute("aria-label", "map");
     svg.style.touchAction = "none";
     svg.style.display = "block";
+    // The svg is a layer of its own, moved by a gesture's transform (_moveLive) with no new
+    // layout or paint; set once, as switching it on or off lays the whole map out again.
+    svg.style.willChange = "transform";
+    svg.style.transformOrigin = "50% 50%";
     this._defs = document.createElementNS(SVGNS, "defs");
     svg.appendChild(this._defs);
     this._pictureLayer = document.createElementNS(SVGNS, "g");
@@ -156,9 +166,15 @@ export class PanZoomMap {
 
   // ---- view -----------------------------------------------------------------------
 
+  // The svg's box in client (CSS pixel) coordinates, as laid out (not as a gesture's
+  // transform moves it).
+  _svgRect() {
+    return this._liveRect || this._svg.getBoundingClientRect();
+  }
+
   // The map point under a client (CSS pixel) point.
   clientToMap(x, y) {
-    const rect = this._svg.getBoundingClientRect();
+    const rect = this._svgRect();
     return {
       x: this._cx + (x - rect.left - rect.width / 2) / this._k,
       y: this._cy + (y - rect.top - rect.height / 2) / this._k,
@@ -167,14 +183,14 @@ export class PanZoomMap {
 
   // Live size and position of the svg (forces layout; use during input).
   _viewSize() {
-    const rect = this._svg.getBoundingClientRect();
+    const rect = this._svgRect();
     return { w: rect.width, h: rect.height, left: rect.left, top: rect.top };
   }
 
   // Cached size of the svg, so drawing and fitting never force a layout of a fresh map.
   _dims() {
     if (!this._size || !(this._size.w > 0 && this._size.h > 0)) {
-      const rect = this._svg.getBoundingClientRect();
+      const rect = this._svgRect();
       this._size = { w: rect.width, h: rect.height };
     }
     return this._size;
@@ -452,9 +468,20 @@ export class PanZoomMap {
     const w = v.w / this._k;
     const h = v.h / this._k;
     this._clampCentre(w, h);
+    if (this._gesture && this._gesture.moved && this._shown) {
+      this._moveLive();
+      if (this.onView) this.onView(this.framing);
+      return;
+    }
+    this._endLive();
     // Set only when it changes: a new viewBox lays out every text of the map again.
-    const box = `${r1(this._cx - w / 2)} ${r1(this._cy - h / 2)} ${r1(w)} ${r1(h)}`;
+    const x = r1(this._cx - w / 2);
+    const y = r1(this._cy - h / 2);
+    const box = `${x} ${y} ${r1(w)} ${r1(h)}`;
     if (box !== this._svg.getAttribute("viewBox")) this._svg.setAttribute("viewBox", box);
+    const bw = r1(w);
+    const bh = r1(h);
+    this._shown = { cx: x + bw / 2, cy: y + bh / 2, k: Math.min(v.w / bw, v.h / bh) };
     // The zoom class may be several space-separated classes; swapped only on change.
     const zc = this._zoomClassOf(this._k);
     this._viewApplied(zc);
@@ -465,6 +492,33 @@ export class PanZoomMap {
       this._zoomClass = zc;
     }
     if (this.onView) this.onView(this.framing);
+  }
+
+  // During a pan or pinch: the drawing laid out for the view _shown, moved and scaled to
+  // show the view (_cx, _cy, _k): a map point m at d = (m - shown.c) * shown.k from the svg's
+  // centre goes to s * d + t = (m - c) * k. The svg is clipped to its box meanwhile (what
+  // the gesture brings in past it shows the board's background until the fingers lift):
+  // painted past it, the svg's layer held the whole drawing and each frame cost more than a
+  // new viewBox.
+  _moveLive() {
+    const svg = this._svg;
+    const st = svg.style;
+    if (!this._liveRect) {
+      this._liveRect = svg.getBoundingClientRect();
+    }
+    const sh = this._shown;
+    const s = this._k / sh.k;
+    const tx = (sh.cx - this._cx) * this._k;
+    const ty = (sh.cy - this._cy) * this._k;
+    st.transform = `translate(${tx.toFixed(2)}px, ${ty.toFixed(2)}px) scale(${s.toFixed(5)})`;
+  }
+
+  // The gesture's transform taken off (the caller lays the view out in the same frame).
+  _endLive() {
+    if (!this._liveRect) return;
+    const st = this._svg.style;
+    st.transform = "";
+    this._liveRect = null;
   }
 
   _onResize() {
@@ -680,6 +734,8 @@ export class PanZoomMap {
     }
     this._gesture = null;
     this._svg.classList.remove("pz-dragging", this._prefix + "-dragging");
+    // The view the gesture ended on, laid out at once.
+    if (this._liveRect) this._applyView();
     if (g.moved || g.multi) return;
     this._reportTap(g);
   }
@@ -696,6 +752,7 @@ export class PanZoomMap {
   // Remove the svg and stop listening; a subclass also drops its tap callback.
   destroy() {
     const svg = this._svg;
+    this._endLive();
     for (const l of this._listeners) svg.removeEventListener(l[0], l[1], l[2]);
     for (const l of this._kbListeners) this.container.removeEventListener(l[0], l[1]);
     this.setStrokeHandler(null);
