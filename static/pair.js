@@ -9,6 +9,7 @@ import { el } from "./panels.js";
 import { PairLink } from "./pair_link.js";
 import { PairHost } from "./pair_host.js";
 import { RemoteEngine } from "./remote_engine.js";
+import { qrImage, readQr } from "./pair_qr.js";
 
 // opts: engine (engine.js), plays (the hex and the area play panels), current() (the one on
 // screen), loadSave(save) (the app's: draws the scenario and opens the game), i18n,
@@ -105,6 +106,40 @@ class Pairing {
     return el("label", { class: "pair-code" }, [el("span", { text: label }), box]);
   }
 
+  // A code's QR code, drawn once the encoder has loaded.
+  qrFigure(id, code) {
+    const img = el("img", { id: id, class: "pair-qr", alt: this.t("ui.pair_qr_alt") });
+    qrImage(code).then(
+      (url) => (img.src = url),
+      () => (img.hidden = true),
+    );
+    return img;
+  }
+
+  // A button that reads a QR code from a picture: on a tablet the file input opens the camera.
+  photoButton(id, label, done) {
+    const input = el("input", {
+      id: id,
+      type: "file",
+      accept: "image/*",
+      capture: "environment",
+      hidden: "",
+    });
+    input.addEventListener("change", () => {
+      const picture = input.files && input.files[0];
+      input.value = "";
+      if (!picture) return;
+      readQr(picture).then(
+        (text) => (text ? done(text) : this.fail(null, "ui.pair_no_qr")),
+        (error) => this.fail(error, "ui.pair_no_qr"),
+      );
+    });
+    return el("span", { class: "pair-photo" }, [
+      this.action(id + "-button", label, () => input.click()),
+      input,
+    ]);
+  }
+
   hostPart() {
     const play = this.current();
     const sides = ((play.getScenario() || {}).sides || []).map((s) => s.id);
@@ -134,6 +169,7 @@ class Pairing {
       this.action("pair-join", this.t("ui.pair_join"), () =>
         this.join(this.dialog.querySelector("#pair-offer-input").value),
       ),
+      this.photoButton("pair-offer-photo", this.t("ui.pair_read_offer"), (text) => this.join(text)),
     ]);
   }
 
@@ -157,8 +193,17 @@ class Pairing {
     if (this.dialog.open && state !== "waiting") this.render();
   }
 
-  fail(error) {
-    this.render(el("p", { class: "error", id: "pair-error", text: this.t("ui.pair_bad_code") }));
+  // Said in the dialog, under what it shows: the codes stay for another try.
+  fail(error, key) {
+    const said = el("p", {
+      class: "error",
+      id: "pair-error",
+      text: this.t(key || "ui.pair_bad_code"),
+    });
+    const before = this.dialog.querySelector("#pair-error");
+    if (before) before.replaceWith(said);
+    else this.dialog.appendChild(said);
+    if (!this.dialog.open) this.dialog.showModal();
     if (error && window.console) console.warn("pairing:", error);
   }
 
@@ -179,18 +224,26 @@ class Pairing {
         if (this.link !== link) return;
         this.render(
           el("div", {}, [
+            this.qrFigure("pair-offer-qr", code),
             this.codeBox("pair-offer", this.t("ui.pair_offer"), code),
             this.codeBox("pair-answer-input", this.t("ui.pair_answer_input")),
-            this.action("pair-connect", this.t("ui.pair_connect"), () => {
-              link.accept(this.dialog.querySelector("#pair-answer-input").value).catch((e) => {
-                if (this.link === link) this.fail(e);
-              });
-            }),
+            this.action("pair-connect", this.t("ui.pair_connect"), () =>
+              this.accept(link, this.dialog.querySelector("#pair-answer-input").value),
+            ),
+            this.photoButton("pair-answer-photo", this.t("ui.pair_read_answer"), (text) =>
+              this.accept(link, text),
+            ),
           ]),
         );
       },
       (error) => this.fail(error),
     );
+  }
+
+  accept(link, code) {
+    return link.accept(code).catch((error) => {
+      if (this.link === link) this.fail(error);
+    });
   }
 
   hosting(link, play) {
@@ -230,6 +283,7 @@ class Pairing {
         if (this.link !== link) return;
         this.render(
           el("div", {}, [
+            this.qrFigure("pair-answer-qr", answer),
             this.codeBox("pair-answer", this.t("ui.pair_answer"), answer),
             el("p", { class: "hint", text: this.t("ui.pair_waiting") }),
           ]),

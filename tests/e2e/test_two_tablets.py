@@ -6,6 +6,7 @@ said on both pages and the host's game goes on as pass-and-play; a new pairing r
 
 from __future__ import annotations
 
+import base64
 import json
 from pathlib import Path
 
@@ -67,6 +68,27 @@ def pair_up(host, guest, side="france"):
     host.wait_for_selector("#pair-chip[data-state='host']")
     guest.wait_for_selector("#pair-chip[data-state='guest']")
     guest.wait_for_selector("#area-map [data-piece]", state="attached")
+
+
+def qr_picture(page, selector):
+    """The PNG of the QR code a page shows."""
+    page.wait_for_selector(f"{selector}[src^='data:image/png']")
+    src = page.locator(selector).get_attribute("src")
+    return {"name": "code.png", "mimeType": "image/png", "buffer": base64.b64decode(src[22:])}
+
+
+def pair_by_qr(host, guest, side="france"):
+    """The same pairing, each tablet's QR code given to the other's camera input (a picture
+    read by the same decoder as a photo)."""
+    press(host, "#pair-button")
+    press(host, f"#pair-host-{side}")
+    offer = qr_picture(host, "#pair-offer-qr")
+    press(guest, "#pair-button")
+    guest.set_input_files("#pair-offer-photo", files=[offer])
+    answer = qr_picture(guest, "#pair-answer-qr")
+    host.set_input_files("#pair-answer-photo", files=[answer])
+    host.wait_for_selector("#pair-chip[data-state='host']")
+    guest.wait_for_selector("#pair-chip[data-state='guest']")
 
 
 def side_prompt(page):
@@ -158,14 +180,25 @@ def test_a_phase_on_each_tablet_hidden_blocks_kept_and_a_dropped_link(browser, s
         agreed = host.evaluate("document.documentElement.dataset.pairAgreed")
         assert agreed and int(agreed) >= 2
         hidden_from_guest(guest)
+        # A view that arrives altered (its hash does not match) is noticed and asked again.
+        shown = int(guest.evaluate("document.documentElement.dataset.shown || 0"))
+        guest.evaluate(
+            """() => window.musterPair.remote.receive(JSON.stringify({
+              t: "view", view: {state: {blocks: []}}, seq: 999, hash: "00000000"}))"""
+        )
+        guest.wait_for_function(
+            f"document.documentElement.dataset.pairHealed === '1'"
+            f" && Number(document.documentElement.dataset.shown) > {shown}"
+        )
+        guest.wait_for_selector(own, state="attached")
         # The link dropped (the guest's end closed): said on both pages; the host plays on alone.
         guest.evaluate("window.musterPair.end()")
         host.wait_for_selector("#pair-chip[data-state='lost']")
         guest.wait_for_selector("#pair-chip[data-state='lost']")
         assert "lost" in host.locator("#message").inner_text()
         assert "lost" in guest.locator("#message").inner_text()
-        # A new pairing: the guest rejoins the game as the host has it.
-        pair_up(host, guest)
+        # A new pairing, by the QR codes: the guest rejoins the game as the host has it.
+        pair_by_qr(host, guest)
         guest.wait_for_selector("#area-map [data-piece='f08']", state="attached")
         hidden_from_guest(guest)
         host_app.assert_no_errors()
