@@ -58,6 +58,9 @@ def pair_up(host, guest, side="france"):
     offer = host.input_value("#pair-offer")
     assert offer.startswith("M1o") and len(offer) < 200
     press(guest, "#pair-button")
+    for button in guest.locator("#pair-dialog button").all():
+        box = button.bounding_box()
+        assert box["height"] >= 44 and box["width"] >= 44, button.inner_text()
     guest.fill("#pair-offer-input", offer)
     press(guest, "#pair-join")
     guest.wait_for_selector("#pair-answer")
