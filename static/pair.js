@@ -47,8 +47,7 @@ class Pairing {
       id: "pair-button",
       type: "button",
       class: "icon-button",
-      "aria-label": this.t("ui.pair"),
-      title: this.t("ui.pair"),
+      "data-i18n-label": "ui.pair",
       text: "⇄",
     });
     this.button.addEventListener("click", () => this.open());
@@ -320,9 +319,10 @@ class Pairing {
         this.showState("guest");
         this.close();
         // The chip is worded again once the scenario's words (its sides' names) are in.
-        return this.loadSave({ scenario: answer.scenario }, null).then(() =>
-          this.showState("guest"),
-        );
+        return this.loadSave({ scenario: answer.scenario }, null).then(() => {
+          this.showState("guest");
+          this.showMessage(this.stateText(), "info");
+        });
       },
       (error) => this.showMessage(this.t(error.key || "ui.pair_lost")),
     );

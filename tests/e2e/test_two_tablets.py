@@ -140,6 +140,13 @@ def test_a_phase_on_each_tablet_hidden_blocks_kept_and_a_dropped_link(browser, s
         for page in (host, guest):
             box = page.locator("#pair-chip").bounding_box()
             assert box["height"] >= 44 and box["width"] >= 44
+            # The header keeps its one row with the chip shown (floating under it).
+            tops = page.evaluate(
+                "Array.from(document.querySelectorAll("
+                "'header.bar > button:not([hidden]):not(#pair-chip)'),"
+                " (n) => n.getBoundingClientRect().top)"
+            )
+            assert max(tops) - min(tops) <= 1, tops
         # The guest sees France's blocks, Austria's as bare blocks.
         own = "#area-map [data-piece='f08'][data-hidden='false']"
         guest.wait_for_selector(own, state="attached")
