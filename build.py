@@ -34,6 +34,12 @@ PACKAGE = "muster"
 PYODIDE_DIR = ROOT / "node_modules" / "pyodide"
 # The Pyodide files the browser loads; the rest of the npm package is for Node.
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
+# Small libraries the app loads as they are published (npm, pinned in package.json), copied
+# into dist/vendor/: a QR code drawn (lean-qr) and read (jsQR) to pair two tablets.
+VENDOR_FILES = {
+    "lean-qr.mjs": ROOT / "node_modules" / "lean-qr" / "index.mjs",
+    "jsQR.js": ROOT / "node_modules" / "jsqr" / "dist" / "jsQR.js",
+}
 # The manifest's screenshots (made by bench/screenshots.py), copied into dist/screenshots/.
 SCREENSHOTS = ROOT / "docs" / "screenshots"
 # Files of dist/ the service worker does not precache: itself, GitHub Pages' marker, the build
@@ -384,6 +390,9 @@ def build(dist: Path = ROOT / "dist", base_path: str = "/") -> str:
     missing = [f for f in PYODIDE_FILES if not (PYODIDE_DIR / f).exists()]
     if missing:
         raise SystemExit(f"build: {', '.join(missing)} missing in {PYODIDE_DIR}: run `npm ci`")
+    absent = [str(p) for p in VENDOR_FILES.values() if not p.exists()]
+    if absent:
+        raise SystemExit(f"build: {', '.join(absent)} missing: run `npm ci`")
     if dist.exists():
         shutil.rmtree(dist)
     dist.mkdir(parents=True)
@@ -392,6 +401,9 @@ def build(dist: Path = ROOT / "dist", base_path: str = "/") -> str:
     (dist / "pyodide").mkdir()
     for name in PYODIDE_FILES:
         shutil.copyfile(PYODIDE_DIR / name, dist / "pyodide" / name)
+    (dist / "vendor").mkdir()
+    for name, source in VENDOR_FILES.items():
+        shutil.copyfile(source, dist / "vendor" / name)
     core = write_core(dist)
     copy_scenarios(dist)
     write_manifest(dist, base_path)

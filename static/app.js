@@ -25,6 +25,7 @@ import { initBriefingSetting } from "./panel_scenario.js";
 import { wordScenario } from "./scenario_words.js";
 import { openLegend } from "./legend.js";
 import { rememberScreen, lastScreen, gameToResume, scenarioOf, showInAddress } from "./resume.js";
+import { offerPairing } from "./pair.js";
 
 const html = document.documentElement;
 // rulesUp: the worker's rules answer; resumed: a kept game reopened at the start is on screen.
@@ -776,6 +777,9 @@ setupKeys({
     return Boolean(state.area);
   },
 });
+
+// Two tablets, one battle: the pairing dialog and the chip of who is connected.
+offerPairing({ engine, plays: [play, areaPlay], current, loadSave, i18n, showMessage });
 
 window.muster = {
   engine: engine,

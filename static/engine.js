@@ -143,7 +143,13 @@ export class Engine {
     this.emit("fatal", error);
   }
 
+  // Two tablets (pair.js): once paired, every call goes to the host's tablet instead.
+  route(remote) {
+    this.remote = remote;
+  }
+
   call(method, params) {
+    if (this.remote) return this.remote.call(method, params);
     if (this.failure) {
       return Promise.reject(
         new EngineError({ key: "error.engine_failed", params: { detail: this.failure } }),

@@ -250,7 +250,7 @@ export class Play {
   autosave() {
     const slot = this.slot;
     const summary = this.view ? this.view.summary : null;
-    if (!slot) return Promise.resolve();
+    if (!slot || this.engine.remote) return Promise.resolve(); // a guest keeps no game
     return this.engine
       .call("save", { checkpoint: true }) // kept with its checkpoint: it resumes at once
       .then((save) => this.onKeep(slot, save, summary), this.onError);
@@ -280,6 +280,7 @@ export class Play {
   // ---- the privacy screen (a side's own screen) ------------------------------------------
 
   handOver(side) {
+    if (this.ownSide) return this.reveal(this.ownSide); // two tablets: a side's own screen
     countShown();
     this.covered = side;
     this.board.clear();

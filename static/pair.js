@@ -1,0 +1,359 @@
+// Two tablets, one battle: each side on its own screen, paired once by a short code, with no
+// server and no internet (a WebRTC data channel on the local network, pair_link.js). The host
+// is the tablet whose game it is: it keeps the game in its own rules worker and answers the
+// guest's calls as for the guest's side alone (pair_host.js). The guest's engine sends every
+// call to the host once paired (remote_engine.js); its screen names its side. A chip in the
+// header says who is connected; a lost link is said plainly and the host's game goes on as
+// pass-and-play; a new pairing rejoins the game where the host has it.
+import { el } from "./panels.js";
+import { PairLink } from "./pair_link.js";
+import { PairHost } from "./pair_host.js";
+import { RemoteEngine } from "./remote_engine.js";
+import { qrImage, readQr } from "./pair_qr.js";
+
+// opts: engine (engine.js), plays (the hex and the area play panels), current() (the one on
+// screen), loadSave(save) (the app's: draws the scenario and opens the game), i18n,
+// showMessage(text, kind).
+export function offerPairing(opts) {
+  const pair = new Pairing(opts);
+  pair.mount();
+  return pair;
+}
+
+class Pairing {
+  constructor(opts) {
+    Object.assign(this, opts);
+    this.link = null;
+    this.host = null; // PairHost while this tablet hosts
+    this.remote = null; // RemoteEngine while this tablet is a guest
+    this.sides = null; // {host, guest}
+    this.state = "none"; // "none", "waiting", "host", "guest", "lost"
+    this.plays.forEach((play) => {
+      const shown = play.onShown;
+      play.onShown = (view) => {
+        if (shown) shown(view);
+        if (this.host && play === this.current()) this.host.push();
+      };
+    });
+  }
+
+  t(key, params) {
+    return this.i18n.t(key, params || {});
+  }
+
+  mount() {
+    const help = document.getElementById("help-button");
+    this.button = el("button", {
+      id: "pair-button",
+      type: "button",
+      class: "icon-button",
+      "data-i18n-label": "ui.pair",
+      text: "⇄",
+    });
+    this.button.addEventListener("click", () => this.open());
+    this.chip = el("button", { id: "pair-chip", type: "button", class: "pair-chip", hidden: "" });
+    this.chip.addEventListener("click", () => this.open());
+    help.parentNode.insertBefore(this.chip, help);
+    help.parentNode.insertBefore(this.button, help);
+    this.dialog = el("dialog", {
+      id: "pair-dialog",
+      class: "dialog pair-dialog",
+      "aria-labelledby": "pair-title",
+    });
+    document.body.appendChild(this.dialog);
+    window.musterPair = this;
+  }
+
+  // ---- the dialog ------------------------------------------------------------------------
+
+  open() {
+    this.render();
+    if (!this.dialog.open) this.dialog.showModal();
+  }
+
+  close() {
+    if (this.dialog.open) this.dialog.close();
+  }
+
+  render(extra) {
+    const head = el("div", { class: "dialog-head" }, [
+      el("h2", { id: "pair-title", text: this.t("ui.pair_title") }),
+      this.action("pair-close", this.t("ui.close"), () => this.close()),
+    ]);
+    const parts = [head, el("p", { id: "pair-state", class: "hint", text: this.stateText() })];
+    if (extra) parts.push(extra);
+    else if (this.state === "host" || this.state === "guest") {
+      parts.push(this.action("pair-end", this.t("ui.pair_end"), () => this.end()));
+    } else {
+      parts.push(this.hostPart(), this.guestPart());
+    }
+    this.dialog.replaceChildren.apply(this.dialog, parts);
+  }
+
+  action(id, text, go, attrs) {
+    const button = el("button", Object.assign({ id: id, type: "button", text: text }, attrs));
+    button.addEventListener("click", go);
+    return button;
+  }
+
+  codeBox(id, label, value) {
+    const box = el("textarea", { id: id, rows: "3", spellcheck: "false", autocapitalize: "off" });
+    if (value !== undefined) {
+      box.value = value;
+      box.readOnly = true;
+    }
+    return el("label", { class: "pair-code" }, [el("span", { text: label }), box]);
+  }
+
+  // A code's QR code, drawn once the encoder has loaded.
+  qrFigure(id, code) {
+    const img = el("img", { id: id, class: "pair-qr", alt: this.t("ui.pair_qr_alt") });
+    qrImage(code).then(
+      (url) => (img.src = url),
+      () => (img.hidden = true),
+    );
+    return img;
+  }
+
+  // A button that reads a QR code from a picture: on a tablet the file input opens the camera.
+  photoButton(id, label, done) {
+    const input = el("input", {
+      id: id,
+      type: "file",
+      accept: "image/*",
+      capture: "environment",
+      hidden: "",
+    });
+    input.addEventListener("change", () => {
+      const picture = input.files && input.files[0];
+      input.value = "";
+      if (!picture) return;
+      readQr(picture).then(
+        (text) => (text ? done(text) : this.fail(null, "ui.pair_no_qr")),
+        (error) => this.fail(error, "ui.pair_no_qr"),
+      );
+    });
+    return el("span", { class: "pair-photo" }, [
+      this.action(id + "-button", label, () => input.click()),
+      input,
+    ]);
+  }
+
+  hostPart() {
+    const play = this.current();
+    const sides = ((play.getScenario() || {}).sides || []).map((s) => s.id);
+    const part = el("section", { class: "pair-host" }, [
+      el("h3", { text: this.t("ui.pair_host") }),
+      el("p", { class: "hint", text: this.t("ui.pair_host_hint") }),
+    ]);
+    if (!play.view || play.engine.remote) {
+      part.appendChild(el("p", { class: "hint", text: this.t("ui.pair_no_game") }));
+      return part;
+    }
+    sides.forEach((side) => {
+      part.appendChild(
+        this.action("pair-host-" + side, this.t("ui.pair_host_side", { side: side }), () =>
+          this.hostFor(side, sides),
+        ),
+      );
+    });
+    return part;
+  }
+
+  guestPart() {
+    const box = this.codeBox("pair-offer-input", this.t("ui.pair_offer_input"));
+    return el("section", { class: "pair-guest" }, [
+      el("h3", { text: this.t("ui.pair_guest") }),
+      box,
+      this.action("pair-join", this.t("ui.pair_join"), () =>
+        this.join(this.dialog.querySelector("#pair-offer-input").value),
+      ),
+      this.photoButton("pair-offer-photo", this.t("ui.pair_read_offer"), (text) => this.join(text)),
+    ]);
+  }
+
+  stateText() {
+    const sides = this.sides || {};
+    if (this.state === "host") return this.t("ui.pair_chip_host", { side: sides.guest });
+    if (this.state === "guest") return this.t("ui.pair_chip_guest", { side: sides.guest });
+    if (this.state === "lost") return this.t("ui.pair_chip_lost");
+    if (this.state === "waiting") return this.t("ui.pair_waiting");
+    return this.t("ui.pair_hint");
+  }
+
+  // The chip in the header: who is connected, always in sight once paired.
+  showState(state) {
+    this.state = state;
+    const html = document.documentElement;
+    html.dataset.pair = state;
+    this.chip.hidden = state === "none" || state === "waiting";
+    this.chip.dataset.state = state;
+    this.chip.textContent = this.stateText();
+    if (this.dialog.open && state !== "waiting") this.render();
+  }
+
+  // Said in the dialog, under what it shows: the codes stay for another try.
+  fail(error, key) {
+    const said = el("p", {
+      class: "error",
+      id: "pair-error",
+      text: this.t(key || "ui.pair_bad_code"),
+    });
+    const before = this.dialog.querySelector("#pair-error");
+    if (before) before.replaceWith(said);
+    else this.dialog.appendChild(said);
+    if (!this.dialog.open) this.dialog.showModal();
+    if (error && window.console) console.warn("pairing:", error);
+  }
+
+  // ---- the host --------------------------------------------------------------------------
+
+  hostFor(guest, sides) {
+    const play = this.current();
+    this.drop();
+    this.sides = { guest: guest, host: sides.find((s) => s !== guest) || guest };
+    const link = new PairLink();
+    this.link = link;
+    this.showState("waiting");
+    this.render(el("p", { class: "hint", text: this.t("ui.pair_making") }));
+    link.onopen = () => this.hosting(link, play);
+    link.onclose = () => this.lostLink(link);
+    link.offer().then(
+      (code) => {
+        if (this.link !== link) return;
+        this.render(
+          el("div", {}, [
+            this.qrFigure("pair-offer-qr", code),
+            this.codeBox("pair-offer", this.t("ui.pair_offer"), code),
+            this.codeBox("pair-answer-input", this.t("ui.pair_answer_input")),
+            this.action("pair-connect", this.t("ui.pair_connect"), () =>
+              this.accept(link, this.dialog.querySelector("#pair-answer-input").value),
+            ),
+            this.photoButton("pair-answer-photo", this.t("ui.pair_read_answer"), (text) =>
+              this.accept(link, text),
+            ),
+          ]),
+        );
+      },
+      (error) => this.fail(error),
+    );
+  }
+
+  accept(link, code) {
+    return link.accept(code).catch((error) => {
+      if (this.link === link) this.fail(error);
+    });
+  }
+
+  hosting(link, play) {
+    this.host = new PairHost({
+      engine: this.engine,
+      send: (text) => link.send(text),
+      sides: this.sides,
+      onChanged: () => this.redraw(play),
+    });
+    link.onmessage = (text) => this.host.receive(text);
+    this.plays.forEach((p) => (p.ownSide = this.sides.host));
+    this.showState("host");
+    this.close();
+    this.redraw(play);
+  }
+
+  // The host's own screen, its side's view (the guest changed the game, or the link is new).
+  redraw(play) {
+    if (!play.view) return null;
+    return this.engine.call("game_view", { viewer: this.sides.host }).then(
+      (view) => play.show(view),
+      (error) => play.onError(error),
+    );
+  }
+
+  // ---- the guest -------------------------------------------------------------------------
+
+  join(code) {
+    this.drop();
+    const link = new PairLink();
+    this.link = link;
+    link.onopen = () => this.joined(link);
+    link.onclose = () => this.lostLink(link);
+    this.showState("waiting");
+    link.answer(code).then(
+      (answer) => {
+        if (this.link !== link) return;
+        this.render(
+          el("div", {}, [
+            this.qrFigure("pair-answer-qr", answer),
+            this.codeBox("pair-answer", this.t("ui.pair_answer"), answer),
+            el("p", { class: "hint", text: this.t("ui.pair_waiting") }),
+          ]),
+        );
+      },
+      (error) => {
+        this.showState("none");
+        this.fail(error);
+      },
+    );
+  }
+
+  joined(link) {
+    const remote = new RemoteEngine({ send: (text) => link.send(text) }, this.engine.info);
+    this.remote = remote;
+    link.onmessage = (text) => remote.receive(text);
+    this.engine.route(remote);
+    remote.on("view", (view) => {
+      const play = this.current();
+      if (play.view) play.show(view);
+    });
+    // A view that arrived altered: the guest's own view is asked again (and the fault counted
+    // on the page, where it can be seen).
+    remote.on("desync", () => {
+      const html = document.documentElement;
+      html.dataset.pairHealed = String(Number(html.dataset.pairHealed || 0) + 1);
+      const play = this.current();
+      if (play.view && play.ownSide) play.reveal(play.ownSide);
+    });
+    return remote.call("load_save", {}).then(
+      (answer) => {
+        this.sides = { guest: answer.view.viewer, host: null };
+        this.plays.forEach((p) => (p.ownSide = answer.view.viewer));
+        this.showState("guest");
+        this.close();
+        // The chip is worded again once the scenario's words (its sides' names) are in.
+        return this.loadSave({ scenario: answer.scenario }, null).then(() => {
+          this.showState("guest");
+          this.showMessage(this.stateText(), "info");
+        });
+      },
+      (error) => this.showMessage(this.t(error.key || "ui.pair_lost")),
+    );
+  }
+
+  // ---- the link lost, or ended -----------------------------------------------------------
+
+  lostLink(link) {
+    if (this.link !== link) return;
+    const wasHost = Boolean(this.host);
+    this.link = null;
+    this.host = null;
+    this.plays.forEach((p) => (p.ownSide = null));
+    if (this.remote) this.remote.fail("the link is lost");
+    this.remote = null;
+    this.showState("lost");
+    this.showMessage(this.t(wasHost ? "ui.pair_lost_host" : "ui.pair_lost"), "error");
+    // The host's game goes on on this tablet alone: pass-and-play, behind the privacy screen.
+    const play = this.current();
+    if (wasHost && play.view) play.show(play.view);
+  }
+
+  drop() {
+    const link = this.link;
+    this.link = null;
+    if (link) link.close();
+  }
+
+  end() {
+    const link = this.link;
+    if (!link) return;
+    link.close();
+  }
+}
