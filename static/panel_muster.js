@@ -115,7 +115,7 @@ export const musterMethods = {
     return el(
       "section",
       { class: "players", id: "players" },
-      [el("h3", { text: this.t("ui.muster_players") })].concat(rows),
+      [el("h2", { class: "players-title", text: this.t("ui.muster_players") })].concat(rows),
     );
   },
 
