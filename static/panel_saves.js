@@ -6,6 +6,8 @@ import { downloadSave, newSlot } from "./games.js";
 // Actions replayed per request of the check after a resume: a fraction of a second in the
 // browser, so an action of the player waits little behind it.
 const CHECK_STEPS = 20;
+// Actions of a save file replayed per request while it opens, its progress said between.
+const REPLAY_STEPS = 50;
 
 // Run `work` once the page has had its turn (a tap, a frame).
 function later(work) {
@@ -23,25 +25,39 @@ export const saveMethods = {
 
   // Put a save in play (the core replays it, or refuses it and the game is kept): in `slot`
   // when resumed from the saved games (kept here: it comes back at once from its checkpoint,
-  // and its replay is checked afterwards), else in a new one.
-  load(save, slot) {
-    const kept = Boolean(slot);
-    return this.engine.call("load_save", { save: save, kept: kept }).then((answer) => {
-      this.clear();
-      this.setRules({
-        playable: true,
-        options: answer.options,
-        words: answer.words,
-        markers: answer.markers,
+  // and its replay is checked afterwards), else in a new one. A file is replayed in parts,
+  // `progress(done, total)` called after each; the game on screen stays until it is checked.
+  load(save, slot, progress) {
+    const params = slot ? { save: save, kept: true } : { save: save, steps: REPLAY_STEPS };
+    const call = this.engine.call("load_save", params);
+    return call
+      .then((answer) => this.replayed(answer, progress))
+      .then((answer) => {
+        this.clear();
+        this.setRules({
+          playable: true,
+          options: answer.options,
+          words: answer.words,
+          markers: answer.markers,
+        });
+        this.slot = slot || newSlot();
+        this.view = answer.view;
+        this.viewer = answer.view.private ? null : answer.view.viewer;
+        this.lastSide = answer.view.prompt ? answer.view.prompt.side : null;
+        this.autosave();
+        if (answer.checking) this.checkKept(this.slot);
+        return answer.scenario;
       });
-      this.slot = slot || newSlot();
-      this.view = answer.view;
-      this.viewer = answer.view.private ? null : answer.view.viewer;
-      this.lastSide = answer.view.prompt ? answer.view.prompt.side : null;
-      this.autosave();
-      if (answer.checking) this.checkKept(this.slot);
-      return answer.scenario;
-    });
+  },
+
+  // A save file opened in parts: the next part asked for once the page has had its turn,
+  // until the core answers with the game in play (or refuses the file).
+  replayed(answer, progress) {
+    if (!answer.replaying) return answer;
+    if (progress) progress(answer.done, answer.total);
+    return new Promise((resolve) => setTimeout(resolve, 0))
+      .then(() => this.engine.call("replay_step", { steps: REPLAY_STEPS }))
+      .then((next) => this.replayed(next, progress));
   },
 
   // The replay of a game resumed from its checkpoint, a few actions at a time between the
