@@ -454,7 +454,13 @@ function showError(error) {
 function loadSave(save, slot) {
   const target = isAreaMap(save && save.scenario) ? areaPlay : play;
   const other = target === play ? areaPlay : play;
-  return target.load(save, slot).then(
+  const progress = function (done, total) {
+    showMessage(
+      i18n.t("ui.save_replaying", { done: i18n.num(done), total: i18n.num(total) }),
+      "info",
+    );
+  };
+  return target.load(save, slot, progress).then(
     function (scenario) {
       if (other.view) other.reset();
       clearBoardMarks();

@@ -6,6 +6,8 @@ import { downloadSave, newSlot } from "./games.js";
 // Actions replayed per request of the check after a resume: a fraction of a second in the
 // browser, so an action of the player waits little behind it.
 const CHECK_STEPS = 20;
+// Actions of a save file replayed per request while it opens, its progress said between.
+const REPLAY_STEPS = 50;
 
 // Run `work` once the page has had its turn (a tap, a frame).
 function later(work) {
@@ -23,32 +25,47 @@ export const saveMethods = {
 
   // Put a save in play (the core replays it, or refuses it and the game is kept): in `slot`
   // when resumed from the saved games (kept here: it comes back at once from its checkpoint,
-  // and its replay is checked afterwards), else in a new one.
-  load(save, slot) {
-    const kept = Boolean(slot);
+  // and its replay is checked afterwards), else in a new one. A file is replayed in parts,
+  // `progress(done, total)` called after each; the game on screen stays until it is checked.
+  load(save, slot, progress) {
+    const params = slot ? { save: save, kept: true } : { save: save, steps: REPLAY_STEPS };
     // Against Muster (the game's option) the screen is the player's side.
     const muster = (save && save.options && save.options.muster) || {};
     const sides = ((save && save.scenario && save.scenario.sides) || []).map((s) => s.id);
     const human = sides.find((s) => !(s in muster));
-    const params = { save: save, kept: kept };
     if (Object.keys(muster).length && human) params.viewer = human;
-    return this.engine.call("load_save", params).then((answer) => {
-      this.clear();
-      this.muster = Object.keys(muster).length ? Object.assign({}, muster) : null;
-      this.setRules({
-        playable: true,
-        options: answer.options,
-        words: answer.words,
-        markers: answer.markers,
+    const call = this.engine.call("load_save", params);
+    return call
+      .then((answer) => this.replayed(answer, progress, params.viewer))
+      .then((answer) => {
+        this.clear();
+        this.muster = Object.keys(muster).length ? Object.assign({}, muster) : null;
+        this.setRules({
+          playable: true,
+          options: answer.options,
+          words: answer.words,
+          markers: answer.markers,
+        });
+        this.slot = slot || newSlot();
+        this.view = answer.view;
+        this.viewer = answer.view.private && !this.hasMuster() ? null : answer.view.viewer;
+        this.lastSide = answer.view.prompt ? answer.view.prompt.side : null;
+        this.autosave();
+        if (answer.checking) this.checkKept(this.slot);
+        return answer.scenario;
       });
-      this.slot = slot || newSlot();
-      this.view = answer.view;
-      this.viewer = answer.view.private && !this.hasMuster() ? null : answer.view.viewer;
-      this.lastSide = answer.view.prompt ? answer.view.prompt.side : null;
-      this.autosave();
-      if (answer.checking) this.checkKept(this.slot);
-      return answer.scenario;
-    });
+  },
+
+  // A save file opened in parts: the next part asked for once the page has had its turn,
+  // until the core answers with the game in play (or refuses the file).
+  replayed(answer, progress, viewer) {
+    if (!answer.replaying) return answer;
+    if (progress) progress(answer.done, answer.total);
+    const params = { steps: REPLAY_STEPS };
+    if (viewer) params.viewer = viewer;
+    return new Promise((resolve) => setTimeout(resolve, 0))
+      .then(() => this.engine.call("replay_step", params))
+      .then((next) => this.replayed(next, progress, viewer));
   },
 
   // The replay of a game resumed from its checkpoint, a few actions at a time between the

@@ -14,7 +14,7 @@ from typing import Any
 
 from . import __version__, limits, systems
 from .errors import IllegalActionError, InvalidActionError, RulesError
-from .game import Game, canonical, echo
+from .game import Game, Replay, canonical, echo
 from .hexgrid import HEX_DIRECTIONS, Hex, Hexside, hex_add
 from .los import line_of_sight
 from .movement import Board, Reach, path_to, step_json
@@ -44,6 +44,7 @@ class Session:
         self._board: Board | None = None
         self._board_key: Any = None
         self.check: KeptCheck | None = None  # of the game resumed from its checkpoint
+        self.replaying: Replay | None = None  # a save opened in parts (load_save's steps)
         self.methods: dict[str, Callable[[Params], Any]] = {
             "version": self.version,
             "scenario_list": self.scenario_list,
@@ -62,6 +63,7 @@ class Session:
             "save": self.save,
             "load_save": self.load_save,
             "check_kept": self.check_kept,
+            "replay_step": self.replay_step,
             "check_crt": self.check_crt,
             "rules_reference": self.rules_reference,
             "briefing": self.briefing,
@@ -593,9 +595,20 @@ class Session:
 
         ``{"kept": true}`` (a game kept in this browser): a save with a checkpoint comes back
         at once from it, and ``"checking": true`` says ``check_kept`` should now replay it.
+
+        ``{"steps": n}`` (a file, replayed in parts so the page shows its progress): the save
+        is checked and its first ``n`` actions replayed; while some are left the answer is
+        ``{"replaying": true, "done", "total"}`` (counts of the file's own actions) and
+        ``replay_step`` goes on. The game in progress is replaced only once the whole save is
+        checked; a refused save changes nothing.
         """
         log = _log_count(params)
         save = params.get("save")
+        self.replaying = None
+        if "steps" in params and params.get("kept") is not True:
+            steps = _steps(params)
+            replay = Replay(save, game_rules)
+            return self._replay_part(replay, steps, params, log)
         if params.get("kept") is True:
 
             def show(game: Game) -> dict[str, Any]:
@@ -605,11 +618,45 @@ class Session:
         else:
             game, check = Game.load(save, game_rules), None
             view = self._view(game, self._viewer_param(params, game.scenario), log)
+        return self._in_play(game, view, check)
+
+    def replay_step(self, params: Params) -> dict[str, Any]:
+        """Replay ``steps`` more actions (50 unless asked) of the save ``load_save`` opened in
+        parts: ``{"replaying": true, "done", "total"}`` while some are left, then, once the whole
+        save is checked and ends in its saved state, ``load_save``'s answer with the game in
+        play. A refused save drops the replay and leaves the game in progress as it was.
+
+        Raises:
+            RulesError: no save is being opened (``error.nothing_to_replay``), or the save
+                is refused.
+        """
+        steps = _steps(params)
+        log = _log_count(params)
+        replay = self.replaying
+        if replay is None:
+            raise RulesError("error.nothing_to_replay", "no save is being opened")
+        return self._replay_part(replay, steps, params, log)
+
+    def _replay_part(self, replay: Replay, steps: int, params: Params, log: int) -> dict[str, Any]:
+        """Replay ``steps`` more actions of a save opened in parts, and put it in play once
+        all of them are replayed and checked."""
+        self.replaying = None  # dropped if refused below
+        replay.step(steps)
+        if replay.done < replay.total:
+            self.replaying = replay
+            return {"replaying": True, "done": replay.done, "total": replay.total}
+        game = replay.finish()
+        view = self._view(game, self._viewer_param(params, game.scenario), log)
+        return self._in_play(game, view, None)
+
+    def _in_play(self, game: Game, view: dict[str, Any], check: KeptCheck | None) -> dict[str, Any]:
+        """Put a loaded game in play: ``load_save``'s answer."""
         self.scenario = game.scenario
         self.game = game
         self.check = check
         self._board = None
         return {
+            "replaying": False,
             "checking": check is not None,
             "scenario": game.scenario.data,
             "view": view,
@@ -623,14 +670,7 @@ class Session:
         asked) and compare. ``{"done"}`` while it agrees; ``{"done": true, "differs": true,
         "view"}`` when it does not: the game is then the replay of its actions (with those
         played since the resume, as far as the rules allow them), in ``view``."""
-        steps = params.get("steps", 50)
-        if isinstance(steps, bool) or not isinstance(steps, int) or not 1 <= steps <= 10_000:
-            raise InvalidActionError(
-                "error.bad_count",
-                "{name} must be a whole number from 1 to {limit}",
-                name="steps",
-                limit=10_000,
-            )
+        steps = _steps(params)
         check = self.check
         if check is None or check.game is not self.game:  # nothing to check, or another game
             self.check = None
@@ -712,6 +752,23 @@ def _seed(value: Any, name: str) -> int:
             limit=limits.MAX_INT,
         )
     return value
+
+
+def _steps(params: Params) -> int:
+    """The ``steps`` parameter: how many actions to replay in one call (50 unless asked).
+
+    Raises:
+        InvalidActionError: not a whole number from 1 to 10,000.
+    """
+    steps = params.get("steps", 50)
+    if isinstance(steps, bool) or not isinstance(steps, int) or not 1 <= steps <= 10_000:
+        raise InvalidActionError(
+            "error.bad_count",
+            "{name} must be a whole number from 1 to {limit}",
+            name="steps",
+            limit=10_000,
+        )
+    return steps
 
 
 def _log_count(params: Params) -> int:

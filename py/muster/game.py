@@ -31,8 +31,14 @@ __all__ = ["Action", "Event", "Game", "Ruleset", "State"]
 DICE = {"d10": Die(10, 0), "d6": Die(6, 1)}
 SAVE_KEYS = ("format", "system", "scenario", "seed", "options", "actions", "hash", "checkpoint")
 # A kept game's checkpoint (``Game.save(checkpoint=True)``): the newest state and one before
-# it, each with its hash, and the log, so the game resumes without replaying its actions.
-CHECKPOINT_KEYS = ("at", "states", "log", "log_marks")
+# it, each with its hash, and the newest lines of the log, so the game resumes without
+# replaying its actions. The log's older lines (before ``log_from``) are not kept: the check
+# that replays the save after the resume rebuilds them (``PENDING`` until then), so what a
+# resume reads does not grow with the game.
+CHECKPOINT_KEYS = ("at", "states", "log", "log_from", "log_marks")
+LOG_KEPT = 1000  # log lines a checkpoint keeps: more than a view shows unless it asks for all
+# A log line a resumed game has not rebuilt yet: no view shows it, no side reads it.
+PENDING: Event = {"key": "log.pending", "params": {}, "to": ""}
 MAX_CHECKPOINT_STATES = 4
 # Options of every system; a ruleset adds its own. ``muster``: the sides Muster plays, side id
 # to level (the rules never read it; it is kept with the game so a save and a resume keep it).
@@ -320,6 +326,8 @@ class Game:
         chance = state.get("chance")
         if hidden:
             kept = [i for i, e in enumerate(self.log) if e.get("to", viewer) == viewer]
+        elif self.log and self.log[0] is PENDING:  # resumed, its older lines not rebuilt yet
+            kept = [i for i, e in enumerate(self.log) if e is not PENDING]
         else:
             kept = list(range(len(self.log)))
         recent = kept[max(0, len(kept) - log) :] if log else []
@@ -342,7 +350,7 @@ class Game:
         view["card"] = result_card(
             self.log,
             self.log_marks,
-            (lambda e: e.get("to", viewer) == viewer) if hidden else (lambda e: True),
+            (lambda e: e.get("to", viewer) == viewer) if hidden else (lambda e: e is not PENDING),
             rules.card_keys,
             rules.card_heads,
             QUIET | rules.card_quiet,
@@ -456,7 +464,8 @@ class Game:
     def checkpoint(self) -> dict[str, Any]:
         """What resumes this game without a replay: the newest state, the state kept at the
         last multiple of ``CHECKPOINT`` before it (so undo rebuilds at most ``CHECKPOINT``
-        states from it), each with its hash, and the log with its marks."""
+        states from it), each with its hash, the log's marks and its newest ``LOG_KEPT`` lines
+        (from ``log_from``; the older ones are rebuilt by the check after a resume)."""
         at = len(self.actions)
         kept: list[dict[str, Any]] = []
         if at > 1:
@@ -465,7 +474,16 @@ class Game:
                 kept.append({"at": base, "state": state, "hash": state_hash(state)})
         if at:
             kept.append({"at": at, "state": self.state, "hash": state_hash(self.state)})
-        return {"at": at, "states": kept, "log": self.log, "log_marks": self.log_marks}
+        start = max(0, len(self.log) - LOG_KEPT)
+        while start < len(self.log) and self.log[start] is PENDING:
+            start += 1
+        return {
+            "at": at,
+            "states": kept,
+            "log": self.log[start:],
+            "log_from": start,
+            "log_marks": self.log_marks,
+        }
 
     @classmethod
     def load(cls, data: Any, rules_for: Any) -> Game:
@@ -490,10 +508,11 @@ class Game:
         ``Replay(data, rules_for, checked=True)`` checks it afterwards.
 
         Raises:
-            RulesError: the save is refused as ``load`` refuses it, or it has no checkpoint,
-                or one that does not fit its actions and hash (``error.bad_checkpoint``).
+            RulesError: the save is refused as ``load`` refuses its shape (its actions are
+                the replay's to check, afterwards), or it has no checkpoint, or one that does
+                not fit its actions and hash (``error.bad_checkpoint``).
         """
-        _check_save(data)
+        _check_save(data, whole=False)  # the rest by the check after it
         scenario = parse_scenario(data["scenario"])
         if scenario.system != data["system"]:
             raise _bad_save("system")
@@ -504,7 +523,7 @@ class Game:
         for kept in point["states"]:
             game.states[kept["at"]] = kept["state"]
         game.actions = list(data["actions"])
-        game.log = list(point["log"])
+        game.log = [PENDING] * point["log_from"] + list(point["log"])
         game.log_marks = list(point["log_marks"])
         game.revision = at
         return game
@@ -516,7 +535,8 @@ class Replay:
     its progress, or is checked in the background after ``Game.resume``.
 
     With ``checked``, the save's checkpoint is compared too: each state it keeps with the
-    replayed one (``differs`` names the first that is not the same), and its log at the end.
+    replayed one (``differs`` names the first that is not the same), and its log's newest
+    lines and marks at the end.
 
     Raises (the constructor): RulesError, the save refused as ``Game.load`` refuses it.
     """
@@ -531,9 +551,11 @@ class Replay:
         self.hash: str = data["hash"]
         self.expect: dict[int, str] = {}
         self.log_hash: str | None = None
+        self.log_from = 0
         if checked:
             point = _check_checkpoint(data)
             self.expect = {kept["at"]: kept["hash"] for kept in point["states"]}
+            self.log_from = point["log_from"]
             self.log_hash = fingerprint({"log": point["log"], "marks": point["log_marks"]})
         self.differs: int | None = None  # the first action after which the states differ
 
@@ -573,7 +595,7 @@ class Replay:
             expected = self.expect.get(index + 1)
             if expected is not None and state_hash(game.state) != expected:
                 self.differs = index + 1
-        logged = {"log": game.log, "marks": game.log_marks}
+        logged = {"log": game.log[self.log_from :], "marks": game.log_marks}
         ended = self.done == self.total and self.differs is None
         if ended and self.log_hash is not None and fingerprint(logged) != self.log_hash:
             self.differs = self.total
@@ -612,12 +634,18 @@ def check_options(options: Any, rules: Ruleset[Any, Any]) -> dict[str, Any]:
     return dict(options)
 
 
-def _check_save(data: Any) -> None:
-    """Check a save's shape and limits before anything is replayed."""
+def _check_save(data: Any, whole: bool = True) -> None:
+    """Check a save's shape and limits before anything is replayed. Not ``whole`` (a kept game
+    resumed from its checkpoint): its actions are left to the replay that checks it after the
+    resume, and only the checkpoint is looked at for plain JSON, so what a resume checks does
+    not grow with the game."""
     if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
         raise _bad_save("format")
-    limits.check_plain(data, "save")
-    limits.check_size(data, "save", limits.MAX_SAVE_CHARS)
+    if whole:
+        limits.check_plain(data, "save")
+        limits.check_size(data, "save", limits.MAX_SAVE_CHARS)
+    else:
+        limits.check_plain(data.get("checkpoint"), "save.checkpoint")
     for key in data:
         if key not in SAVE_KEYS:
             raise RulesError(
@@ -635,7 +663,7 @@ def _check_save(data: Any) -> None:
             raise _bad_save(key)
     actions = data["actions"]
     limits.check_count(actions, "save.actions", "actions", limits.MAX_SAVE_ACTIONS)
-    for index, action in enumerate(actions):
+    for index, action in enumerate(actions if whole else ()):
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise RulesError(
                 "error.bad_save_entry",
@@ -654,6 +682,7 @@ def _check_checkpoint(data: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(point, dict) or sorted(point) != sorted(CHECKPOINT_KEYS):
         raise _bad_checkpoint()
     states, log, marks = point["states"], point["log"], point["log_marks"]
+    start = point["log_from"]
     ok = (
         _count(point["at"])
         and point["at"] == at
@@ -661,9 +690,11 @@ def _check_checkpoint(data: dict[str, Any]) -> dict[str, Any]:
         and (0 < len(states) <= MAX_CHECKPOINT_STATES if at else not states)
         and isinstance(log, list)
         and all(isinstance(e, dict) and isinstance(e.get("key"), str) for e in log)
+        and _count(start)
+        and start <= limits.MAX_LOG  # lines not kept, each rebuilt by the check
         and isinstance(marks, list)
         and len(marks) == at
-        and all(_count(m) and m <= len(log) for m in marks)
+        and all(_count(m) and m <= start + len(log) for m in marks)
         and all(a <= b for a, b in zip(marks, marks[1:], strict=False))
     )
     last = 0

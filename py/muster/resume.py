@@ -1,7 +1,8 @@
 """A kept game back at once: resumed from its checkpoint, its replay checked afterwards.
 
 The browser keeps every game with a checkpoint (``Game.save(checkpoint=True)``): its newest
-state, one state before it and its log. ``resume_kept`` puts such a game in play without
+state, one state before it and its log's newest lines (the older ones are
+rebuilt by the check). ``resume_kept`` puts such a game in play without
 replaying its actions; ``KeptCheck`` then replays them a few at a time, between the player's
 own calls, and compares: when the replay agrees nothing is said and the states it kept are
 given to the game (so undo far back needs no replay from the start); when it does not, the
@@ -16,7 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .errors import RulesError
-from .game import Game, Replay, _replayable
+from .game import PENDING, Game, Replay, _replayable
 
 View = Callable[[Game], dict[str, Any]]
 
@@ -33,7 +34,7 @@ def resume_kept(
     if isinstance(data, dict) and "checkpoint" in data:
         try:
             game = Game.resume(data, rules_for)
-            check = KeptCheck(game, Replay(data, rules_for, checked=True))
+            check = KeptCheck(game, lambda: Replay(data, rules_for, checked=True))
             return game, show(game), check
         except Exception:  # noqa: BLE001  # a checkpoint that does not fit: replay instead
             pass
@@ -42,12 +43,20 @@ def resume_kept(
 
 
 class KeptCheck:
-    """The replay of a resumed game's save, compared with its checkpoint a step at a time."""
+    """The replay of a resumed game's save, compared with its checkpoint a step at a time.
+    ``replay`` is the replay, or what makes it at the first step (so the resume itself does
+    not check the save a second time)."""
 
-    def __init__(self, game: Game, replay: Replay) -> None:
+    def __init__(self, game: Game, replay: Replay | Callable[[], Replay]) -> None:
         self.game = game
-        self.replay = replay
+        self._replay = replay
         self.finished = False
+
+    @property
+    def replay(self) -> Replay:
+        if not isinstance(self._replay, Replay):
+            self._replay = self._replay()
+        return self._replay
 
     def step(self, count: int) -> Game | None:
         """Replay ``count`` more actions. None while the replay agrees with the checkpoint (or
@@ -77,6 +86,11 @@ class KeptCheck:
         for index in range(1, same + 1):
             if game.states[index] is None:
                 game.states[index] = replayed.states[index]
+        # The log lines the checkpoint did not keep, up to where the two pasts part.
+        end = replayed.log_marks[same] if same < len(replayed.log_marks) else len(replayed.log)
+        for index in range(min(end, len(game.log))):
+            if game.log[index] is PENDING:
+                game.log[index] = replayed.log[index]
 
     def _differs(self) -> Game:
         """The replayed game: the save's actions as far as they replay, then those played since

@@ -12,9 +12,10 @@ from typing import Any
 import pytest
 from long_games import long_game
 
+from muster import game as game_module
 from muster.api import Session
 from muster.errors import RulesError
-from muster.game import CHECKPOINT, Game, Replay, state_hash
+from muster.game import CHECKPOINT, PENDING, Game, Replay, state_hash
 from muster.resume import KeptCheck, resume_kept
 from muster.systems import game_rules
 
@@ -72,6 +73,32 @@ def test_the_check_agrees_and_gives_the_states(game: Game) -> None:
     assert resumed.states[CHECKPOINT] == Game.load(save, game_rules).states[CHECKPOINT]
 
 
+def test_only_the_newest_log_lines_are_kept_and_the_check_rebuilds_the_rest(
+    game: Game, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What a resume reads does not grow with the log: the checkpoint keeps its newest lines,
+    the view shows them as the replayed game does, the older ones come back with the check."""
+    monkeypatch.setattr(game_module, "LOG_KEPT", 100)
+    save = kept(game)
+    point = save["checkpoint"]
+    assert len(game.log) > 200
+    assert point["log"] == game.log[-100:] and point["log_from"] == len(game.log) - 100
+    resumed = Game.resume(save, game_rules)
+    replayed = Game.load(save, game_rules)
+    assert resumed.log[: point["log_from"]] == [PENDING] * point["log_from"]
+    mine, theirs = resumed.view(None, 60), replayed.view(None, 60)
+    assert mine["log"] == theirs["log"] and mine["log_at"] == theirs["log_at"]
+    assert mine["state"] == theirs["state"] and mine["hash"] == theirs["hash"]
+    assert all(e is not PENDING for e in resumed.view(None, 100_000)["log"])
+    again = json.loads(json.dumps(resumed.save(checkpoint=True)))  # kept again before the check
+    assert again["checkpoint"] == point
+    check = KeptCheck(resumed, Replay(again, game_rules, checked=True))
+    while not check.finished:
+        assert check.step(70) is None
+    assert resumed.log == replayed.log
+    assert resumed.view(None, 1000) == replayed.view(None, 1000)
+
+
 def garbled(save: dict[str, Any]) -> list[dict[str, Any]]:
     """The save with its checkpoint spoiled in every way a device could spoil it."""
     out = []
@@ -89,6 +116,11 @@ def garbled(save: dict[str, Any]) -> list[dict[str, Any]]:
         lambda p: p["log_marks"].reverse(),
         lambda p: p["log"].append(7),
         lambda p: p.update(states=None),
+        lambda p: p.pop("log_from"),
+        lambda p: p.update(log_from=-1),
+        lambda p: p.update(log_from=None),
+        lambda p: p.update(log_from=10**9),  # more lines than any log
+        lambda p: p.update(log_from=True),
     ):
         copied = copy.deepcopy(save)
         spoil(copied["checkpoint"])

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from test_play_panel import open_demo
-from test_resume import position, reload
+from test_resume import position, reload, settle
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "core"))
 from long_games import long_game  # noqa: E402
@@ -64,6 +64,47 @@ def test_a_game_of_five_thousand_actions_resumes_after_a_reload(browser, site_ur
         game.undo()
         undone = page.evaluate("window.muster.engine.call('undo', {})")
         assert undone["hash"] == state_hash(game.state)
+        app.assert_no_errors()
+    finally:
+        app.context.close()
+
+
+# Every text the message line shows from now on, in order.
+WATCH_MESSAGES = """() => {
+  const line = document.querySelector('#message');
+  window.__messages = [];
+  new MutationObserver(() => window.__messages.push(line.textContent)).observe(
+    line, {childList: true, characterData: true, subtree: true});
+}"""
+
+
+def test_a_long_save_file_opens_with_its_progress_on_screen(browser, site_url, tmp_path):
+    """A file from elsewhere has no checkpoint: it is replayed whole, in parts, the message
+    line saying how far, and the game ends at the file's position."""
+    game = long_game(1500, seed=2)
+    save = game.save()
+    path = tmp_path / "long.save.json"
+    path.write_text(json.dumps(save))
+    app = open_demo(browser, site_url, "demo-valmont")
+    page = app.page
+    try:
+        settle(page)
+        page.evaluate(WATCH_MESSAGES)
+        page.set_input_files("#save-file", str(path))
+        page.wait_for_selector("#ask[open], #message:not([hidden])")
+        if page.locator("#ask[open]").count():
+            page.click("#ask-ok")
+        page.wait_for_function(
+            "document.querySelector('#message').textContent.includes('loaded')", timeout=300_000
+        )
+        seen = page.evaluate("window.__messages")
+        progress = [t for t in seen if t.startswith("Checking the save file")]
+        assert progress, seen
+        assert "50 of 1,500 actions replayed" in progress[0], progress
+        assert any("1,450 of 1,500" in t for t in progress), progress
+        where = position(page)
+        assert where["hash"] == save["hash"] and where["moves"] == 1500
+        assert str(game.state["turn"]) in where["turn"]
         app.assert_no_errors()
     finally:
         app.context.close()
