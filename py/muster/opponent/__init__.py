@@ -25,8 +25,8 @@ from .knowledge import searchable
 from .search import Evaluate, Level, Search, decide, fingerprint
 
 LEVELS = {
-    # The default level is meant to decide within 2 s in the browser (Pyodide, 2-3 times slower
-    # than CPython); bench/advise_speed.py measures how far each level is from it.
+    # The default level is meant to decide within 2 s in the browser: bench/advise_pyodide.py
+    # measures each level there (and bench/advise_speed.py in CPython).
     1: Level("level.muster_1", chances=1, deepen=2, plies=1, worlds=1, nodes=200),
     2: Level("level.muster_2", chances=1, deepen=3, plies=2, worlds=2, nodes=300),
     3: Level("level.muster_3", chances=2, deepen=6, plies=4, worlds=3, nodes=3000),
