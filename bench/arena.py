@@ -87,12 +87,15 @@ def play(job: tuple[str, str, str, int]) -> tuple[str, str, str, int, str, int]:
     return scenario_id, first, second, n, outcome, len(game.actions)
 
 
-def interval(k: int, n: int) -> float:
-    """The half-width of the 95 % interval (Wilson) of ``k`` wins in ``n`` games, points."""
+def interval(k: int, n: int) -> tuple[float, float]:
+    """The 95 % interval (Wilson) of the share won with ``k`` wins in ``n`` games, in points:
+    its low and high ends (not centred on k / n: near 0 % or 100 % it leans inwards)."""
     if n == 0:
-        return 100.0
+        return 0.0, 100.0
     p, z = k / n, 1.96
-    return 100 * z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return 100 * max(0.0, centre - half), 100 * min(1.0, centre + half)
 
 
 def main() -> None:
@@ -128,7 +131,7 @@ def main() -> None:
                 flush=True,
             )
     print(
-        "| demo | Muster | against | games | win | draw | loss | win % (95 % interval) "
+        "| demo | Muster | against | games | win | draw | loss | win % [95 % interval] "
         "| actions (median, most) |"
     )
     print(
@@ -141,9 +144,10 @@ def main() -> None:
         pct = 100 * t["win"] / n if n else 0
         against = b if not b.isdigit() else f"level {b}"
         long = sorted(lengths.get((s, a, b), [0]))
+        lo, hi = interval(t["win"], n)
         print(
             f"| {s} | level {a} | {against} | {n} | {t['win']} | {t['draw']} | {t['loss']} "
-            f"| {pct:.0f} ± {interval(t['win'], n):.0f} | {long[len(long) // 2]}, {long[-1]} |"
+            f"| {pct:.0f} [{lo:.0f}–{hi:.0f}] | {long[len(long) // 2]}, {long[-1]} |"
         )
 
 
