@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
-"""How fast Muster thinks in CPython: ms per decision at each level and actions per second of
-its search (actions taken on its own copies of the state), medians over positions of each
-demo reached by random play; and the cost of copying a state (``knowledge.clone`` against
-``copy.deepcopy``), measured in one run.
+"""How fast Muster thinks in CPython: ms per decision at each level (the median and the worst,
+in the process's CPU time, which the neighbours of a shared machine do not stretch, and in
+elapsed time) and actions per second of its search (actions taken on its own copies of the
+state), over positions of each demo reached by random play; and the cost of copying a state
+(``knowledge.clone`` against ``copy.deepcopy``), measured in one run. The browser's figures:
+``bench/advise_pyodide.py``.
 
     python bench/advise_speed.py [--positions 8]
 """
@@ -52,22 +54,23 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--positions", type=int, default=8)
     args = ap.parse_args()
-    print("| demo | level | ms per decision (median) | search actions/s (median) |")
-    print("| ---- | ----- | ------------------------ | ------------------------- |")
+    print("| demo | level | CPU ms (median, worst) | elapsed ms (median) | search actions/s |")
+    print("| ---- | ----- | ---------------------- | ------------------- | ---------------- |")
     for scenario_id in DEMOS:
         games = positions(scenario_id, args.positions)
         for level in sorted(LEVELS):
-            ms, rate = [], []
+            ms, cpu, rate = [], [], []
             for game in games:
                 side = game.rules.decider(game.scenario, game.state)
-                t = time.perf_counter()
+                t, c = time.perf_counter(), time.process_time()
                 answer = advise(game, side, level, 1)
-                dt = time.perf_counter() - t
+                dt, dc = time.perf_counter() - t, time.process_time() - c
                 ms.append(1000 * dt)
-                rate.append(answer["nodes"] / dt)
+                cpu.append(1000 * dc)
+                rate.append(answer["nodes"] / max(dc, 1e-6))
             print(
-                f"| {scenario_id} | {level} | {statistics.median(ms):.0f} "
-                f"| {statistics.median(rate):.0f} |"
+                f"| {scenario_id} | {level} | {statistics.median(cpu):.0f}, {max(cpu):.0f} "
+                f"| {statistics.median(ms):.0f} | {statistics.median(rate):.0f} |"
             )
         state = games[0].state
         for name, how in (("clone", clone), ("deepcopy", copy.deepcopy)):

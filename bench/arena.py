@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "py"))
 
 from muster.game import Game  # noqa: E402
-from muster.opponent import LEVELS, RECENT, advise, evaluation  # noqa: E402
+from muster.opponent import LEVELS, advise, evaluation, this_turn  # noqa: E402
 from muster.opponent.knowledge import searchable  # noqa: E402
 from muster.opponent.search import REPEAT, Search, fingerprint  # noqa: E402
 from muster.scenario import load_builtin  # noqa: E402
@@ -41,7 +41,7 @@ def greedy(game: Game, side: str, rng: random.Random) -> dict:
     legal = game.legal_actions()
     evaluate = evaluation(sc.system)
     state = searchable(rules, sc, game.state, side, rng)
-    seen = frozenset(fingerprint(rules, sc, s, side) for s in game.states[-RECENT:] if s)
+    seen = frozenset(fingerprint(rules, sc, s, side) for s in this_turn(game))
     search = Search(rules, sc, side, evaluate, rng, LEVELS[1], seen=seen)
     best, value = legal[0], -math.inf
     for action in legal:
@@ -65,9 +65,9 @@ def move(player: str, game: Game, side: str, rng: random.Random, seed: int) -> d
     return advise(game, side, int(player), seed)["action"]
 
 
-def play(job: tuple[str, str, str, int]) -> tuple[str, str, str, int, str]:
+def play(job: tuple[str, str, str, int]) -> tuple[str, str, str, int, str, int]:
     """One game: ``first`` plays the scenario's first side when ``n`` is even, else the
-    second. The outcome for ``first``: win, draw or loss."""
+    second. The outcome for ``first`` (win, draw or loss) and the game's length in actions."""
     scenario_id, first, second, n = job
     sc = load_builtin(scenario_id)
     rules = game_rules(sc.system)
@@ -84,15 +84,18 @@ def play(job: tuple[str, str, str, int]) -> tuple[str, str, str, int, str]:
         game.apply(move(player, game, side, rng, n))
     winner = (game.state.get("result") or {}).get("winner")
     outcome = "draw" if winner is None else ("win" if winner == mine else "loss")
-    return scenario_id, first, second, n, outcome
+    return scenario_id, first, second, n, outcome, len(game.actions)
 
 
-def interval(k: int, n: int) -> float:
-    """The half-width of the 95 % interval (Wilson) of ``k`` wins in ``n`` games, points."""
+def interval(k: int, n: int) -> tuple[float, float]:
+    """The 95 % interval (Wilson) of the share won with ``k`` wins in ``n`` games, in points:
+    its low and high ends (not centred on k / n: near 0 % or 100 % it leans inwards)."""
     if n == 0:
-        return 100.0
+        return 0.0, 100.0
     p, z = k / n, 1.96
-    return 100 * z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return 100 * max(0.0, centre - half), 100 * min(1.0, centre + half)
 
 
 def main() -> None:
@@ -114,26 +117,37 @@ def main() -> None:
                 pairings.append((scenario_id, str(level), against))
     jobs = [(s, a, b, n) for s, a, b in pairings for n in range(args.games)]
     tally: dict[tuple[str, str, str], dict[str, int]] = {}
+    lengths: dict[tuple[str, str, str], list[int]] = {}
     start = time.monotonic()
     with multiprocessing.Pool(args.processes) as pool:
-        for done, (s, a, b, _, outcome) in enumerate(pool.imap_unordered(play, jobs), 1):
+        for done, (s, a, b, n, outcome, length) in enumerate(pool.imap_unordered(play, jobs), 1):
             tally.setdefault((s, a, b), {"win": 0, "draw": 0, "loss": 0})[outcome] += 1
+            lengths.setdefault((s, a, b), []).append(length)
             took = time.monotonic() - start
             print(
-                f"[{done}/{len(jobs)} games, {took:.0f} s] {s} level {a} vs {b}: {outcome}",
+                f"[{done}/{len(jobs)} games, {took:.0f} s] {s} level {a} vs {b} #{n}: "
+                f"{outcome} in {length} actions",
                 file=sys.stderr,
                 flush=True,
             )
-    print("| demo | Muster | against | games | win | draw | loss | win % (95 % interval) |")
-    print("| ---- | ------ | ------- | ----- | --- | ---- | ---- | --------------------- |")
+    print(
+        "| demo | Muster | against | games | win | draw | loss | win % [95 % interval] "
+        "| actions (median, most) |"
+    )
+    print(
+        "| ---- | ------ | ------- | ----- | --- | ---- | ---- | --------------------- "
+        "| ---------------------- |"
+    )
     for s, a, b in pairings:
         t = tally.get((s, a, b), {"win": 0, "draw": 0, "loss": 0})
         n = sum(t.values())
         pct = 100 * t["win"] / n if n else 0
         against = b if not b.isdigit() else f"level {b}"
+        long = sorted(lengths.get((s, a, b), [0]))
+        lo, hi = interval(t["win"], n)
         print(
             f"| {s} | level {a} | {against} | {n} | {t['win']} | {t['draw']} | {t['loss']} "
-            f"| {pct:.0f} ± {interval(t['win'], n):.0f} |"
+            f"| {pct:.0f} [{lo:.0f}–{hi:.0f}] | {long[len(long) // 2]}, {long[-1]} |"
         )
 
 

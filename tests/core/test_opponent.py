@@ -10,7 +10,7 @@ import pytest
 
 from muster.api import Session
 from muster.game import Game
-from muster.opponent import LEVELS, Level, think
+from muster.opponent import LEVELS, Level, think, this_turn
 from muster.scenario import load_builtin
 from muster.systems import game_rules
 
@@ -158,3 +158,41 @@ def test_games_with_muster_on_one_side_for_a_while_reach_the_end(scenario_id):
 def test_a_game_with_muster_on_both_sides_reaches_the_end():
     sides = [x["id"] for x in load_builtin("demo-fontanella").data["sides"]]
     play("demo-fontanella", set(sides), 2)
+
+
+def test_muster_remembers_every_position_of_the_turn_and_changes_no_game():
+    """``this_turn``: the positions of the current turn, newest first, the ones the game
+    dropped to save room replayed as they were; the game itself is left as it was."""
+    scenario = load_builtin("demo-fontanella")
+    rules = game_rules(scenario.system)
+    game = Game.start(scenario, rules, 5)
+    rng = random.Random(5)
+    every = [game.state]
+    while len(game.actions) < 400 and not game.state.get("result"):
+        game.push(rng.choice(game.legal_actions()))
+        every.append(game.state)
+    assert None in game.states  # some were dropped: the turn's are replayed
+    before = fingerprint(game)
+    turn = game.state["turn"]
+    expected = []
+    for state in reversed(every):
+        if state["turn"] != turn:
+            break
+        expected.append(state)
+    assert this_turn(game) == expected
+    assert this_turn(game) == expected  # again, from what it worked out the first time
+    assert this_turn(game, 3) == expected[:3]
+    assert fingerprint(game) == before
+
+
+def test_muster_ends_the_step_when_nothing_gains():
+    """Where every action is worth the same, Muster ends the step rather than pick and put
+    back blocks: at the start of demo-fontanella's first movement phase with a budget that
+    looks at nothing further, the choice is the ending."""
+    s = session("demo-fontanella")
+    game = s.game
+    side = game.rules.decider(game.scenario, game.state)
+    flat = Level("level.muster_1", chances=0, deepen=0, plies=0, worlds=1, nodes=60)
+    legal = game.legal_actions()
+    assert any(a["type"] == "end_phase" for a in legal)
+    assert think(game, side, flat, 1)["action"]["type"] == "end_phase"

@@ -18,21 +18,21 @@ from typing import Any
 
 from .. import systems
 from ..errors import RulesError
-from ..game import Game, chance_faces
+from ..game import Game, _replayable, chance_faces
 from ..play import objectives
 from ..shapes import Action, State
 from .knowledge import searchable
 from .search import Evaluate, Level, Search, decide, fingerprint
 
 LEVELS = {
-    # The default level is meant to decide within 2 s in the browser (Pyodide, 2-3 times slower
-    # than CPython); bench/advise_speed.py measures how far each level is from it.
-    1: Level("level.muster_1", chances=1, deepen=0, plies=0, worlds=1, nodes=200),
+    # The default level is meant to decide within 2 s in the browser: bench/advise_pyodide.py
+    # measures each level there (and bench/advise_speed.py in CPython).
+    1: Level("level.muster_1", chances=1, deepen=2, plies=1, worlds=1, nodes=200),
     2: Level("level.muster_2", chances=1, deepen=3, plies=2, worlds=2, nodes=300),
     3: Level("level.muster_3", chances=2, deepen=6, plies=4, worlds=3, nodes=3000),
 }
 DEFAULT_LEVEL = 2
-RECENT = 32  # how many of the latest positions Muster will not go back to
+RECENT = 256  # at most how many of the turn's positions Muster remembers, not to go back to
 Label = dict[str, Any]
 
 
@@ -75,8 +75,8 @@ def think(
     deadline = None if budget_ms is None else time.monotonic() + budget_ms / 1000
     evaluate = evaluation(scenario.system)
     worlds = lv.worlds if rules.hidden_information else 1
-    # The positions the side has seen lately (as its screen showed them), not to go back to.
-    seen = frozenset(fingerprint(rules, scenario, s, side) for s in game.states[-RECENT:] if s)
+    # The positions the side has seen this turn (as its screen showed them), not to go back to.
+    seen = frozenset(_known(rules, scenario, s, side) for s in this_turn(game))
     searches = []
     for _ in range(worlds):
         state = searchable(rules, scenario, game.state, side, rng)
@@ -96,6 +96,65 @@ def think(
         "considered": len(legal),
         "nodes": sum(s.nodes for s, _ in searches),
     }
+
+
+def this_turn(game: Game, most: int = RECENT) -> list[State]:
+    """The game's positions of the current turn (the newest ``most`` of them), newest first:
+    the ones the game dropped to save room are replayed on copies (``Game`` keeps its newest
+    states and a checkpoint now and then), and the game is not changed."""
+    turn = game.state.get("turn")
+    found: list[State] = []
+    index = len(game.states) - 1
+    while index >= 0 and len(found) < most:
+        state = game.states[index]
+        if state is None:
+            start, kept = game._kept_before(index)
+            replayed = [kept]
+            for i in range(start, index):
+                replayed.append(_replayed(game, replayed[-1], i))
+            for state in reversed(replayed[1:]):  # index down to start + 1
+                if state.get("turn") != turn or len(found) >= most:
+                    return found
+                found.append(state)
+            index = start
+            continue
+        if state.get("turn") != turn:
+            break
+        found.append(state)
+        index -= 1
+    return found
+
+
+# What the latest decisions worked out about the game's positions, by the identity of the
+# state they were worked out from (held, so the identity stays its own): a game's states are
+# never changed once made, so a position is fingerprinted, and a dropped one replayed, once.
+_MEMO: dict[tuple[Any, ...], tuple[Any, Any]] = {}
+MEMO_SIZE = 1024
+
+
+def _memo(key: tuple[Any, ...], source: Any, work: Any) -> Any:
+    found = _MEMO.get(key)
+    if found is not None and found[0] is source:
+        return found[1]
+    if len(_MEMO) >= MEMO_SIZE:
+        _MEMO.clear()
+    value = work()
+    _MEMO[key] = (source, value)
+    return value
+
+
+def _known(rules: Any, scenario: Any, state: State, side: str) -> str:
+    """``fingerprint`` of one of the game's states, worked out once."""
+    key = ("fingerprint", id(state), side, id(scenario))
+    return _memo(key, state, lambda: fingerprint(rules, scenario, state, side))  # type: ignore[no-any-return]
+
+
+def _replayed(game: Game, before: State, i: int) -> State:
+    """The state after the game's action ``i`` from ``before`` (the one before it), replayed
+    once (on a copy: ``Game._next``)."""
+    action = game.actions[i]
+    key = ("replayed", id(before), i)
+    return _memo(key, before, lambda: game._next(before, _replayable(action))[0])  # type: ignore[no-any-return]
 
 
 def why(

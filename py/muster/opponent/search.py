@@ -29,6 +29,10 @@ from .knowledge import clone
 
 REPEAT = 500.0  # what going back to a position the side has seen costs: never, unless forced
 MAX_FACES = 12  # a chance point of more faces is settled by one face drawn, at every depth
+# The actions that end the side's step, phase or turn: on a tie of values one of them is chosen
+# (nothing gained by going on: the side stops, rather than wander among positions of one worth).
+ENDING = frozenset({"next_step", "end_phase", "end_turn", "end_rally", "end_combat"})
+STEP = 0.01  # what each action of a line costs: of two lines worth the same, the shorter wins
 Evaluate = Callable[[Any, Any, str], float]
 
 
@@ -139,11 +143,14 @@ class Search:
 
     def deepen_one(self, state: State, action: Action) -> float:
         """The value of ``action`` followed by the side's next ``plies`` decisions, each the
-        best of a first pass (chance points settled one deep)."""
+        best of a first pass (chance points settled one deep), less ``STEP`` for each action
+        of the line. The side stops where no action gains on the position it has (it would
+        end the step), and at a position it has seen."""
         after = self.child(state, action)
         seen = set(self.seen)
         back = REPEAT if self.repeats(after, seen) else 0.0
         after = self.settled(after)
+        taken = 1
         for _ in range(self.level.plies):
             if after.get("result") or self.spent():
                 break
@@ -153,12 +160,14 @@ class Search:
             if not legal:
                 break
             seen.add(self.fingerprint(after))
+            here = self.evaluate(self.scenario, after, self.side)
             values = self.first_pass(after, legal, min(1, self.level.chances), seen)
-            best = max(range(len(legal)), key=values.__getitem__)
-            if values[best] <= -REPEAT / 2:
-                break  # only positions seen before: the side stops here
+            best = max(range(len(legal)), key=lambda i: (values[i], legal[i]["type"] in ENDING))
+            if values[best] <= here or values[best] <= -REPEAT / 2:
+                break  # nothing gains (or only positions seen before): the side stops here
             after = self.settled(self.child(after, legal[best]))
-        return self.settle(after, self.level.chances) - back
+            taken += 1
+        return self.settle(after, self.level.chances) - back - STEP * taken
 
 
 def fingerprint(rules: Any, scenario: Any, state: State, side: str) -> str:
@@ -184,8 +193,9 @@ def decide(searches: list[tuple[Search, State]], legal: list[Action]) -> tuple[i
     search and its state each; one for a game that hides nothing) and each action's value.
 
     Each action's value is its mean over the determinizations. The best ``deepen`` of them by
-    the first pass are then valued again, each with the same follow-ups in every world, and
-    the best of those is chosen (the first listed on a tie).
+    the first pass (and the action that ends the step, if one is legal) are then valued again,
+    each with the same follow-ups in every world, and the best of those is chosen: on a tie the
+    action that ends the step, else the first listed.
     """
     n = len(searches)
     first = [0.0] * len(legal)
@@ -195,9 +205,19 @@ def decide(searches: list[tuple[Search, State]], legal: list[Action]) -> tuple[i
     level = searches[0][0].level
     order = sorted(range(len(legal)), key=lambda i: (-first[i], i))
     chosen = order[: level.deepen] if level.deepen and level.plies and len(legal) > 1 else []
+    if chosen:
+        # and the actions tied with the best (picking a block is worth nothing by itself: its
+        # worth is the move it leads to), while the budget lasts; the ending first: it is
+        # cheap (the other side decides next)
+        top = first[order[0]]
+        tied = [i for i in order[level.deepen :] if first[i] >= top and top > -REPEAT / 2]
+        ending = [i for i in order[level.deepen :] if legal[i]["type"] in ENDING]
+        chosen = ending + chosen + [i for i in tied if i not in ending]
     deeper: dict[int, float] = {}
     for i in chosen:
-        if first[i] == float("-inf") or any(s.spent() for s, _ in searches):
+        if first[i] == float("-inf"):
+            continue
+        if deeper and any(s.spent() for s, _ in searches):
             break
         total = 0.0
         for search, state in searches:
@@ -209,5 +229,5 @@ def decide(searches: list[tuple[Search, State]], legal: list[Action]) -> tuple[i
     values = first
     if len(deeper) > 1:  # the best is chosen among those valued again
         values = [deeper.get(i, float("-inf")) for i in range(len(legal))]
-    index = max(range(len(legal)), key=lambda i: (values[i], -i))
+    index = max(range(len(legal)), key=lambda i: (values[i], legal[i]["type"] in ENDING, -i))
     return index, values
