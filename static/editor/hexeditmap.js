@@ -51,6 +51,13 @@ export class EditMap extends HexMap {
     this._drawOffMap(file.map);
   }
 
+  // Play covers the hexes off the map and ignores taps there; the editor shades them its own
+  // way (_drawOffMap) and paints them back.
+  _drawOffBoard() {
+    this._off = null;
+    this.layers.offmap.innerHTML = "";
+  }
+
   _drawOffMap(map) {
     const grid = this._grid;
     const key = JSON.stringify([this._keys.geom, map.off_map || []]);

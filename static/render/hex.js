@@ -129,6 +129,7 @@ export class HexMap extends PanZoomMap {
       "terrain",
       "hexsides",
       "roads",
+      "offmap",
       "highlights",
       "marks",
       "lit",
@@ -173,7 +174,6 @@ export class HexMap extends PanZoomMap {
     this._cursor = null;
     this.layers.cursor.innerHTML = "";
     this._defs.innerHTML = patternDefs(this._id);
-    const terrain = terrainSvg(grid, map, this._id);
     this._chunks = null;
     this.layers.labels.innerHTML = labelsSvg(grid, map);
     this._numsLayer = this.layers.labels.firstChild;
@@ -192,6 +192,7 @@ export class HexMap extends PanZoomMap {
       this.layers.hexsides.innerHTML = sides.svg;
       this.layers.roads.innerHTML = roadsSvg(grid, map, sides.bridges);
     }
+    this._drawOffBoard(grid, map);
     this.layers.highlights.innerHTML = "";
     this._hlCosts.innerHTML = "";
     this.layers.marks.innerHTML = "";
@@ -205,6 +206,20 @@ export class HexMap extends PanZoomMap {
     this._svg.setAttribute("data-map-drawn", "1");
     this._svg.setAttribute("data-orientation", grid.flat ? "flat" : "pointy");
     this.fit();
+  }
+
+  // The hexes the scenario takes off the map (map.off_map: a board that is not a rectangle):
+  // covered, in the colour around the map; no tap answers there.
+  _drawOffBoard(grid, map) {
+    this._off = new Set(map.off_map || []);
+    let svg = "";
+    for (const label of this._off) {
+      const c = grid.center(label);
+      if (c && grid.has(label)) {
+        svg += `<polygon class="hm-off" data-off="${esc(label)}" points="${grid.points(c[0], c[1])}"/>`;
+      }
+    }
+    this.layers.offmap.innerHTML = svg;
   }
 
   // ---- a big map: chunks drawn by what is in view -----------------------------------
@@ -672,14 +687,15 @@ export class HexMap extends PanZoomMap {
 
   // Whether `label` is a hex of the map.
   hasHex(label) {
-    return Boolean(this._grid && this._grid.has(label));
+    return Boolean(this._grid && this._grid.has(label) && !(this._off && this._off.has(label)));
   }
 
   // The hex under a client (CSS pixel) point, or null.
   hexAtClientPoint(x, y) {
     if (!this._grid) return null;
     const p = this.clientToMap(x, y);
-    return this._grid.labelAt(p.x, p.y);
+    const label = this._grid.labelAt(p.x, p.y);
+    return label && this._off && this._off.has(label) ? null : label;
   }
 
   // Client (CSS pixel) coordinates of a hex centre, or null.
