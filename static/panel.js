@@ -571,6 +571,8 @@ export class Play {
     const nodes = [this.gameBar(), this.dock()];
     const extras = this.extras();
     if (extras) nodes.push(extras);
+    const players = this.playersBox(); // who plays each side, changed in the game
+    if (players) nodes.push(players);
     root.replaceChildren.apply(root, nodes);
     this.renderLog();
     this.showAsked();
