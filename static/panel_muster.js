@@ -125,7 +125,8 @@ export const musterMethods = {
     });
     const head = [el("h3", { text: this.t("ui.muster_players") })];
     if (inGame) head.push(el("p", { class: "hint", text: this.t("ui.muster_players_now") }));
-    return el("section", { class: "players", id: "players" }, head.concat(rows));
+    const kind = inGame ? "players extras" : "players"; // in a game, set out as the facts are
+    return el("section", { class: kind, id: "players" }, head.concat(rows));
   },
 
   // Hand sides to Muster, or take them back, in the game on screen: its save put back in
@@ -286,8 +287,9 @@ export const musterMethods = {
             : this.t("ui.muster_thinking", { side: side, level: this.t(this.levelKey(level)) }),
       }),
     ];
+    const buttons = [];
     if (this.musterStopped && !this.musterBusy) {
-      nodes.push(
+      buttons.push(
         this.button(this.t("ui.muster_again"), () => this.musterAgain(), {
           id: "muster-again",
           class: "primary",
@@ -295,15 +297,16 @@ export const musterMethods = {
       );
     } else {
       if (!this.hurry) {
-        nodes.push(
+        buttons.push(
           this.button(this.t("ui.muster_play_now"), () => this.playNow(), { id: "play-now" }),
         );
       }
       // Stop: Muster waits (its action not taken) until asked again.
-      nodes.push(
+      buttons.push(
         this.button(this.t("ui.muster_stop"), () => this.stopTurn(), { id: "muster-stop" }),
       );
     }
+    nodes.push(el("div", { class: "actions" }, buttons));
     return el("div", { class: "muster-turn", id: "muster-turn", "aria-live": "polite" }, nodes);
   },
 

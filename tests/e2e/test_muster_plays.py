@@ -94,6 +94,7 @@ def test_muster_plays_its_side_to_the_players_next_decision(browser, site_url, n
         wait_players_turn(page)
     before = play_until_muster(page)
     assert page.locator("#curtain:not([hidden])").count() == 0  # no privacy screen
+    assert page.locator(".handover").count() == 0  # nor a tablet to hand to Muster
     page.screenshot(path=f"/tmp/muster-{name}-turn.png")
     wait_players_turn(page)
     after = log_text(page)
