@@ -123,7 +123,8 @@ export const musterMethods = {
         select,
       ]);
     });
-    const head = [el("h3", { text: this.t("ui.muster_players") })];
+    // A heading under the dock's prompt (h2) in a game; the panel's first one before a game.
+    const head = [el(inGame ? "h3" : "h2", { text: this.t("ui.muster_players") })];
     if (inGame) head.push(el("p", { class: "hint", text: this.t("ui.muster_players_now") }));
     const kind = inGame ? "players extras" : "players"; // in a game, set out as the facts are
     return el("section", { class: kind, id: "players" }, head.concat(rows));
