@@ -209,6 +209,11 @@ export const musterMethods = {
       })
       .then(
         (view) => {
+          // An action taken as Stop was tapped is shown: the game has it.
+          if (view && stale() && this.musterStopped && this.musterRun === this.stoppedRun) {
+            this.show(view);
+            return;
+          }
           if (!view || stale()) return;
           done();
           this.musterMark = null;
@@ -313,6 +318,7 @@ export const musterMethods = {
 
   stopTurn() {
     this.stopMuster();
+    this.stoppedRun = this.musterRun;
     this.musterStopped = true;
     this.render();
   },

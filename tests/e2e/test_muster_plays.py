@@ -167,6 +167,16 @@ def test_the_advisor_proposes_a_legal_action_with_why_and_changes_nothing(browse
     app.context.close()
 
 
+def stop(page) -> None:
+    """Tap Stop while Muster plays on (the panel never settles then: it is tapped when drawn)."""
+    page.wait_for_function(
+        "() => { const b = document.querySelector('#muster-stop'); if (b) b.click();"
+        " return document.querySelector('#muster-again') !== null; }",
+        polling=200,
+        timeout=TURN_MS,
+    )
+
+
 def test_muster_on_both_sides_plays_by_itself_and_stops(browser, site_url):
     name = "demo-hohenbrueck"
     chosen = json.dumps({name: {"austria": 1, "prussia": 1}})
@@ -186,9 +196,7 @@ def test_muster_on_both_sides_plays_by_itself_and_stops(browser, site_url):
     )
     page.screenshot(path="/tmp/muster-both-sides.png")
     # Stop: Muster waits, nothing more is played, until asked again.
-    page.wait_for_selector("#muster-stop", timeout=TURN_MS)
-    press(page, "#muster-stop")
-    page.wait_for_selector("#muster-again", timeout=TURN_MS)
+    stop(page)
     stopped = log_text(page)
     page.wait_for_timeout(2000)
     assert log_text(page) == stopped
@@ -200,9 +208,7 @@ def test_muster_on_both_sides_plays_by_itself_and_stops(browser, site_url):
         timeout=TURN_MS,
     )
     # Both sides taken back from Muster during the game: the player decides, Muster no more.
-    page.wait_for_selector("#muster-stop", timeout=TURN_MS)
-    press(page, "#muster-stop")
-    page.wait_for_selector("#muster-again", timeout=TURN_MS)
+    stop(page)
     for side in ("austria", "prussia"):
         page.locator(f"#players-{side}").select_option("")
         settle(page)
