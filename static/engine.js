@@ -15,6 +15,34 @@ export class EngineError extends Error {
   }
 }
 
+// The page's one compile of pyodide.asm.wasm: a promise of the WebAssembly.Module, or of
+// null when it cannot (each rules worker then compiles the file itself). Its worker is kept
+// here, alive with the page.
+let compiling = null;
+let compiler = null;
+
+function compiledCore() {
+  if (compiling) return compiling;
+  compiling = new Promise(function (resolve) {
+    const url = new URL("../pyodide/pyodide.asm.wasm", import.meta.url);
+    try {
+      compiler = new Worker(new URL("./compile_worker.js", import.meta.url));
+    } catch (error) {
+      resolve(null);
+      return;
+    }
+    compiler.onmessage = function (event) {
+      resolve(event.data);
+    };
+    compiler.onerror = function (event) {
+      event.preventDefault();
+      resolve(null);
+    };
+    compiler.postMessage(url.href);
+  });
+  return compiling;
+}
+
 export class Engine {
   constructor(workerUrl, boot) {
     this.nextId = 1;
@@ -54,29 +82,12 @@ export class Engine {
   // module took tasks of 50-150 ms. That worker streams from the response as the page did, so
   // the browser's compiled-code cache serves it as well; it stays alive with the page, since
   // the browser writes that cache through it. Without it the rules worker compiles the file.
+  // The page compiles once: a later worker (Muster's, muster.js) gets the same module.
   sendCompiledCore() {
     const worker = this.worker;
-    const url = new URL("../pyodide/pyodide.asm.wasm", import.meta.url);
-    let sent = false;
-    function send(module) {
-      if (sent) return;
-      sent = true;
+    compiledCore().then(function (module) {
       worker.postMessage({ wasm: module || null });
-    }
-    try {
-      this.compiler = new Worker(new URL("./compile_worker.js", import.meta.url));
-    } catch (error) {
-      send(null);
-      return;
-    }
-    this.compiler.onmessage = function (event) {
-      send(event.data);
-    };
-    this.compiler.onerror = function (event) {
-      event.preventDefault();
-      send(null);
-    };
-    this.compiler.postMessage(url.href);
+    });
   }
 
   on(kind, listener) {

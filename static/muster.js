@@ -1,7 +1,7 @@
 // Muster's own rules worker: a second worker booted the same way as the one that answers the
 // screen (engine.js, worker.js, pyboot.js: from the same snapshot), started the first time a
-// game needs Muster. It gets the game as a save and answers `advise`, so the map, the previews
-// and the rules stay answered while Muster thinks. Which sides Muster plays, and how strongly,
+// game needs Muster. It gets the game (the whole save once, then the new actions) and answers
+// `advise`, so the map, the previews and the rules stay answered while Muster thinks. Which sides Muster plays, and how strongly,
 // is the game's option `muster` (side id to level), kept in every save.
 import { Engine } from "./engine.js";
 
@@ -60,10 +60,25 @@ export function setDiceAtTable(yes) {
   write(DICE_KEY, yes ? "table" : null);
 }
 
+// A recorded action as it is taken again (the core's `_replayable`): a digital roll rolls the
+// game's seeded stream again, one entered at the table gives its value.
+function replayable(action) {
+  if (action && action.type === "roll") {
+    return action.how === "digital" ? { type: "roll" } : { type: "roll", value: action.value };
+  }
+  return action;
+}
+
+// Muster's worker keeps the game loaded between its decisions and is sent only the actions
+// taken since (`act`, one by one): a decision costs the same late in a game as early. The
+// whole save is sent again (`load_save`, a replay) when the game is another, an action was
+// taken back, or the state reached differs from the save's (by its hash).
 export class MusterWorker {
   constructor(boot) {
     this.boot = boot;
     this.engine = null;
+    this.loaded = null; // the game in the worker: {game, actions: [action as text]}
+    this.loads = 0; // how many times the whole save was sent (the tests read it)
   }
 
   start() {
@@ -73,9 +88,45 @@ export class MusterWorker {
 
   // The game (a save) put in Muster's worker, as `side` sees it: the view of that side.
   load(save, side) {
-    return this.start().then(() =>
-      this.engine.call("load_save", { save: save, viewer: side }).then((answer) => answer.view),
-    );
+    return this.start().then(() => this.sync(save, side));
+  }
+
+  sync(save, side) {
+    const game = JSON.stringify([save.system, save.seed, save.options, save.scenario]);
+    const actions = save.actions.map((a) => JSON.stringify(a));
+    const had = this.loaded;
+    const ahead =
+      had &&
+      had.game === game &&
+      had.actions.length <= actions.length &&
+      had.actions.every((a, i) => a === actions[i]);
+    if (!ahead) return this.loadWhole(save, side, game, actions);
+    this.loaded = null; // until the new actions are in
+    let chain = Promise.resolve(null);
+    save.actions.slice(had.actions.length).forEach((action) => {
+      const again = replayable(action);
+      chain = chain.then(() => this.engine.call("act", { action: again, viewer: side, log: 0 }));
+    });
+    return chain
+      .then(() => this.engine.call("save", {}))
+      .then(
+        (now) => {
+          if (now.hash !== save.hash) return this.loadWhole(save, side, game, actions);
+          this.loaded = { game: game, actions: actions };
+          return this.engine.call("game_view", { viewer: side, log: 0 });
+        },
+        () => this.loadWhole(save, side, game, actions),
+      );
+  }
+
+  loadWhole(save, side, game, actions) {
+    this.loaded = null;
+    this.loads += 1;
+    document.documentElement.dataset.musterLoads = String(this.loads);
+    return this.engine.call("load_save", { save: save, viewer: side }).then((answer) => {
+      this.loaded = { game: game, actions: actions };
+      return answer.view;
+    });
   }
 
   // What Muster would do for `side` at `level` in the game loaded last.

@@ -221,7 +221,8 @@ export class Play {
     if (!this.musterDeciding()) this.hurry = false;
     const side = view.prompt ? view.prompt.side : null;
     // Pass-and-play: a note when another side than the last one that acted is asked now.
-    this.handover = Boolean(side && this.lastActor && side !== this.lastActor && !view.private);
+    const alone = view.private || this.hasMuster(); // one screen's side: no tablet to hand
+    this.handover = Boolean(side && this.lastActor && side !== this.lastActor && !alone);
     if (side) this.lastActor = side;
     if (side !== this.lastSide) {
       this.selected = null; // marks never outlive a side's turn
@@ -572,6 +573,8 @@ export class Play {
     const nodes = [this.gameBar(), this.dock()];
     const extras = this.extras();
     if (extras) nodes.push(extras);
+    const players = this.playersBox(); // who plays each side, changed in the game
+    if (players) nodes.push(players);
     root.replaceChildren.apply(root, nodes);
     this.renderLog();
     this.showAsked();

@@ -67,11 +67,17 @@ export const musterMethods = {
     return sides.find((s) => !(s in this.musterSides())) || null;
   },
 
-  // True while Muster decides (a die of its own rolled at the table is the player's).
+  // True while Muster decides (a die of its own rolled at the table is the player's). A
+  // chance point of no side (Valmont's cup draw) is drawn by the app too when Muster plays,
+  // without waiting for a tap, unless the player rolls Muster's dice at the table.
   musterDeciding() {
-    const view = this.view;
-    if (!view || view.result || this.past || !view.decider) return false;
-    if (!(view.decider in this.musterSides())) return false;
+    return !this.past && this.musterTurnIn(this.view);
+  },
+
+  musterTurnIn(view) {
+    if (!view || view.result || !this.hasMuster()) return false;
+    const noSide = !view.decider && Boolean(view.chance);
+    if (!noSide && !(view.decider in this.musterSides())) return false;
     return !(view.chance && !view.private && diceAtTable());
   },
 
@@ -88,10 +94,14 @@ export const musterMethods = {
     return out;
   },
 
+  // Who plays each side: on the start panel the choice for New game; in a game, under the
+  // dock, the game's own players (its option `muster`), changed at once (changeSides) and
+  // remembered for the next New game too.
   playersBox() {
     const scenario = this.getScenario();
     if (!scenario || !(scenario.sides || []).length) return null;
-    const chosen = this.chosenSides();
+    const inGame = Boolean(this.view);
+    const chosen = inGame ? this.musterSides() : this.chosenSides();
     const rows = scenario.sides.map((side) => {
       const id = "players-" + side.id;
       const select = el("select", { id: id, class: "player-choice", "data-side": side.id }, [
@@ -102,28 +112,68 @@ export const musterMethods = {
       });
       select.value = chosen[side.id] ? String(chosen[side.id]) : "";
       select.addEventListener("change", () => {
-        const now = this.chosenSides();
+        const now = inGame ? Object.assign({}, this.musterSides()) : this.chosenSides();
         if (select.value) now[side.id] = Number(select.value);
         else delete now[side.id];
         chooseSides(scenario.id, now);
+        if (inGame) this.changeSides(now);
       });
       return el("div", { class: "player-row" }, [
         el("label", { for: id, text: this.t("ui.muster_side", { side: side.id }) }),
         select,
       ]);
     });
-    return el(
-      "section",
-      { class: "players", id: "players" },
-      [el("h2", { class: "players-title", text: this.t("ui.muster_players") })].concat(rows),
-    );
+    // A heading under the dock's prompt (h2) in a game; the panel's first one before a game.
+    const head = [
+      el(inGame ? "h3" : "h2", { class: "players-title", text: this.t("ui.muster_players") }),
+    ];
+    if (inGame) head.push(el("p", { class: "hint", text: this.t("ui.muster_players_now") }));
+    const kind = inGame ? "players extras" : "players"; // in a game, set out as the facts are
+    return el("section", { class: kind, id: "players" }, head.concat(rows));
+  },
+
+  // Hand sides to Muster, or take them back, in the game on screen: its save put back in
+  // play with the option `muster` changed (not an action: undo does not take it back). With
+  // hidden blocks and no Muster left, the tablet goes behind the privacy screen.
+  changeSides(sides) {
+    if (this.busy) return Promise.resolve(null);
+    this.stopMuster();
+    this.busy = true;
+    const muster = Object.keys(sides).length ? Object.assign({}, sides) : null;
+    const ids = ((this.getScenario() || {}).sides || []).map((s) => s.id);
+    const human = ids.find((s) => !(s in (muster || {})));
+    return this.engine
+      .call("save", {})
+      .then((save) => {
+        const options = Object.assign({}, save.options);
+        if (muster) options.muster = muster;
+        else delete options.muster;
+        const params = { save: Object.assign({}, save, { options: options }) };
+        if (muster && human) params.viewer = human;
+        return this.engine.call("load_save", params);
+      })
+      .then(
+        (answer) => {
+          this.busy = false;
+          this.muster = muster;
+          this.musterStopped = false;
+          this.lastActor = null;
+          if (answer.view.private && !muster) this.view = null; // behind the privacy screen
+          return this.show(answer.view);
+        },
+        (error) => {
+          this.busy = false;
+          this.onError(error);
+          this.render();
+        },
+      );
   },
 
   // ---- Muster's turn -----------------------------------------------------------------------
 
   // After each view: if Muster decides now, it takes its next action (one at a time).
   musterNext() {
-    if (!this.musterDeciding() || this.musterBusy) return;
+    if (!this.musterDeciding() || this.musterBusy || this.musterStopped) return;
     const run = (this.musterRun = (this.musterRun || 0) + 1);
     const side = this.view.decider;
     const level = this.musterSides()[side];
@@ -135,9 +185,11 @@ export const musterMethods = {
       if (!stale()) this.musterBusy = false;
     };
     this.render();
-    this.engine
-      .call("save", {})
-      .then((save) => this.musterWorker.load(save, side))
+    // A die or a draw is rolled digitally: nothing to ask Muster's worker.
+    const asked = this.view.chance
+      ? Promise.resolve({ chance: this.view.chance })
+      : this.musterSeen(side);
+    asked
       .then((seen) => {
         if (stale()) return null;
         if (seen.chance) return { action: { type: "roll" }, item: null };
@@ -159,6 +211,11 @@ export const musterMethods = {
       })
       .then(
         (view) => {
+          // An action taken as Stop was tapped is shown: the game has it.
+          if (view && stale() && this.musterStopped && this.musterRun === this.stoppedRun) {
+            this.show(view);
+            return;
+          }
           if (!view || stale()) return;
           done();
           this.musterMark = null;
@@ -173,6 +230,11 @@ export const musterMethods = {
           this.render();
         },
       );
+  },
+
+  // The game as `side` sees it in Muster's worker, brought up to the game on screen.
+  musterSeen(side) {
+    return this.engine.call("save", {}).then((save) => this.musterWorker.load(save, side));
   },
 
   // What the map marks of Muster's action: its place, and its unit where nothing is hidden.
@@ -224,26 +286,43 @@ export const musterMethods = {
       el("p", {
         class: "muster-status",
         id: "muster-status",
-        text: mark
-          ? mark.label
-            ? this.t("ui.muster_does", { action: this.label(mark.label) })
-            : this.t("ui.muster_acts", { side: side })
-          : this.t("ui.muster_thinking", { side: side, level: this.t(this.levelKey(level)) }),
+        text: !side
+          ? this.t("ui.muster_draws")
+          : mark
+            ? mark.label
+              ? this.t("ui.muster_does", { action: this.label(mark.label) })
+              : this.t("ui.muster_acts", { side: side })
+            : this.t("ui.muster_thinking", { side: side, level: this.t(this.levelKey(level)) }),
       }),
     ];
+    const buttons = [];
     if (this.musterStopped && !this.musterBusy) {
-      nodes.push(
+      buttons.push(
         this.button(this.t("ui.muster_again"), () => this.musterAgain(), {
           id: "muster-again",
           class: "primary",
         }),
       );
-    } else if (!this.hurry) {
-      nodes.push(
-        this.button(this.t("ui.muster_play_now"), () => this.playNow(), { id: "play-now" }),
+    } else {
+      if (!this.hurry) {
+        buttons.push(
+          this.button(this.t("ui.muster_play_now"), () => this.playNow(), { id: "play-now" }),
+        );
+      }
+      // Stop: Muster waits (its action not taken) until asked again.
+      buttons.push(
+        this.button(this.t("ui.muster_stop"), () => this.stopTurn(), { id: "muster-stop" }),
       );
     }
+    nodes.push(el("div", { class: "actions" }, buttons));
     return el("div", { class: "muster-turn", id: "muster-turn", "aria-live": "polite" }, nodes);
+  },
+
+  stopTurn() {
+    this.stopMuster();
+    this.stoppedRun = this.musterRun;
+    this.musterStopped = true;
+    this.render();
   },
 
   musterAgain() {
@@ -257,10 +336,11 @@ export const musterMethods = {
     if (!this.hasMuster()) return this.send("undo");
     if (this.busy) return Promise.resolve(null);
     this.stopMuster();
+    this.musterStopped = false;
     this.busy = true;
     const step = () =>
       this.engine.call("undo", this.params()).then((view) => {
-        const again = view.decider in this.musterSides() && view.can_undo && !view.result;
+        const again = this.musterTurnIn(view) && view.can_undo;
         return again ? step() : view;
       });
     return step().then(
@@ -290,9 +370,7 @@ export const musterMethods = {
     this.advice = { side: side, waiting: true };
     this.render();
     const asked = this.view;
-    return this.engine
-      .call("save", {})
-      .then((save) => this.musterWorker.load(save, side))
+    return this.musterSeen(side)
       .then(() => this.musterWorker.advise(side, level, (view.moves || 0) + 1))
       .then(
         (answer) => {

@@ -342,7 +342,7 @@ class Game:
             "choices": [] if chance or not legal else self.choices(legal),
             "chance": None,
             "log": [self.log[i] for i in recent],
-            "can_undo": mine and self.can_take_back(),
+            "can_undo": (mine or self._player(viewer)) and self.can_take_back(),
             "can_redo": mine and bool(self.redo_stack),
             "result": state.get("result"),
             "summary": self.summary(),
@@ -434,16 +434,49 @@ class Game:
     def can_take_back(self) -> bool:
         """True if the side on screen may undo now. With hidden information a side takes back
         only its own last action (the same side decided before and after it), so undo never
-        shows one side what the other decided."""
+        shows one side what the other decided; against Muster, see ``_back_to_player``."""
         if not self.can_undo():
             return False
         if not self.rules.hidden_information:
             return True
+        if self.options.get("muster"):
+            return self._back_to_player()
         before = self.previous_state()
         if before is None:
             return False
         rules, sc = self.rules, self.scenario
         return rules.decider(sc, before) == rules.decider(sc, self.state)
+
+    def _player(self, viewer: str | None) -> bool:
+        """True if ``viewer`` is a side Muster does not play, in a game against Muster: its
+        screen may take back Muster's reply while Muster decides (``_back_to_player``)."""
+        muster = self.options.get("muster") or {}
+        return bool(muster) and viewer is not None and viewer not in muster
+
+    def _back_to_player(self) -> bool:
+        """Against Muster with hidden blocks there is no other person to glimpse anything:
+        undo takes back Muster's reply with the player's last decision, but never what the
+        player learnt since. True if, back to the last action a player (a side Muster does
+        not play) decided, no action settled a chance (a die or a draw) or showed the player
+        a block of the other side it did not see by name before. Without a player, no undo."""
+        rules, sc = self.rules, self.scenario
+        players = [s["id"] for s in sc.data["sides"] if s["id"] not in self.options["muster"]]
+        if not players:
+            return False
+        for index in range(len(self.actions) - 1, -1, -1):
+            for at in (index + 1, index):  # dropped states are replayed (KEEP_RECENT)
+                if self.states[at] is None:
+                    self._rebuild(at)
+            before, after = self.states[index], self.states[index + 1]
+            if before is None or after is None or before.get("chance"):
+                return False
+            for side in players:
+                seen = _named_blocks(rules.view_for(sc, before, side))
+                if _named_blocks(rules.view_for(sc, after, side)) - seen:
+                    return False
+            if rules.decider(sc, before) in players:
+                return True
+        return False
 
     def save(self, checkpoint: bool = False) -> dict[str, Any]:
         """A save: format, system, the scenario itself, seed, options, actions and state hash;
@@ -611,6 +644,11 @@ class Replay:
         if self.done != self.total or state_hash(self.game.state) != self.hash:
             raise RulesError("error.bad_save_hash", "the save does not replay to its saved state")
         return self.game
+
+
+def _named_blocks(view: dict[str, Any]) -> set[str]:
+    """The blocks a side's view shows by name (its own and the other side's revealed ones)."""
+    return {b["id"] for b in view.get("blocks", ()) if not b.get("hidden")}
 
 
 def check_options(options: Any, rules: Ruleset[Any, Any]) -> dict[str, Any]:

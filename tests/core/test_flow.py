@@ -162,6 +162,89 @@ def test_the_api_refuses_an_undo_over_the_hand_over_with_hidden_blocks():
     assert answer["ok"] is False and answer["error"]["key"] == "error.cannot_undo"
 
 
+def against_muster(seed=1):
+    """A random game of Fontanella, Muster playing France, up to a point where Austria (the
+    player) decides again after France's reply, nothing revealed to Austria in the reply;
+    with the index of Austria's last decision before it."""
+    sc = load_builtin("demo-fontanella")
+    rng = random.Random(seed)
+    g = Game.start(sc, game_rules(sc.system), seed, {"muster": {"france": 1}})
+    decided = None
+    while True:
+        before = g.rules.decider(sc, g.state)
+        seen = named(g, "austria")
+        g.apply(rng.choice(g.legal_actions()))
+        if before == "austria":
+            decided = len(g.actions) - 1
+            continue
+        if named(g, "austria") - seen:
+            decided = None  # France showed a block: this reply cannot be taken back
+            continue
+        if decided is not None and g.rules.decider(sc, g.state) == "austria":
+            return g, decided
+
+
+def named(g, side):
+    view = g.rules.view_for(g.scenario, g.state, side)
+    return {b["id"] for b in view["blocks"] if not b["hidden"]}
+
+
+def test_undo_against_muster_takes_back_its_reply_with_the_players_move():
+    g, decided = against_muster()
+    assert g.view("austria", 0)["can_undo"] is True
+    # Each of France's actions is taken back, then Austria's: the game is where Austria decided.
+    while len(g.actions) > decided:
+        assert g.can_take_back()
+        g.undo()
+    assert g.rules.decider(g.scenario, g.state) == "austria"
+
+
+def test_undo_against_muster_stops_where_a_block_was_revealed_to_the_player():
+    sc = load_builtin("demo-fontanella")
+    rng = random.Random(1)
+    g = Game.start(sc, game_rules(sc.system), 1, {"muster": {"france": 1}})
+    stops = 0
+    for _ in range(400):
+        if g.state.get("result"):
+            break
+        seen = named(g, "austria")
+        by_muster = g.rules.decider(sc, g.state) == "france"
+        g.apply(rng.choice(g.legal_actions()))
+        if by_muster and named(g, "austria") - seen:
+            assert not g.can_take_back()
+            assert g.view("austria", 0)["can_undo"] is False
+            stops += 1
+    assert stops
+
+
+def test_undo_against_muster_stops_after_a_chance_was_settled():
+    g, _ = against_muster()
+    assert g.can_take_back()
+    # The state before the last action as if at a chance point (no hidden-block demo rolls):
+    # what the die showed is not taken back.
+    g.states[-2] = {**g.states[-2], "chance": {"die": 6}}
+    assert not g.can_take_back()
+
+
+def test_undo_against_muster_on_both_sides_is_not_offered():
+    sc = load_builtin("demo-fontanella")
+    g = Game.start(sc, game_rules(sc.system), 1, {"muster": {"france": 1, "austria": 1}})
+    g.apply(g.legal_actions()[0])
+    assert g.can_undo() and not g.can_take_back()
+
+
+def test_the_api_takes_back_musters_reply_with_the_players_move():
+    g, decided = against_muster(2)
+    session = Session()
+    assert session.call("load_scenario", {"id": "demo-fontanella"})["ok"]
+    view = session.call("load_save", {"save": g.save(), "viewer": "austria"})["result"]["view"]
+    assert view["can_undo"] is True
+    for _ in range(len(g.actions) - decided):
+        answer = session.call("undo", {"viewer": "austria"})
+        assert answer["ok"], answer
+    assert answer["result"]["decider"] == "austria"
+
+
 # -- empty steps ------------------------------------------------------------------------------
 
 

@@ -1,8 +1,10 @@
 """Playing against Muster on the tablet (820×1180, touch): each demo with Muster on one side at
-level 1 goes through Muster's turn to the player's next decision, its actions in the log; undo
-takes back Muster's reply with the player's move; Fontanella never shows Muster's blocks and
-has no privacy screen; the advisor proposes a legal action with a worded why and changes
-nothing; a reload resumes the game against Muster."""
+level 1 goes through Muster's turn to the player's next decision, its actions in the log, its
+worker given the whole game once; undo takes back Muster's reply with the player's move;
+Fontanella never shows Muster's blocks and has no privacy screen; Muster on both sides plays
+by itself, Play now and Stop work, and its sides are taken back from it during the game; the
+advisor proposes a legal action with a worded why and changes nothing; a reload resumes the
+game against Muster."""
 
 from __future__ import annotations
 
@@ -92,6 +94,7 @@ def test_muster_plays_its_side_to_the_players_next_decision(browser, site_url, n
         wait_players_turn(page)
     before = play_until_muster(page)
     assert page.locator("#curtain:not([hidden])").count() == 0  # no privacy screen
+    assert page.locator(".handover").count() == 0  # nor a tablet to hand to Muster
     page.screenshot(path=f"/tmp/muster-{name}-turn.png")
     wait_players_turn(page)
     after = log_text(page)
@@ -106,16 +109,18 @@ def test_muster_plays_its_side_to_the_players_next_decision(browser, site_url, n
                 assert unit["name"] not in html, unit["name"]
                 assert f"data-piece='{unit['id']}'" not in html
                 assert f'data-piece="{unit["id"]}"' not in html
-    else:
-        # Undo takes back Muster's reply with the player's move.
-        press(page, "#undo")
-        page.wait_for_function(
-            "(text) => document.querySelector('#log-panel').innerText === text",
-            arg=before,
-            timeout=TURN_MS,
-        )
-        settle(page)
-        assert page.locator("#muster-turn").count() == 0
+    # Muster's worker got the whole game once; each later decision only the new actions.
+    assert page.evaluate("() => document.documentElement.dataset.musterLoads") == "1"
+    # Undo takes back Muster's reply with the player's move (with hidden blocks too: the
+    # reply of the first turn shows the player no block of Muster's).
+    press(page, "#undo")
+    page.wait_for_function(
+        "(text) => document.querySelector('#log-panel').innerText === text",
+        arg=before,
+        timeout=TURN_MS,
+    )
+    settle(page)
+    assert page.locator("#muster-turn").count() == 0
     # A reload resumes the game against Muster, the choice kept.
     page.reload()
     page.wait_for_selector("html[data-ready='1']", state="attached", timeout=TURN_MS)
@@ -158,5 +163,63 @@ def test_the_advisor_proposes_a_legal_action_with_why_and_changes_nothing(browse
     press(page, "#advice-close")
     assert page.locator("#advice").count() == 0
     assert log_text(page) == log
+    app.assert_no_errors()
+    app.context.close()
+
+
+def stop(page) -> None:
+    """Tap Stop while Muster plays on (the panel never settles then: it is tapped when drawn)."""
+    page.wait_for_function(
+        "() => { const b = document.querySelector('#muster-stop'); if (b) b.click();"
+        " return document.querySelector('#muster-again') !== null; }",
+        polling=200,
+        timeout=TURN_MS,
+    )
+
+
+def test_muster_on_both_sides_plays_by_itself_and_stops(browser, site_url):
+    name = "demo-hohenbrueck"
+    chosen = json.dumps({name: {"austria": 1, "prussia": 1}})
+    init = f"try {{ localStorage.setItem('muster.players', {json.dumps(chosen)}); }} catch (e) {{}}"
+    app = open_app(browser, site_url + f"?scenario={name}", init_script=init, **tablet())
+    page = app.page
+    press(page, "#new-game")
+    page.wait_for_selector("#muster-turn", timeout=TURN_MS)
+    start = log_text(page)
+    # A few actions play themselves, Play now skipping the pauses.
+    page.wait_for_function(
+        "(n) => { const b = document.querySelector('#play-now'); if (b) b.click();"
+        " return document.querySelector('#log-panel').innerText.split('\\n').length > n + 3; }",
+        arg=len(start.split("\n")),
+        polling=300,
+        timeout=TURN_MS,
+    )
+    page.screenshot(path="/tmp/muster-both-sides.png")
+    # Stop: Muster waits, nothing more is played, until asked again.
+    stop(page)
+    stopped = log_text(page)
+    page.wait_for_timeout(2000)
+    assert log_text(page) == stopped
+    assert page.locator("#muster-again").count() == 1
+    press(page, "#muster-again")
+    page.wait_for_function(
+        "(text) => document.querySelector('#log-panel').innerText !== text",
+        arg=stopped,
+        timeout=TURN_MS,
+    )
+    # Both sides taken back from Muster during the game: the player decides, Muster no more.
+    stop(page)
+    for side in ("austria", "prussia"):
+        page.locator(f"#players-{side}").select_option("")
+        settle(page)
+    page.wait_for_selector("#advise, #roll", timeout=TURN_MS)
+    assert page.locator("#muster-turn").count() == 0
+    assert page.locator("#players-austria").input_value() == ""
+    saved = page.evaluate(
+        "() => new Promise((ok) => { const r = indexedDB.open('muster', 1);"
+        " r.onsuccess = () => { const g = r.result.transaction('games').objectStore('games')"
+        ".getAll(); g.onsuccess = () => ok(g.result.map((x) => x.save.options)); }; })"
+    )
+    assert [o.get("muster") for o in saved] == [None]
     app.assert_no_errors()
     app.context.close()
