@@ -112,11 +112,16 @@ export const musterMethods = {
       });
       select.value = chosen[side.id] ? String(chosen[side.id]) : "";
       select.addEventListener("change", () => {
-        const now = inGame ? Object.assign({}, this.musterSides()) : this.chosenSides();
+        // In a game, from the sides asked for last (a change still being put in play counts).
+        const base = inGame ? this.sidesWanted || this.musterSides() : this.chosenSides();
+        const now = Object.assign({}, base);
         if (select.value) now[side.id] = Number(select.value);
         else delete now[side.id];
         chooseSides(scenario.id, now);
-        if (inGame) this.changeSides(now);
+        if (inGame) {
+          this.sidesWanted = now;
+          this.changeSides(now);
+        }
       });
       return el("div", { class: "player-row" }, [
         el("label", { for: id, text: this.t("ui.muster_side", { side: side.id }) }),
@@ -136,7 +141,12 @@ export const musterMethods = {
   // play with the option `muster` changed (not an action: undo does not take it back). With
   // hidden blocks and no Muster left, the tablet goes behind the privacy screen.
   changeSides(sides) {
-    if (this.busy) return Promise.resolve(null);
+    if (this.busy) {
+      // Another change (or an action) is under way: this one follows it, never dropped.
+      clearTimeout(this.sidesTimer);
+      this.sidesTimer = setTimeout(() => this.changeSides(sides), 150);
+      return Promise.resolve(null);
+    }
     this.stopMuster();
     this.busy = true;
     const muster = Object.keys(sides).length ? Object.assign({}, sides) : null;
@@ -155,6 +165,7 @@ export const musterMethods = {
       .then(
         (answer) => {
           this.busy = false;
+          if (this.sidesWanted === sides) this.sidesWanted = null;
           this.muster = muster;
           this.musterStopped = false;
           this.lastActor = null;

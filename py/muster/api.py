@@ -562,16 +562,7 @@ class Session:
                 "error.bad_level", "level must be one of {options}", options="1, 2, 3"
             )
         seed = _seed(params.get("seed", 1), "seed")
-        budget = params.get("budget_ms")
-        if budget is not None and (
-            isinstance(budget, bool) or not isinstance(budget, int) or not 1 <= budget <= 60_000
-        ):
-            raise InvalidActionError(
-                "error.bad_count",
-                "{name} must be a whole number from 0 to {limit}",
-                name="budget_ms",
-                limit=60_000,
-            )
+        budget = _count(params, "budget_ms", None, 1, 60_000) if "budget_ms" in params else None
         if game.state.get("result"):
             raise IllegalActionError("error.advise_over", "the game is over: nothing to advise")
         decider = game.rules.decider(game.scenario, game.state)
@@ -754,38 +745,32 @@ def _seed(value: Any, name: str) -> int:
     return value
 
 
-def _steps(params: Params) -> int:
-    """The ``steps`` parameter: how many actions to replay in one call (50 unless asked).
+def _count(params: Params, name: str, default: Any, low: int, high: int) -> int:
+    """The whole-number parameter ``name`` (``default`` if not given), from ``low`` to ``high``.
 
     Raises:
-        InvalidActionError: not a whole number from 1 to 10,000.
+        InvalidActionError: anything else (``error.bad_count``).
     """
-    steps = params.get("steps", 50)
-    if isinstance(steps, bool) or not isinstance(steps, int) or not 1 <= steps <= 10_000:
+    value = params.get(name, default)
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise InvalidActionError(
             "error.bad_count",
-            "{name} must be a whole number from 1 to {limit}",
-            name="steps",
-            limit=10_000,
+            "{name} must be a whole number from {low} to {limit}",
+            name=name,
+            low=low,
+            limit=high,
         )
-    return steps
+    return value
+
+
+def _steps(params: Params) -> int:
+    """The ``steps`` parameter: how many actions to replay in one call (50 unless asked)."""
+    return _count(params, "steps", 50, 1, 10_000)
 
 
 def _log_count(params: Params) -> int:
-    """The ``log`` parameter: how many log lines a view holds (0 to ``limits.MAX_LOG``).
-
-    Raises:
-        InvalidActionError: not a whole number in that range.
-    """
-    log = params.get("log", LOG_LINES)
-    if isinstance(log, bool) or not isinstance(log, int) or not 0 <= log <= limits.MAX_LOG:
-        raise InvalidActionError(
-            "error.bad_count",
-            "{name} must be a whole number from 0 to {limit}",
-            name="log",
-            limit=limits.MAX_LOG,
-        )
-    return log
+    """The ``log`` parameter: how many log lines a view holds (0 to ``limits.MAX_LOG``)."""
+    return _count(params, "log", LOG_LINES, 0, limits.MAX_LOG)
 
 
 def _levels() -> list[dict[str, Any]]:

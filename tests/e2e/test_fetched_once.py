@@ -46,6 +46,15 @@ CORE_OF_ISSUE_23 = 40_000
 # styles outside the editor +23,383; the words +9,573; the page and the demos' files, their names
 # now in four languages, +3,065). Counted apart too; anything more fails.
 CORE_OF_ISSUE_24 = 132_000
+# Issues 25 to 28 (one registry of systems and the same names in each; Muster, the computer
+# player, and play against it in a worker of its own; kept games resumed from a checkpoint;
+# big maps drawn by what is in view; two tablets paired by a QR code): measured between the
+# two builds, 355,311 compressed bytes (the memory snapshot +227,453, of which +139,016 came
+# with the undo over Muster's reply and has not been explained further; the QR code's
+# encoder and decoder, lean-qr and jsqr, +60,954; the app's scripts and styles outside the
+# editor +32,994; the core's files +26,247; the words +8,729; the page +571). Counted apart
+# too; anything more fails.
+CORE_OF_ISSUES_25_TO_28 = 356_000
 
 
 class CountingHandler(build.Handler):
@@ -138,5 +147,5 @@ def test_a_first_visit_fetches_each_file_once(playwright, browser_type_launch_ar
         f"first visit: {raw:,} bytes, {compressed:,} compressed ({later:,} of them the editor's);"
         f" wasm {duplicate_wasm:,}"
     )
-    grown = CORE_OF_ISSUE_15 + CORE_OF_ISSUE_23 + CORE_OF_ISSUE_24
+    grown = CORE_OF_ISSUE_15 + CORE_OF_ISSUE_23 + CORE_OF_ISSUE_24 + CORE_OF_ISSUES_25_TO_28
     assert compressed - later - grown <= BEFORE_COMPRESSED - duplicate_wasm

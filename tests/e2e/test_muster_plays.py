@@ -215,11 +215,23 @@ def test_muster_on_both_sides_plays_by_itself_and_stops(browser, site_url):
     page.wait_for_selector("#advise, #roll", timeout=TURN_MS)
     assert page.locator("#muster-turn").count() == 0
     assert page.locator("#players-austria").input_value() == ""
-    saved = page.evaluate(
+    # The second change follows the first once it is in play; the game is kept after it.
+    page.wait_for_selector("#players-prussia", state="attached")
+    page.wait_for_function(
+        "() => document.querySelector('#players-prussia').value === ''"
+        " && !document.querySelector('#muster-turn')"
+    )
+    read = (
         "() => new Promise((ok) => { const r = indexedDB.open('muster', 1);"
         " r.onsuccess = () => { const g = r.result.transaction('games').objectStore('games')"
         ".getAll(); g.onsuccess = () => ok(g.result.map((x) => x.save.options)); }; })"
     )
+    saved = page.evaluate(read)
+    for _ in range(40):  # the change is kept a moment after it is in play
+        if [o.get("muster") for o in saved] == [None]:
+            break
+        page.wait_for_timeout(250)
+        saved = page.evaluate(read)
     assert [o.get("muster") for o in saved] == [None]
     app.assert_no_errors()
     app.context.close()
