@@ -18,8 +18,7 @@ import { focusKeeper, SHORTCUTS } from "./keys.js";
 import { facingWord } from "./facing.js";
 import { legendSections } from "./legend.js";
 
-// A tap or click this soon after the panel changed is taken for the second half of a double
-// tap, and ignored: one tap, one action.
+// A tap this soon after the panel changed is a double tap's second half: one tap, one action.
 const QUIET_MS = 450;
 // Views shown so far, on the page's root as data-shown: tests wait on it after a tap.
 let shown = 0;
@@ -174,6 +173,7 @@ export class Play {
   }
 
   act(action) {
+    this.cardPassed(); // the player goes on: the result card on screen is put away
     return this.send("act", { action: action });
   }
 
@@ -568,8 +568,7 @@ export class Play {
       this.logRoot.replaceChildren();
       return;
     }
-    // The game's buttons first, where a scroll to the top finds them; then the dock, which
-    // stays in view however far the panel scrolls; then the fight, the facts, the log.
+    // The game's buttons, then the dock (it stays in view), then the fight, the facts, the log.
     const nodes = [this.gameBar(), this.dock()];
     const extras = this.extras();
     if (extras) nodes.push(extras);
@@ -679,7 +678,8 @@ export class Play {
     const view = this.view;
     const showsCard = this.cardShows();
     const nodes = [];
-    if (!showsCard) nodes.push(this.standingBox());
+    const dice = view.chance && view.chance.die; // a die's faces want the room
+    if (!showsCard && !dice) nodes.push(this.standingBox());
     if (this.handover && side) {
       nodes.push(
         el("p", {

@@ -56,6 +56,18 @@ export const resultMethods = {
 
   // Continue: the card is put away for this game and side, and its marks leave the map.
   putCardAway(card) {
+    this.rememberAway(card);
+    this.draw();
+  },
+
+  // The player goes on (an action of theirs is sent): the card on screen is put away as
+  // Continue puts it, so it does not stand over the next choices; the action's view draws.
+  cardPassed() {
+    const card = this.openCard();
+    if (card) this.rememberAway(card);
+  },
+
+  rememberAway(card) {
     const who = this.view.viewer || "";
     const key = cardKey(card);
     this.cardsAway = Object.assign({}, this.cardsAway, { [who]: key });
@@ -66,7 +78,6 @@ export const resultMethods = {
       kept[this.slot] = mine;
       writeSeen(kept);
     }
-    this.draw();
   },
 
   // Mark on the map the units and places of the card on screen (none once it is put away).
