@@ -68,6 +68,17 @@ def check_map(page: Any, found: dict[str, dict], crop: dict[str, int]) -> None:
         assert math.hypot(x - want["x"], y - want["y"]) <= 1.0, (label, x, y, want)
 
 
+def crop_and_take(page, crop=None) -> None:
+    """Type the part of the board to take (``crop``: first/last column/row; the whole board
+    if None), tap OK, confirm, and wait for the picture under the map."""
+    for name, value in (crop or {}).items():
+        page.fill(f"#editor-crop-{name.replace('_', '-')}", str(value))
+    page.locator("#editor-crop-ok").tap()
+    page.wait_for_selector("#ask[open]")
+    page.locator("#ask-ok").tap()
+    page.wait_for_function("window.musterEditor.picture.current")
+
+
 def test_a_big_board_is_cropped_by_typing_its_first_and_last_numbers(browser, site_url):
     data, found = vmod(BIG)
     app = open_app(browser, site_url, **tablet())
@@ -89,12 +100,7 @@ def test_a_big_board_is_cropped_by_typing_its_first_and_last_numbers(browser, si
         "document.querySelector('#editor-crop-error').textContent.includes('outside')"
     )
     crop = {"first_column": 40, "last_column": 90, "first_row": 25, "last_row": 70}
-    for name, value in crop.items():
-        page.fill(f"#editor-crop-{name.replace('_', '-')}", str(value))
-    page.locator("#editor-crop-ok").tap()
-    page.wait_for_selector("#ask[open]")
-    page.locator("#ask-ok").tap()
-    page.wait_for_function("window.musterEditor.picture.current")
+    crop_and_take(page, crop)
     check_map(page, found, crop)
     assert page.evaluate("window.musterEditor.draft.past.length") == 1
     app.assert_no_errors()
@@ -132,10 +138,7 @@ def test_a_frame_dragged_on_the_picture_gives_the_part(browser, site_url):
     )
     assert crop_fields(page) == want
     assert page.locator("#editor-crop-frame").is_visible()
-    page.locator("#editor-crop-ok").tap()
-    page.wait_for_selector("#ask[open]")
-    page.locator("#ask-ok").tap()
-    page.wait_for_function("window.musterEditor.picture.current")
+    crop_and_take(page)
     check_map(page, found, want)
     app.assert_no_errors()
     app.context.close()
@@ -148,12 +151,7 @@ def test_a_new_map_of_the_same_numbering_keeps_the_aligned_picture(browser, site
     open_editor(page)
     take_module(page, data)
     crop = {"first_column": 40, "last_column": 90, "first_row": 25, "last_row": 70}
-    for name, value in crop.items():
-        page.fill(f"#editor-crop-{name.replace('_', '-')}", str(value))
-    page.locator("#editor-crop-ok").tap()
-    page.wait_for_selector("#ask[open]")
-    page.locator("#ask-ok").tap()
-    page.wait_for_function("window.musterEditor.picture.current")
+    crop_and_take(page, crop)
     before = page.evaluate("window.musterEditor.picture.state()")
     # A new map of other columns and rows, numbered as the board is (the New dialog offers the
     # orientation and stagger of the map on screen): the picture stays, aligned.
@@ -218,10 +216,7 @@ def test_only_boards_with_a_hex_grid_are_offered_the_others_said_why(browser, si
     ]
     offered.first.tap()
     page.wait_for_selector("#editor-crop-dialog[open]")
-    page.locator("#editor-crop-ok").tap()
-    page.wait_for_selector("#ask[open]")
-    page.locator("#ask-ok").tap()
-    page.wait_for_function("window.musterEditor.picture.current")
+    crop_and_take(page)
     app.assert_no_errors()
     app.context.close()
 
@@ -233,12 +228,7 @@ def test_the_map_size_and_origin_change_later_keeping_what_fits(browser, site_ur
     open_editor(page)
     take_module(page, data)
     crop = {"first_column": 40, "last_column": 90, "first_row": 25, "last_row": 70}
-    for name, value in crop.items():
-        page.fill(f"#editor-crop-{name.replace('_', '-')}", str(value))
-    page.locator("#editor-crop-ok").tap()
-    page.wait_for_selector("#ask[open]")
-    page.locator("#ask-ok").tap()
-    page.wait_for_function("window.musterEditor.picture.current")
+    crop_and_take(page, crop)
     transform = page.evaluate("window.musterEditor.picture.current.transform")
     page.evaluate(
         """() => window.musterEditor.draft.change((s) => {
