@@ -60,12 +60,14 @@ def players_move(page) -> None:
     press(page, "#advise")
     page.wait_for_selector("#advice button.action", timeout=TURN_MS)
     press(page, "#advice button.action")
-    # A fight is previewed first, an ending that leaves something unused asked about first.
-    asked = "#muster-turn, #advise, #roll, #confirm, #ask-unused-end"
+    # A fight is previewed first (an ending that leaves something unused is asked about
+    # first too, and press() has answered that already): the question is read only once the
+    # panel has settled, so that a box already answered but not yet redrawn is not pressed.
+    asked = "#muster-turn, #advise, #roll, #confirm"
     page.wait_for_selector(asked, timeout=TURN_MS)
-    for extra in ("#confirm", "#ask-unused-end"):
-        if page.locator(extra).count():
-            press(page, extra)
+    settle(page)
+    if page.locator("#confirm").count():
+        press(page, "#confirm")
 
 
 def play_until_muster(page, limit: int = 60) -> str:
