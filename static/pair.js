@@ -3,8 +3,11 @@
 // is the tablet whose game it is: it keeps the game in its own rules worker and answers the
 // guest's calls as for the guest's side alone (pair_host.js). The guest's engine sends every
 // call to the host once paired (remote_engine.js); its screen names its side. A chip in the
-// header says who is connected; a lost link is said plainly and the host's game goes on as
-// pass-and-play; a new pairing rejoins the game where the host has it.
+// header says who is connected. A link interrupted (a tablet asleep) is waited for and, when it
+// comes back by itself, the guest asks its view from the last agreed one; a lost link is said
+// plainly, the host's game goes on as pass-and-play, and "Pair again" resumes the same game on
+// two tablets. The guest holds no game: it hides New game and the saves (the host's), and when
+// the link is lost it says where the game is kept and how to carry on.
 import { el } from "./panels.js";
 import { PairLink } from "./pair_link.js";
 import { PairHost } from "./pair_host.js";
@@ -27,7 +30,10 @@ class Pairing {
     this.host = null; // PairHost while this tablet hosts
     this.remote = null; // RemoteEngine while this tablet is a guest
     this.sides = null; // {host, guest}
-    this.state = "none"; // "none", "waiting", "host", "guest", "lost"
+    this.state = "none"; // "none", "waiting", "host", "guest", "paused", "lost"
+    this.role = null; // "host" or "guest" once paired, kept when the link is lost
+    this.before = null; // the host's PairHost of the link lost: a new pairing goes on from it
+    this.agreed = null; // the guest's last agreed view ({seq, hash}) of the link lost
     this.plays.forEach((play) => {
       const shown = play.onShown;
       play.onShown = (view) => {
@@ -82,8 +88,20 @@ class Pairing {
     ]);
     const parts = [head, el("p", { id: "pair-state", class: "hint", text: this.stateText() })];
     if (extra) parts.push(extra);
-    else if (this.state === "host" || this.state === "guest") {
+    else if (this.state === "host" || this.state === "guest" || this.state === "paused") {
       parts.push(this.action("pair-end", this.t("ui.pair_end"), () => this.end()));
+    } else if (this.state === "lost" && this.role === "guest") {
+      // The guest holds no game: where it is kept, and how to carry on.
+      parts.push(el("p", { id: "pair-alone", text: this.t("ui.pair_alone") }), this.guestPart());
+    } else if (this.state === "lost" && this.role === "host" && this.current().view) {
+      // The same game, on two tablets again: the same side for the other tablet.
+      const guest = this.sides.guest;
+      parts.push(
+        this.action("pair-again", this.t("ui.pair_again", { side: guest }), () =>
+          this.hostFor(guest, [this.sides.host, guest]),
+        ),
+        this.hostPart(),
+      );
     } else {
       parts.push(this.hostPart(), this.guestPart());
     }
@@ -177,6 +195,7 @@ class Pairing {
     if (this.state === "host") return this.t("ui.pair_chip_host", { side: sides.guest });
     if (this.state === "guest") return this.t("ui.pair_chip_guest", { side: sides.guest });
     if (this.state === "lost") return this.t("ui.pair_chip_lost");
+    if (this.state === "paused") return this.t("ui.pair_chip_paused");
     if (this.state === "waiting") return this.t("ui.pair_waiting");
     return this.t("ui.pair_hint");
   }
@@ -186,6 +205,8 @@ class Pairing {
     this.state = state;
     const html = document.documentElement;
     html.dataset.pair = state;
+    if (this.role) html.dataset.pairRole = this.role;
+    else delete html.dataset.pairRole;
     this.chip.hidden = state === "none" || state === "waiting";
     this.chip.dataset.state = state;
     this.chip.textContent = this.stateText();
@@ -217,7 +238,7 @@ class Pairing {
     this.showState("waiting");
     this.render(el("p", { class: "hint", text: this.t("ui.pair_making") }));
     link.onopen = () => this.hosting(link, play);
-    link.onclose = () => this.lostLink(link);
+    this.watch(link);
     link.offer().then(
       (code) => {
         if (this.link !== link) return;
@@ -246,12 +267,15 @@ class Pairing {
   }
 
   hosting(link, play) {
+    const before = this.before && this.before.sides.guest === this.sides.guest ? this.before : null;
     this.host = new PairHost({
       engine: this.engine,
       send: (text) => link.send(text),
       sides: this.sides,
       onChanged: () => this.redraw(play),
+      before: before,
     });
+    this.role = "host";
     link.onmessage = (text) => this.host.receive(text);
     this.plays.forEach((p) => (p.ownSide = this.sides.host));
     this.showState("host");
@@ -275,7 +299,7 @@ class Pairing {
     const link = new PairLink();
     this.link = link;
     link.onopen = () => this.joined(link);
-    link.onclose = () => this.lostLink(link);
+    this.watch(link);
     this.showState("waiting");
     link.answer(code).then(
       (answer) => {
@@ -296,22 +320,26 @@ class Pairing {
   }
 
   joined(link) {
-    const remote = new RemoteEngine({ send: (text) => link.send(text) }, this.engine.info);
+    const remote = new RemoteEngine(
+      { send: (text) => link.send(text) },
+      this.engine.info,
+      this.agreed,
+    );
     this.remote = remote;
+    this.role = "guest";
     link.onmessage = (text) => remote.receive(text);
     this.engine.route(remote);
     remote.on("view", (view) => {
       const play = this.current();
       if (play.view) play.show(view);
     });
-    // A view that arrived altered: the guest's own view is asked again (and the fault counted
-    // on the page, where it can be seen).
-    remote.on("desync", () => {
+    // A view that arrived altered is healed by RemoteEngine (the whole view asked again and
+    // shown): counted on the page, where it can be seen; said only when it could not heal.
+    remote.on("healed", () => {
       const html = document.documentElement;
       html.dataset.pairHealed = String(Number(html.dataset.pairHealed || 0) + 1);
-      const play = this.current();
-      if (play.view && play.ownSide) play.reveal(play.ownSide);
     });
+    remote.on("unhealed", () => this.showMessage(this.t("ui.pair_desync"), "error"));
     return remote.call("load_save", {}).then(
       (answer) => {
         this.sides = { guest: answer.view.viewer, host: null };
@@ -330,12 +358,45 @@ class Pairing {
 
   // ---- the link lost, or ended -----------------------------------------------------------
 
+  // The link's ends: interrupted and back, or lost.
+  watch(link) {
+    link.onclose = () => this.lostLink(link);
+    link.onpause = () => this.paused(link);
+    link.onback = () => this.back(link);
+  }
+
+  // Interrupted (a tablet asleep): said on the chip; the host holds its pushes, and both wait.
+  paused(link) {
+    if (this.link !== link || !(this.host || this.remote)) return;
+    if (this.host) this.host.held = true;
+    this.showState("paused");
+  }
+
+  // Back by itself: the guest asks its view from the last agreed one, and play goes on.
+  back(link) {
+    if (this.link !== link || !(this.host || this.remote)) return;
+    if (this.host) {
+      this.host.held = false;
+      this.showState("host");
+      return;
+    }
+    const remote = this.remote;
+    this.showState("guest");
+    remote.resume().then(
+      (changed) => (document.documentElement.dataset.pairResumed = changed ? "view" : "same"),
+      (error) => this.showMessage(this.t(error.key || "ui.pair_lost"), "error"),
+    );
+  }
+
   lostLink(link) {
     if (this.link !== link) return;
     const wasHost = Boolean(this.host);
+    if (this.host) this.before = this.host;
+    if (this.remote) this.agreed = { seq: this.remote.seq, hash: this.remote.hash };
     this.link = null;
     this.host = null;
-    this.plays.forEach((p) => (p.ownSide = null));
+    // The host's panels go back to pass-and-play; the guest's keep its side's last view.
+    if (wasHost) this.plays.forEach((p) => (p.ownSide = null));
     if (this.remote) this.remote.fail("the link is lost");
     this.remote = null;
     this.showState("lost");

@@ -4,6 +4,10 @@
 // only when its side decides; in a game of hidden blocks it asks nothing that reads the
 // positions of every unit. What it is sent is what its side's own screen would show: the
 // other side's hidden blocks never leave this tablet.
+//
+// "resync" is the guest's own call, not the engine's: its whole view again (a view that
+// arrived altered, healed), or, from the last view agreed ({seq, hash}) after the link came
+// back, {same: true} when that is still its view.
 import { viewHash } from "./remote_engine.js";
 
 // Methods the guest may call, and whether they take `viewer` (forced to the guest's side).
@@ -21,6 +25,7 @@ const GUEST_METHODS = {
   reachable: false,
   path: false,
   load_save: true, // the guest joins: the game as its side sees it, never a save given
+  resync: true,
 };
 // Only when the guest's side decides.
 const DECIDING = ["act", "undo", "redo", "preview"];
@@ -34,15 +39,19 @@ function refusal(key, params, message) {
 
 export class PairHost {
   // engine: the host's own (engine.js); send(text) to the guest; sides: {host, guest};
-  // onChanged(): the guest changed the game (the host's screen draws it again).
+  // onChanged(): the guest changed the game (the host's screen draws it again); before: the
+  // PairHost of the link lost, when this is a new pairing of the same game (the numbering of
+  // the views goes on from the last agreed).
   constructor(opts) {
     this.engine = opts.engine;
     this.send = opts.send;
     this.sides = opts.sides;
     this.onChanged = opts.onChanged;
-    this.seq = 0; // views sent
-    this.agreed = 0; // the last view the guest acknowledged
+    const before = opts.before || null;
+    this.seq = before ? before.seq : 0; // views sent
+    this.agreed = before ? before.agreed : 0; // the last view the guest acknowledged
     this.lastHash = null; // the hash of the last view sent
+    this.held = false; // the link is interrupted: the guest asks its view again when back
     this.queue = Promise.resolve();
   }
 
@@ -106,6 +115,7 @@ export class PairHost {
     const asked = Object.assign({}, params);
     if (GUEST_METHODS[method]) asked.viewer = this.sides.guest;
     if (method === "load_save") return this.join();
+    if (method === "resync") return this.resync(params);
     return this.guestView().then((view) => {
       if (OPEN_ONLY.indexOf(method) >= 0 && view.private) {
         throw refusal("ui.pair_refused", { method: method }, "hidden blocks");
@@ -144,8 +154,23 @@ export class PairHost {
     });
   }
 
-  // The host's screen shows a new view: the guest's, when it changed, follows.
+  // The guest's view again: whole, or {same: true} when the guest's last agreed view (its
+  // hash) is still the game's.
+  resync(params) {
+    return this.guestView().then((view) => {
+      const hash = viewHash(view);
+      if (!params.whole && params.hash && params.hash === hash) {
+        this.lastHash = hash;
+        return { same: true };
+      }
+      return { view: view };
+    });
+  }
+
+  // The host's screen shows a new view: the guest's, when it changed, follows (not while the
+  // link is interrupted: the guest asks for it when the link is back).
   push() {
+    if (this.held) return this.queue;
     this.queue = this.queue
       .then(() => this.guestView())
       .then((view) => {

@@ -8,6 +8,9 @@
 // fingerprint's 32 bytes in base64url, then each candidate as address:port.
 const PREFIX = "M1";
 const GATHER_MS = 4000;
+// A link the browser calls "disconnected" (a tablet asleep, out of range for a moment) may come
+// back by itself when ICE checks again: it is waited for this long before it is given up.
+const GRACE_MS = 30000;
 
 function b64url(bytes) {
   let text = "";
@@ -104,7 +107,8 @@ function gathered(pc) {
   });
 }
 
-// One tablet's end of the link: {code} to show, then open(); `onmessage(text)`, `onclose()`.
+// One tablet's end of the link: {code} to show, then open(); `onmessage(text)`, `onclose()`,
+// and `onpause()` / `onback()` when the connection is interrupted and comes back by itself.
 export class PairLink {
   constructor() {
     this.pc = new RTCPeerConnection({ iceServers: [] });
@@ -113,7 +117,10 @@ export class PairLink {
     this.onmessage = null;
     this.onclose = null;
     this.onopen = null;
+    this.onpause = null;
+    this.onback = null;
     this.closed = false;
+    this.grace = null; // the timer of a "disconnected" link waited for
     this.channel.addEventListener("message", (event) => {
       if (this.onmessage) this.onmessage(String(event.data));
     });
@@ -121,15 +128,33 @@ export class PairLink {
       if (this.onopen) this.onopen();
     });
     this.channel.addEventListener("close", () => this.lost());
-    this.pc.addEventListener("connectionstatechange", () => {
-      const state = this.pc.connectionState;
-      if (state === "failed" || state === "closed" || state === "disconnected") this.lost();
-    });
+    this.pc.addEventListener("connectionstatechange", () =>
+      this.linkState(this.pc.connectionState),
+    );
+  }
+
+  // What the browser says of the connection: "failed" or "closed" ends the link;
+  // "disconnected" is waited for (GRACE_MS), and "connected" again resumes it.
+  linkState(state) {
+    if (this.closed) return;
+    if (state === "failed" || state === "closed") {
+      this.lost();
+    } else if (state === "disconnected") {
+      if (this.grace) return;
+      this.grace = setTimeout(() => this.close(), GRACE_MS);
+      if (this.onpause) this.onpause();
+    } else if (state === "connected" && this.grace) {
+      clearTimeout(this.grace);
+      this.grace = null;
+      if (this.onback) this.onback();
+    }
   }
 
   lost() {
     if (this.closed) return;
     this.closed = true;
+    clearTimeout(this.grace);
+    this.grace = null;
     if (this.onclose) this.onclose();
   }
 

@@ -7,6 +7,11 @@
 // Messages, host to guest: {t: "reply", id, ok, result | error, seq, hash} (seq and hash when
 // the answer is a view) and {t: "view", view, seq, hash} (the guest's view changed by the
 // host's side); guest to host: {t: "call", id, method, params} and {t: "ack", seq}.
+//
+// A view whose hash does not match is healed: the guest asks the host for its whole view
+// again ("resync") and puts it in place of its own; a call whose answer arrived altered is
+// answered with the healed view. A link that was interrupted and came back resumes from the
+// last agreed view (its seq and hash): the host sends the view again only when it differs.
 import { EngineError } from "./engine.js";
 
 // A short hash of a text (FNV-1a, 32 bits, hex): the host sends it with each view and the
@@ -24,17 +29,28 @@ export function viewHash(view) {
   return textHash(JSON.stringify(view));
 }
 
+// Times the whole view is asked again before the guest says it could not heal.
+const HEAL_TRIES = 2;
+
+// A call's result with its view put in place of the one that arrived altered.
+function withView(result, view) {
+  return result && result.view ? Object.assign({}, result, { view: view }) : view;
+}
+
 export class RemoteEngine {
-  // link: {send(text)}; the owner passes each text received to receive(text).
-  constructor(link, info) {
+  // link: {send(text)}; the owner passes each text received to receive(text). `agreed`: the
+  // last view agreed with the host before ({seq, hash}), when this is a new pairing of a game
+  // in progress (the numbering goes on).
+  constructor(link, info, agreed) {
     this.link = link;
     this.nextId = 1;
     this.pending = new Map();
     this.info = info || null;
     this.failure = null;
     this.ready = Promise.resolve(info);
-    this.listeners = { view: [], fatal: [], desync: [] };
-    this.seq = 0; // the last view both tablets agree on (acknowledged)
+    this.listeners = { view: [], fatal: [], desync: [], healed: [], unhealed: [] };
+    this.seq = (agreed && agreed.seq) || 0; // the last view both tablets agree on (acknowledged)
+    this.hash = (agreed && agreed.hash) || null; // its hash
   }
 
   on(kind, listener) {
@@ -52,7 +68,8 @@ export class RemoteEngine {
       return false;
     }
     if (typeof message.seq === "number") {
-      this.seq = Math.max(this.seq, message.seq);
+      this.seq = message.seq; // the link keeps the order: the latest is the last agreed
+      this.hash = message.hash || null;
       this.link.send(JSON.stringify({ t: "ack", seq: message.seq }));
     }
     return true;
@@ -75,13 +92,68 @@ export class RemoteEngine {
       }
       const view = message.result && message.result.view ? message.result.view : message.result;
       if (message.hash && !this.checked(message, view)) {
-        waiting.reject(new EngineError({ key: "ui.pair_desync", params: {}, message: "desync" }));
+        if (waiting.method === "resync") {
+          waiting.reject(new EngineError({ key: "ui.pair_desync", params: {}, message: "desync" }));
+        } else {
+          this.heal().then(
+            (healed) => waiting.resolve(withView(message.result, healed)),
+            waiting.reject,
+          );
+        }
         return;
       }
       waiting.resolve(message.result);
     } else if (message.t === "view") {
       if (this.checked(message, message.view)) this.emit("view", message.view);
+      else
+        this.heal().then(
+          (healed) => this.emit("view", healed),
+          () => {},
+        );
     }
+  }
+
+  // A view arrived altered: the whole view is asked again (HEAL_TRIES times at most) and
+  // given in place of it; "healed", or "unhealed" when every try arrived altered too.
+  heal() {
+    const tryAgain = (left) =>
+      this.call("resync", { whole: true }).then(
+        (answer) => answer.view,
+        (error) => {
+          if (left > 1 && error.key === "ui.pair_desync") return tryAgain(left - 1);
+          throw error;
+        },
+      );
+    return tryAgain(HEAL_TRIES).then(
+      (view) => {
+        this.emit("healed", view);
+        return view;
+      },
+      (error) => {
+        this.emit("unhealed", error);
+        throw error;
+      },
+    );
+  }
+
+  // The link came back by itself: the view is asked from the last agreed one. The host
+  // answers {same: true} when the guest's view is still the game's, else the whole view
+  // (given as a "view", as a push is). Resolves with whether a new view came.
+  resume() {
+    return this.call("resync", { seq: this.seq, hash: this.hash }).then(
+      (answer) => {
+        if (!answer.view) return false;
+        this.emit("view", answer.view);
+        return true;
+      },
+      (error) => {
+        if (error.key !== "ui.pair_desync") throw error;
+        return this.heal().then((view) => {
+          this.emit("view", view);
+          return true;
+        });
+      },
+    );
   }
 
   // The link is gone: every call waiting is refused, and every later one.
@@ -100,7 +172,7 @@ export class RemoteEngine {
     }
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve, reject: reject });
+      this.pending.set(id, { resolve: resolve, reject: reject, method: method });
       try {
         this.link.send(JSON.stringify({ t: "call", id: id, method: method, params: params || {} }));
       } catch (error) {
