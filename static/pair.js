@@ -40,7 +40,27 @@ class Pairing {
         if (shown) shown(view);
         if (this.host && play === this.current()) this.host.push();
       };
+      // The host's privacy screen, once the link is lost, offers to pair again: the host's
+      // players reach it without lifting the screen.
+      const handOver = play.handOver;
+      play.handOver = (side) => {
+        const out = handOver.call(play, side);
+        if (play.covered) this.curtainPart(play);
+        return out;
+      };
     });
+  }
+
+  // "Pair again" for the same side on the host's privacy screen, while the link is lost.
+  curtainPart(play) {
+    if (this.role !== "host" || this.state !== "lost" || !play.curtain) return;
+    const sides = this.sides;
+    play.curtain.appendChild(
+      this.action("pair-again-curtain", this.t("ui.pair_again", { side: sides.guest }), () => {
+        this.open();
+        this.hostFor(sides.guest, [sides.host, sides.guest]);
+      }),
+    );
   }
 
   t(key, params) {

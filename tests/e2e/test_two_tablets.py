@@ -2,7 +2,10 @@
 paired by their typed codes over a WebRTC data channel between two browser contexts (no
 server). A Fontanella movement phase is played on each page with no hand-over; everything the
 guest page received and its page hold none of the host side's hidden blocks; a dropped link is
-said on both pages and the host's game goes on as pass-and-play; a new pairing resumes it."""
+said on both pages and the host's game goes on as pass-and-play; a new pairing resumes it. A
+link interrupted and back resumes from the last agreed view; a view altered in transit is
+healed; the guest's screen keeps only what is the guest's, and says where the game is kept
+when the link is lost; "Pair again" on the host resumes the same game with nothing lost."""
 
 from __future__ import annotations
 
@@ -20,15 +23,26 @@ FONTANELLA = json.loads((ROOT / "py/muster/scenarios/demo-fontanella.json").read
 AUSTRIA = [u for u in FONTANELLA["units"] if u["side"] == "austria"]
 
 # Every text the guest page's data channels receive, kept on the page for the test to read.
+# While window.pairTamper is above 0, that many of the views received (the texts with a hash)
+# are altered on their way in, their hash kept: a view corrupted in transit.
 RECORD = """
 window.pairReceived = [];
+window.pairTamper = 0;
 (function () {
   const add = RTCDataChannel.prototype.addEventListener;
   RTCDataChannel.prototype.addEventListener = function (kind, listener, options) {
     if (kind === "message") {
       const inner = listener;
       listener = function (event) {
-        window.pairReceived.push(String(event.data));
+        const text = String(event.data);
+        window.pairReceived.push(text);
+        const message = JSON.parse(text);
+        if (window.pairTamper > 0 && message.hash) {
+          window.pairTamper -= 1;
+          const result = message.view ? message : message.result;
+          (result.view || result).prompt = "altered in transit";
+          return inner.call(this, { data: JSON.stringify(message) });
+        }
         return inner.call(this, event);
       };
     }
@@ -50,10 +64,15 @@ def open_host(browser, site_url):
     return app
 
 
-def pair_up(host, guest, side="france"):
-    """The host shares its game for `side`; the codes are typed across, one each way."""
-    press(host, "#pair-button")
-    press(host, f"#pair-host-{side}")
+def pair_up(host, guest, side="france", again=False):
+    """The host shares its game for `side`; the codes are typed across, one each way.
+    `again`: the link was lost, and the host pairs again for the same side from its privacy
+    screen (the game goes on there as pass-and-play)."""
+    if again:
+        press(host, "#curtain #pair-again-curtain")
+    else:
+        press(host, "#pair-button")
+        press(host, f"#pair-host-{side}")
     host.wait_for_selector("#pair-offer")
     offer = host.input_value("#pair-offer")
     assert offer.startswith("M1o") and len(offer) < 200
@@ -210,6 +229,142 @@ def test_a_phase_on_each_tablet_hidden_blocks_kept_and_a_dropped_link(browser, s
         # A new pairing, by the QR codes: the guest rejoins the game as the host has it.
         pair_by_qr(host, guest)
         guest.wait_for_selector("#area-map [data-piece='f08']", state="attached")
+        hidden_from_guest(guest)
+        host_app.assert_no_errors()
+        guest_app.assert_no_errors()
+    finally:
+        host_app.context.close()
+        guest_app.context.close()
+
+
+def host_actions(host):
+    """How many actions the host's game holds (its own engine: the whole game)."""
+    return host.evaluate(
+        "window.muster.engine.call('save', {}).then((save) => save.actions.length)"
+    )
+
+
+def guest_view(page):
+    """The view on the guest's screen now."""
+    return page.evaluate("window.musterPair.current().view")
+
+
+def host_view_for(host, side):
+    """The view the host's game gives `side` now."""
+    return host.evaluate(f"window.muster.engine.call('game_view', {{viewer: '{side}'}})")
+
+
+def act_once(guest, host):
+    """The guest takes one action of the game (the first choice offered, as often as it takes
+    to be one): the host's game holds one more."""
+    count = host_actions(host)
+    for _ in range(6):
+        press(guest, "#dock button.action")
+        settle(guest)
+        if host_actions(host) > count:
+            break
+    assert host_actions(host) == count + 1
+    return count + 1
+
+
+def test_a_link_resumed_healed_and_paired_again_with_nothing_lost(browser, site_url):
+    host_app = open_host(browser, site_url)
+    guest_app = open_app(browser, site_url, init_script=RECORD, **tablet())
+    host, guest = host_app.page, guest_app.page
+    try:
+        pair_up(host, guest)
+        # The guest's screen: New game and the saves are the host's; it names its side.
+        for selector in ("#new-game", "#save-game", "#saved-games"):
+            assert host.locator(selector).is_visible(), selector
+            assert not guest.locator(selector).is_visible(), selector
+        assert "France" in guest.locator("#pair-chip").inner_text()
+        assert guest.locator("#dock .viewer[data-side='france']").count() == 1
+        assert guest.locator("#dock #undo").is_disabled()  # Austria decides
+        # The link interrupted on both tablets (a tablet asleep): said, and waited for.
+        for page in (host, guest):
+            page.evaluate("window.musterPair.link.linkState('disconnected')")
+            page.wait_for_selector("#pair-chip[data-state='paused']")
+        received = guest.evaluate("window.pairReceived.length")
+        # Austria's movement on the host meanwhile: nothing is sent to the guest.
+        end_phase(host, "Austria")
+        settle(host)
+        assert guest.evaluate("window.pairReceived.length") == received
+        assert "France" not in side_prompt(guest)
+        # The link back by itself: the guest asks its view from the last agreed one, and gets
+        # the game as it is now.
+        for page in (host, guest):
+            page.evaluate("window.musterPair.link.linkState('connected')")
+        host.wait_for_selector("#pair-chip[data-state='host']")
+        guest.wait_for_selector("#pair-chip[data-state='guest']")
+        guest.wait_for_function("document.documentElement.dataset.pairResumed === 'view'")
+        guest.wait_for_function(
+            "document.getElementById('prompt')"
+            " && document.getElementById('prompt').innerText.includes('France')"
+        )
+        assert guest_view(guest)["state"] == host_view_for(host, "france")["state"]
+        # Undo as the rules allow it for the side deciding: taken back on the host's game.
+        count = act_once(guest, host)
+        guest.wait_for_selector("#dock #undo:not([disabled])")
+        press(guest, "#dock #undo")
+        host.wait_for_function(
+            "(n) => window.muster.engine.call('save', {}).then((s) => s.actions.length === n)",
+            arg=count - 1,
+        )
+        press(guest, "#dock #redo")
+        host.wait_for_function(
+            "(n) => window.muster.engine.call('save', {}).then((s) => s.actions.length === n)",
+            arg=count,
+        )
+        # A view altered in transit (the answer to the guest's action): detected, the whole
+        # view asked again and put in its place; nothing said, and the next action accepted.
+        guest.evaluate("window.pairTamper = 1")
+        count = act_once(guest, host)
+        guest.wait_for_function("document.documentElement.dataset.pairHealed === '1'")
+        settle(guest)
+        assert guest.evaluate("window.pairTamper") == 0
+        assert "altered" not in side_prompt(guest)
+        assert "set right" not in guest.locator("#message").inner_text()
+        assert guest_view(guest)["state"] == host_view_for(host, "france")["state"]
+        act_once(guest, host)
+        # Altered every time: said plainly, once every try failed (pair again, it says).
+        guest.evaluate("window.pairTamper = 1000")
+        act_once(guest, host)
+        guest.wait_for_function(
+            "document.getElementById('message').innerText.includes('could not be set right')"
+        )
+        guest.evaluate("window.pairTamper = 0")
+        # The link fails (the guest's connection closed): the host goes on alone; the guest
+        # says where the game is kept and how to carry on.
+        count = host_actions(host)
+        before = host_view_for(host, "france")
+        agreed = int(host.evaluate("document.documentElement.dataset.pairAgreed"))
+        guest.evaluate(
+            "window.musterPair.link.pc.close(); window.musterPair.link.linkState('failed')"
+        )
+        host.wait_for_selector("#pair-chip[data-state='lost']")
+        guest.wait_for_selector("#pair-chip[data-state='lost']")
+        assert "kept there" in guest.locator("#message").inner_text()
+        press(guest, "#pair-chip")
+        assert "kept on the host tablet" in guest.locator("#pair-alone").inner_text()
+        assert not guest.locator("#new-game").is_visible()
+        press(guest, "#pair-close")
+        # Pair again on the host: the same game, on two tablets again, nothing lost; the
+        # guest's view is the game's again, and play goes on on both.
+        pair_up(host, guest, again=True)
+        guest.wait_for_selector("#area-map [data-piece='f08']", state="attached")
+        settle(guest)
+        assert host_actions(host) == count
+        assert host_view_for(host, "france") == before
+        assert guest_view(guest)["state"] == before["state"]
+        assert guest_view(guest)["log"] == before["log"]
+        assert "altered" not in side_prompt(guest)
+        assert int(host.evaluate("document.documentElement.dataset.pairAgreed")) > agreed
+        end_phase(guest, "France")
+        host.wait_for_function(
+            "document.getElementById('prompt')"
+            " && !document.getElementById('prompt').innerText.includes('France')"
+        )
+        assert host_actions(host) > count
         hidden_from_guest(guest)
         host_app.assert_no_errors()
         guest_app.assert_no_errors()
