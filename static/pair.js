@@ -398,6 +398,7 @@ class Pairing {
     if (this.host) {
       this.host.held = false;
       this.showState("host");
+      this.host.push(); // what was held, if the guest has not asked for it already
       return;
     }
     const remote = this.remote;

@@ -290,13 +290,13 @@ def test_a_link_resumed_healed_and_paired_again_with_nothing_lost(browser, site_
         settle(host)
         assert guest.evaluate("window.pairReceived.length") == received
         assert "France" not in side_prompt(guest)
-        # The link back by itself: the guest asks its view from the last agreed one, and gets
-        # the game as it is now.
-        for page in (host, guest):
-            page.evaluate("window.musterPair.link.linkState('connected')")
-        host.wait_for_selector("#pair-chip[data-state='host']")
+        # The link back by itself (the guest's end first): the guest asks its view from the
+        # last agreed one, and gets the game as it is now.
+        guest.evaluate("window.musterPair.link.linkState('connected')")
         guest.wait_for_selector("#pair-chip[data-state='guest']")
         guest.wait_for_function("document.documentElement.dataset.pairResumed === 'view'")
+        host.evaluate("window.musterPair.link.linkState('connected')")
+        host.wait_for_selector("#pair-chip[data-state='host']")
         guest.wait_for_function(
             "document.getElementById('prompt')"
             " && document.getElementById('prompt').innerText.includes('France')"
