@@ -69,6 +69,8 @@ def pair_up(host, guest, side="france", again=False):
     `again`: the link was lost, and the host pairs again for the same side from its privacy
     screen (the game goes on there as pass-and-play)."""
     if again:
+        box = host.locator("#curtain #pair-again-curtain").bounding_box()
+        assert box["height"] >= 44 and box["width"] >= 44
         press(host, "#curtain #pair-again-curtain")
     else:
         press(host, "#pair-button")
