@@ -24,7 +24,18 @@ export const unitMethods = {
           },
         }),
       ];
-      if (self.pieceNames.length) {
+      buttons.push(
+        el("button", {
+          type: "button",
+          class: "oob-select-side",
+          "data-side": side.id,
+          text: self.say("editor.oob.select_side", { side: self.name(side.name) }),
+          onclick: function () {
+            self.selectSide(side.id);
+          },
+        }),
+      );
+      if (self.pieceNames.length && !self.pieceGroups.length) {
         buttons.push(
           el("button", {
             type: "button",
@@ -125,6 +136,7 @@ export const unitMethods = {
       }, "editor.oob.type");
     });
     const cells = [
+      this.selectBox(id, name),
       this.labelled("editor.oob.unit_name", nameInput, "oob-wide"),
       this.labelled("editor.oob.type", type),
     ];
@@ -331,10 +343,12 @@ export const unitMethods = {
     } else delete unit.steps;
   },
 
-  // Add units to `side` in one change: one per name (null: a worded new name).
+  // Add units in one change: one per name (null: a worded new name) to `side`; or, given
+  // one list [{side, names}], to each side its names.
   addUnits(side, names) {
     const self = this;
     const type = (this.units.types || [])[0];
+    const lists = Array.isArray(side) ? side : [{ side: side, names: names }];
     this.change(function (s) {
       s.units = s.units || [];
       const taken = new Set(
@@ -342,11 +356,17 @@ export const unitMethods = {
           return u.id;
         }),
       );
-      names.forEach(function (name) {
-        const n = s.units.length + 1;
-        const unit = self.fresh(side, type, name || self.say("editor.oob.new_unit", { n: n }));
-        unit.id = freshId(taken, "u");
-        s.units.push(unit);
+      lists.forEach(function (list) {
+        list.names.forEach(function (name) {
+          const n = s.units.length + 1;
+          const unit = self.fresh(
+            list.side,
+            type,
+            name || self.say("editor.oob.new_unit", { n: n }),
+          );
+          unit.id = freshId(taken, "u");
+          s.units.push(unit);
+        });
       });
     }, "editor.oob.add_unit");
   },
