@@ -107,6 +107,7 @@ export class OrderOfBattle {
     if (frame !== this.frameSig) {
       this.frameSig = frame;
       this.rows.clear();
+      this.spareRows = null;
       this.root.querySelectorAll("[data-i18n]").forEach((node) => {
         node.textContent = this.t(node.getAttribute("data-i18n"));
       });

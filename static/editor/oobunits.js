@@ -58,17 +58,24 @@ export const unitMethods = {
     this.unitsEl.replaceChildren(...blocks);
   },
 
+  // The rows of the units: a row is made again only when its unit changed. The rows the last
+  // draw let go are kept until the next one, so that an undo of a change of many units (a
+  // move, a delete) finds them ready instead of making a thousand rows again.
   drawUnits() {
     const self = this;
     const seen = new Set();
     const order = new Map(); // side -> [nodes]
+    const spare = this.spareRows || new Map(); // sig -> node, let go by the last draw
+    const freed = new Map();
     (this.scenario.units || []).forEach(function (unit) {
       if (!unit || typeof unit.id !== "string" || seen.has(unit.id)) return;
       seen.add(unit.id);
       const sig = JSON.stringify(unit);
       let row = self.rows.get(unit.id);
       if (!row || row.sig !== sig) {
-        row = { sig: sig, node: self.unitRow(unit) };
+        if (row) freed.set(row.sig, row.node);
+        row = { sig: sig, node: spare.get(sig) || self.unitRow(unit) };
+        spare.delete(sig);
         self.rows.set(unit.id, row);
       }
       const side = self.sideLists.has(unit.side) ? unit.side : null;
@@ -77,11 +84,13 @@ export const unitMethods = {
     });
     Array.from(this.rows.keys()).forEach(function (id) {
       if (!seen.has(id)) {
-        const node = self.rows.get(id).node;
-        if (node.parentNode) node.parentNode.removeChild(node);
+        const row = self.rows.get(id);
+        if (row.node.parentNode) row.node.parentNode.removeChild(row.node);
+        freed.set(row.sig, row.node);
         self.rows.delete(id);
       }
     });
+    this.spareRows = freed;
     this.sideLists.forEach(function (list, side) {
       const nodes = order.get(side) || [];
       nodes.forEach(function (node, i) {
