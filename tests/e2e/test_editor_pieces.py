@@ -17,7 +17,7 @@ from editorpage import draft, open_editor
 from test_editor_units import catalog, empty, start
 from test_editor_units import draft as oob_draft
 from touch import Fingers
-from vmod import Grid, build_file, hexes, png
+from vmod import Grid, build_file, hexes, png, vmod
 
 pytestmark = pytest.mark.e2e
 
@@ -256,5 +256,43 @@ def test_after_each_unit_placed_the_next_unplaced_one_is_asked_for(browser, site
     # Five taps, five units: each one change; nothing is awaited after the last.
     assert page.evaluate("harness.changes.slice(1)") == ["editor.hex.step_unit"] * 5
     assert "Placing" not in page.locator("#tools").inner_text()
+    app.assert_no_errors()
+    app.context.close()
+
+
+def test_pieces_of_one_palette_are_grouped_by_their_prototypes(browser, site_url):
+    pieces = [
+        (f"Grenadier {n}", f"+/null/prototype;German infantry\tpiece;;;g{n}.png;Grenadier {n}/")
+        for n in range(1, 31)
+    ]
+    pieces += [
+        (f"Sherman {n}", f"+/null/prototype;Allied armour\tpiece;;;s{n}.png;Sherman {n}/")
+        for n in range(1, 21)
+    ]
+    pieces += [
+        (f"Spent {n}", "+/null/prototype;Game markers\tpiece;;;m.png;Spent/") for n in (1, 2)
+    ]
+    data, _found = vmod(Grid(pieces=pieces))
+    app = open_app(
+        browser,
+        f"{site_url}__tests__/e2e/vassal_harness.html",
+        viewport={"width": 1280, "height": 800},
+    )
+    page = app.page
+    page.set_input_files(
+        "#vmod", files=[{"name": "p.vmod", "mimeType": "application/zip", "buffer": data}]
+    )
+    groups = page.evaluate(
+        """async () => {
+          const file = document.querySelector("#vmod").files[0];
+          const module = await window.harness.readModule(file);
+          return module.pieceGroups.map((g) => [g.name, g.marker, g.pieces.length]);
+        }"""
+    )
+    assert groups == [
+        ["German infantry", False, 30],
+        ["Allied armour", False, 20],
+        ["Game markers", True, 2],
+    ]
     app.assert_no_errors()
     app.context.close()
