@@ -471,6 +471,8 @@ export const pictureMethods = {
           }, "editor.step_vassal");
           const names = (module.pieces || []).slice();
           this.ctx.pieceNames = names;
+          // By palette, markers apart: the order of battle offers them group by group.
+          this.ctx.pieceGroups = module.pieceGroups || [];
           const oob = this.parts.oob;
           if (oob && typeof oob.setPieceNames === "function") oob.setPieceNames(names);
           this.picture.use(record, result.transform, this.draft.scenario);

@@ -18,7 +18,7 @@
 
 import { HexGrid, SIZE, edgeBetween } from "../render/hexgrid.js";
 import { terrainSvg, hexsidesSvg, roadsSvg } from "../render/hexterrain.js";
-import { editedText } from "./editor_common.js";
+import { editedText, shownText } from "./editor_common.js";
 import { r1, clamp } from "../render/svg.js";
 import {
   axialAt,
@@ -181,9 +181,13 @@ export class HexEditor {
         this._afterPending();
         pending.resolve({ x: pt.x, y: pt.y });
       } else if (label) {
+        // Once a unit is placed the next one not placed yet is asked for: placing forty
+        // units takes forty taps. A turn (a tap on the unit's own hex) ends the placing.
         this._pending = null;
+        const placed = this._placeAt(pending.id, label);
+        const next = placed ? this._nextUnplaced(pending.id) : null;
+        if (next) this._pending = { kind: "unit", id: next.id };
         this._afterPending();
-        this._placeAt(pending.id, label);
       }
       return;
     }
@@ -215,9 +219,10 @@ export class HexEditor {
     }
   }
 
+  // Place the unit on the hex, or turn it when it stands there: true when it was placed.
   _placeAt(id, label) {
     const unit = (this.scenario.units || []).find((u) => u && u.id === id);
-    if (!unit) return;
+    if (!unit) return false;
     const turn = unit.hex === label && this.facing;
     this.draft.change(
       (s) => {
@@ -230,6 +235,35 @@ export class HexEditor {
       },
       turn ? "editor.hex.step_facing" : "editor.hex.step_unit",
     );
+    return !turn;
+  }
+
+  // The units not on the map yet (no hex, no locale), in the order of battle.
+  _unplaced() {
+    return (this.scenario.units || []).filter((u) => u && !u.hex && !u.locale);
+  }
+
+  // The first unit not placed after `id` in the order of battle (from the start again after
+  // the last), or null when every other unit is placed.
+  _nextUnplaced(id) {
+    const units = this.scenario.units || [];
+    const at = units.findIndex((u) => u && u.id === id);
+    for (let k = 1; k <= units.length; k++) {
+      const u = units[(at + k) % units.length];
+      if (u && u.id !== id && !u.hex && !u.locale) return u;
+    }
+    return null;
+  }
+
+  // The words of the unit being placed: its name and how many are left after it.
+  _placingText() {
+    const p = this._pending;
+    const unit = p && (this.scenario.units || []).find((u) => u && u.id === p.id);
+    if (!unit) return "";
+    const left = this._unplaced().filter((u) => u.id !== unit.id).length;
+    // The count picks the plural form; the name goes in as it is (a name, not a core word).
+    const name = shownText(unit.name, this.i18n) || unit.id;
+    return this.t("editor.hex.placing", { count: left }).replace("{name}", () => name);
   }
 
   _setPending(p) {

@@ -304,7 +304,9 @@ export const paletteMethods = {
   },
 
   _hintText() {
-    if (this._pending && this._pending.kind === "unit") return this.t("editor.hex.hint_unit");
+    if (this._pending && this._pending.kind === "unit") {
+      return (this.t("editor.hex.hint_unit") + " " + this._placingText()).trim();
+    }
     if (this._pending) return this.t(this._pending.key || "editor.hex.hint_point");
     if (this.erase) return this.t("editor.hex.hint_erase_" + this.tool);
     if (this.tool === "hexside" && this.cat.directional.has(this.feature)) {

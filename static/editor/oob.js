@@ -5,12 +5,15 @@
 // core checks the whole scenario after it. Ids are made here and never shown.
 //
 // The panel is this class with its concerns beside it, mixed into its prototype: the sides and
-// formations (oobsides.js), the units (oobunits.js), the paste from a spreadsheet (oobpaste.js);
+// formations (oobsides.js), the units (oobunits.js), many units at once (oobbulk.js), the pieces
+// of a VASSAL module (oobpieces.js), the paste from a spreadsheet (oobpaste.js);
 // the DOM and form helpers are forms.js's (re-exported here for tables.js).
 
 import { byId, cssId, drawInTurn, el, markInput, nextSerial, readNumber, say } from "./forms.js";
 import { editedText, shownText } from "./editor_common.js";
+import { bulkMethods } from "./oobbulk.js";
 import { pasteMethods } from "./oobpaste.js";
+import { pieceMethods } from "./oobpieces.js";
 import { sideMethods } from "./oobsides.js";
 import { unitMethods } from "./oobunits.js";
 
@@ -20,6 +23,8 @@ export class OrderOfBattle {
     this.root = root;
     this.scenario = null;
     this.pieceNames = [];
+    this.pieceGroups = [];
+    this.selected = new Set(); // the ids of the units selected for a change of many
     this.rows = new Map(); // unit id -> {sig, node}
     this.frameSig = null;
     this.marked = null;
@@ -27,6 +32,8 @@ export class OrderOfBattle {
     root.classList.add("oob");
     this.sidesEl = el("div", { class: "oob-sides" });
     this.formationsEl = el("div", { class: "oob-formations" });
+    this.piecesEl = el("details", { class: "oob-module-pieces", hidden: true });
+    this.bulkEl = el("div", { class: "oob-bulk" });
     this.unitsEl = el("div", { class: "oob-units" });
     this.pasteEl = el("details", { class: "oob-paste" });
     this.datalist = el("datalist", { id: this.listId });
@@ -36,6 +43,8 @@ export class OrderOfBattle {
       this.sidesEl,
       this.formationsEl,
       this.heading("h3", "editor.oob.units"),
+      this.piecesEl,
+      this.bulkEl,
       this.unitsEl,
       this.pasteEl,
       this.datalist,
@@ -92,20 +101,25 @@ export class OrderOfBattle {
       scenario.sides,
       scenario.formations,
       this.pieceNames.length,
+      this.pieceGroups.length,
     ]);
     const focus = this.focusKey();
     if (frame !== this.frameSig) {
       this.frameSig = frame;
       this.rows.clear();
+      this.spareRows = null;
       this.root.querySelectorAll("[data-i18n]").forEach((node) => {
         node.textContent = this.t(node.getAttribute("data-i18n"));
       });
       this.drawSides();
       this.drawFormations();
+      this.drawPieceChooser();
+      this.drawBulkBar();
       this.drawUnitFrame();
       this.drawPaste();
     }
     this.drawUnits();
+    this.showSelected();
     this.restoreFocus(focus);
     if (this.marked) this.highlight(this.marked.place, true);
   }
@@ -130,7 +144,11 @@ export class OrderOfBattle {
     if (!quiet && node.scrollIntoView) node.scrollIntoView({ block: "nearest" });
   }
 
+  // The module's piece names (for the name fields' list, and one unit per name), and their
+  // groups when the module gave them (ctx.pieceGroups, from vassal.js): then the chooser of
+  // groups takes the place of one unit per name.
   setPieceNames(names) {
+    this.setPieceGroups(this.ctx.pieceGroups);
     const seen = new Set();
     this.pieceNames = (names || [])
       .map(function (n) {
@@ -281,4 +299,11 @@ export class OrderOfBattle {
   }
 }
 
-Object.assign(OrderOfBattle.prototype, sideMethods, unitMethods, pasteMethods);
+Object.assign(
+  OrderOfBattle.prototype,
+  sideMethods,
+  unitMethods,
+  bulkMethods,
+  pieceMethods,
+  pasteMethods,
+);

@@ -1,8 +1,10 @@
 // Units pasted from a spreadsheet into the order of battle (methods of OrderOfBattle,
 // static/editor/oob.js): the box and its list of columns, rows pasted on the table itself,
 // tab-separated rows read (with or without a header row) into units, and the report of the
-// rows that could not be read, each with its reason.
+// rows that could not be read, each with its reason. On a hex map a column named "Hex" places
+// each unit at once: the hex's number as the map prints it, or its column and row.
 
+import { HexGrid } from "../render/hexgrid.js";
 import { el, freshId, readNumber } from "./forms.js";
 
 function norm(text) {
@@ -52,6 +54,30 @@ export const pasteMethods = {
     return cols;
   },
 
+  // The hex column: on hex maps only, and only under its name in a header row (rows without
+  // one keep the documented order).
+  hexColumn() {
+    const map = (this.scenario && this.scenario.map) || {};
+    return typeof map.columns === "number" && typeof map.rows === "number"
+      ? { id: "hex", key: "editor.oob.hex" }
+      : null;
+  },
+
+  // The label of a pasted hex ("0412", "412", "4,12"), or null when it is no hex of the map.
+  readHex(text) {
+    const grid = new HexGrid(this.scenario.map);
+    const value = String(text).trim();
+    const pair = /^(\d+)\s*[,;/]\s*(\d+)$/.exec(value);
+    if (pair) {
+      const col = parseInt(pair[1], 10);
+      const row = parseInt(pair[2], 10);
+      return grid.contains(col, row) ? grid.label(col, row) : null;
+    }
+    if (!/^\d+$/.test(value)) return null;
+    const label = value.padStart(grid.columnDigits + grid.rowDigits, "0");
+    return grid.has(label) ? label : null;
+  },
+
   drawPaste() {
     const self = this;
     const cols = this.columns();
@@ -75,6 +101,9 @@ export const pasteMethods = {
           return el("li", { text: self.t(c.key) });
         }),
       ),
+      this.hexColumn()
+        ? el("p", { class: "hint oob-paste-hex", text: this.t("editor.oob.paste_hex_help") })
+        : null,
       this.pasteBox,
       el("button", {
         type: "button",
@@ -98,6 +127,11 @@ export const pasteMethods = {
       wordOf.set(norm(self.t(c.key)), c);
       wordOf.set(norm(c.rating || c.id), c);
     });
+    const hex = this.hexColumn();
+    if (hex) {
+      wordOf.set(norm(this.t(hex.key)), hex);
+      wordOf.set("hex", hex);
+    }
     const lines = String(text).replace(/\r\n?/g, "\n").split("\n");
     const rows = [];
     lines.forEach(function (line, i) {
@@ -195,6 +229,11 @@ export const pasteMethods = {
       const read = readNumber(got.steps, spec, true);
       if (!read.ok) return this.rangeReason(word, got.steps, spec);
       unit.steps = read.value;
+    }
+    if (got.hex !== undefined) {
+      const label = this.readHex(got.hex);
+      if (!label) return this.say("editor.oob.paste_hex", { value: got.hex });
+      unit.hex = label;
     }
     units.push(unit);
     return null;

@@ -24,7 +24,18 @@ export const unitMethods = {
           },
         }),
       ];
-      if (self.pieceNames.length) {
+      buttons.push(
+        el("button", {
+          type: "button",
+          class: "oob-select-side",
+          "data-side": side.id,
+          text: self.say("editor.oob.select_side", { side: self.name(side.name) }),
+          onclick: function () {
+            self.selectSide(side.id);
+          },
+        }),
+      );
+      if (self.pieceNames.length && !self.pieceGroups.length) {
         buttons.push(
           el("button", {
             type: "button",
@@ -47,17 +58,24 @@ export const unitMethods = {
     this.unitsEl.replaceChildren(...blocks);
   },
 
+  // The rows of the units: a row is made again only when its unit changed. The rows the last
+  // draw let go are kept until the next one, so that an undo of a change of many units (a
+  // move, a delete) finds them ready instead of making a thousand rows again.
   drawUnits() {
     const self = this;
     const seen = new Set();
     const order = new Map(); // side -> [nodes]
+    const spare = this.spareRows || new Map(); // sig -> node, let go by the last draw
+    const freed = new Map();
     (this.scenario.units || []).forEach(function (unit) {
       if (!unit || typeof unit.id !== "string" || seen.has(unit.id)) return;
       seen.add(unit.id);
       const sig = JSON.stringify(unit);
       let row = self.rows.get(unit.id);
       if (!row || row.sig !== sig) {
-        row = { sig: sig, node: self.unitRow(unit) };
+        if (row) freed.set(row.sig, row.node);
+        row = { sig: sig, node: spare.get(sig) || self.unitRow(unit) };
+        spare.delete(sig);
         self.rows.set(unit.id, row);
       }
       const side = self.sideLists.has(unit.side) ? unit.side : null;
@@ -66,11 +84,13 @@ export const unitMethods = {
     });
     Array.from(this.rows.keys()).forEach(function (id) {
       if (!seen.has(id)) {
-        const node = self.rows.get(id).node;
-        if (node.parentNode) node.parentNode.removeChild(node);
+        const row = self.rows.get(id);
+        if (row.node.parentNode) row.node.parentNode.removeChild(row.node);
+        freed.set(row.sig, row.node);
         self.rows.delete(id);
       }
     });
+    this.spareRows = freed;
     this.sideLists.forEach(function (list, side) {
       const nodes = order.get(side) || [];
       nodes.forEach(function (node, i) {
@@ -125,6 +145,7 @@ export const unitMethods = {
       }, "editor.oob.type");
     });
     const cells = [
+      this.selectBox(id, name),
       this.labelled("editor.oob.unit_name", nameInput, "oob-wide"),
       this.labelled("editor.oob.type", type),
     ];
@@ -331,10 +352,12 @@ export const unitMethods = {
     } else delete unit.steps;
   },
 
-  // Add units to `side` in one change: one per name (null: a worded new name).
+  // Add units in one change: one per name (null: a worded new name) to `side`; or, given
+  // one list [{side, names}], to each side its names.
   addUnits(side, names) {
     const self = this;
     const type = (this.units.types || [])[0];
+    const lists = Array.isArray(side) ? side : [{ side: side, names: names }];
     this.change(function (s) {
       s.units = s.units || [];
       const taken = new Set(
@@ -342,11 +365,17 @@ export const unitMethods = {
           return u.id;
         }),
       );
-      names.forEach(function (name) {
-        const n = s.units.length + 1;
-        const unit = self.fresh(side, type, name || self.say("editor.oob.new_unit", { n: n }));
-        unit.id = freshId(taken, "u");
-        s.units.push(unit);
+      lists.forEach(function (list) {
+        list.names.forEach(function (name) {
+          const n = s.units.length + 1;
+          const unit = self.fresh(
+            list.side,
+            type,
+            name || self.say("editor.oob.new_unit", { n: n }),
+          );
+          unit.id = freshId(taken, "u");
+          s.units.push(unit);
+        });
       });
     }, "editor.oob.add_unit");
   },

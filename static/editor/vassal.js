@@ -8,6 +8,7 @@
 import { ZipReader, nativeDeflate } from "./zip.js";
 import { buildText, MAX_BUILD_FILE_BYTES } from "./vassal_build.js";
 import { keyedError } from "./editor_common.js";
+import { pieceGroups } from "./vassal_pieces.js";
 import { HexGrid, SIZE, SQRT3 } from "../render/hexgrid.js";
 import { MAX_PICTURE_BYTES, limitParams, readHeader, withinLimits } from "./picture.js";
 
@@ -418,11 +419,13 @@ function describe(error) {
 }
 
 // A File/Blob (.vmod) -> {name, boards: [{map, name, image, width, height, type, grid, problem,
-// numbers, crop}], pieces: [names]}. `grid` is the board's hex grid as VASSAL defines it (null
-// without one); `problem` is null when boardPicture can lay the board under a Muster map, else
-// {key, params}; `numbers` the printed numbers the picture holds whole ({first_column,
-// last_column, first_row, last_row}); `crop` is null when the whole board fits a map, else the
-// refusal ({key, params}) that says only a part of it can be taken.
+// numbers, crop}], pieces: [names], pieceGroups: [{name, pieces: [names], marker}]}. `grid` is
+// the board's hex grid as VASSAL defines it (null without one); `problem` is null when
+// boardPicture can lay the board under a Muster map, else {key, params}; `numbers` the printed
+// numbers the picture holds whole ({first_column, last_column, first_row, last_row}); `crop` is
+// null when the whole board fits a map, else the refusal ({key, params}) that says only a part
+// of it can be taken. `pieceGroups` are the piece names by the module's palettes (or
+// prototypes), the markers apart (vassal_pieces.js).
 // `progress(have, size)`, when given, hears how far the build file is unpacked.
 export async function readModule(file, progress) {
   const zip = await ZipReader.open(file, file.name);
@@ -433,9 +436,10 @@ export async function readModule(file, progress) {
     throw keyedError("editor.vassal.bad_buildfile", { name: zip.name });
   }
   const name = await moduleName(zip, root);
-  const { boards, pieces } = boardsAndPieces(root);
+  const read = boardsAndPieces(root);
+  const boards = read.boards;
   for (const board of boards) board.problem = await boardProblem(zip, board);
-  const module = { name, boards, pieces };
+  const module = { name, boards, pieces: read.pieces, pieceGroups: read.pieceGroups };
   MODULES.set(module, zip);
   return module;
 }
@@ -525,13 +529,35 @@ function boardsAndPieces(root) {
       if (!piece) piece = definitionName(el.textContent);
       if (piece && !seen.has(piece)) {
         seen.add(piece);
-        pieces.push(piece);
+        pieces.push({ name: piece, palette: palette.slice(), prototype: prototypeName(el) });
       }
+      return;
     }
+    // A palette (a piece window, or a tab, panel, list or box in it) names its pieces' group.
+    const named = PALETTES.has(t)
+      ? (el.getAttribute("name") || el.getAttribute("entryName") || "").trim()
+      : "";
+    if (named) palette.push(named);
     for (const child of elementChildren(el)) walk(child);
+    if (named) palette.pop();
   };
+  const palette = [];
   walk(root);
-  return { boards, pieces };
+  return {
+    boards,
+    pieces: pieces.map((p) => p.name),
+    pieceGroups: pieceGroups(pieces),
+  };
+}
+
+// The elements of a module's piece palettes (VASSAL.build.module.PieceWindow and
+// VASSAL.build.widget.*Widget), by their tag's last part.
+const PALETTES = new Set(["PieceWindow", "TabWidget", "PanelWidget", "ListWidget", "BoxWidget"]);
+
+// The first prototype a piece's definition uses ("prototype;Name" among its traits), or "".
+function prototypeName(slot) {
+  const m = /(?:^|[\t/])prototype;((?:[^\t/\\;]|\\.)*)/.exec(slot.textContent || "");
+  return m ? m[1].replace(/\\(.)/g, "$1").trim() : "";
 }
 
 // What keeps a board from being read, or null: no picture, a picture missing or of no format
