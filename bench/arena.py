@@ -25,9 +25,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "py"))
 
 from muster.game import Game  # noqa: E402
-from muster.opponent import LEVELS, advise, evaluation, this_turn  # noqa: E402
+from muster.opponent import LEVELS, advise, evaluation, seen_ages, this_turn  # noqa: E402
 from muster.opponent.knowledge import searchable  # noqa: E402
-from muster.opponent.search import REPEAT, Search, fingerprint  # noqa: E402
+from muster.opponent.search import Search, fingerprint  # noqa: E402
 from muster.scenario import load_builtin  # noqa: E402
 from muster.systems import game_rules  # noqa: E402
 
@@ -41,7 +41,7 @@ def greedy(game: Game, side: str, rng: random.Random) -> dict:
     legal = game.legal_actions()
     evaluate = evaluation(sc.system)
     state = searchable(rules, sc, game.state, side, rng)
-    seen = frozenset(fingerprint(rules, sc, s, side) for s in this_turn(game))
+    seen = seen_ages(fingerprint(rules, sc, s, side) for s in this_turn(game))
     search = Search(rules, sc, side, evaluate, rng, LEVELS[1], seen=seen)
     best, value = legal[0], -math.inf
     for action in legal:
@@ -49,7 +49,7 @@ def greedy(game: Game, side: str, rng: random.Random) -> dict:
             after = search.child(state, action)
             # as Muster, it does not go back to a position it has seen (or it would pick
             # and put back the same block for ever)
-            v = evaluate(sc, after, side) - (REPEAT if search.repeats(after, seen) else 0)
+            v = evaluate(sc, after, side) - search.repeats(after, seen)
         except Exception:
             continue
         if v > value:

@@ -129,8 +129,12 @@ export class MusterWorker {
     });
   }
 
-  // What Muster would do for `side` at `level` in the game loaded last.
-  advise(side, level, seed) {
+  // What Muster would do for `side` at `level` in the game loaded last. Its random stream is
+  // its own (never the game's): seeded by how many actions the game has, which this worker
+  // knows even where the side's view does not say it (hidden blocks), so each decision draws
+  // anew and the same position gives the same decision after a reload.
+  advise(side, level) {
+    const seed = this.loaded ? this.loaded.actions.length + 1 : 1;
     return this.engine.call("advise", {
       viewer: side,
       level: level,

@@ -188,7 +188,6 @@ export const musterMethods = {
     const run = (this.musterRun = (this.musterRun || 0) + 1);
     const side = this.view.decider;
     const level = this.musterSides()[side];
-    const seed = (this.view.moves || 0) + 1;
     this.musterBusy = true;
     this.musterMark = null;
     const stale = () => run !== this.musterRun;
@@ -204,7 +203,7 @@ export const musterMethods = {
       .then((seen) => {
         if (stale()) return null;
         if (seen.chance) return { action: { type: "roll" }, item: null };
-        return this.musterWorker.advise(side, level, seed).then((answer) => ({
+        return this.musterWorker.advise(side, level).then((answer) => ({
           action: answer.action,
           item: itemOf(seen, answer.action),
         }));
@@ -382,7 +381,7 @@ export const musterMethods = {
     this.render();
     const asked = this.view;
     return this.musterSeen(side)
-      .then(() => this.musterWorker.advise(side, level, (view.moves || 0) + 1))
+      .then(() => this.musterWorker.advise(side, level))
       .then(
         (answer) => {
           if (this.view !== asked) return;

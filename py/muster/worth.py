@@ -58,3 +58,24 @@ def reach(
         b = min((distance(p, goal) for p in theirs), default=cap)
         total += value * max(-cap, min(cap, b - a))
     return total
+
+
+def advance(
+    goals: Iterable[tuple[Any, float]],
+    near: Mapping[str, Iterable[Any]],
+    side: str,
+    distance: Callable[[Any, Any], float],
+    cap: int,
+) -> float:
+    """How far forward each side's pieces stand, on average: for each piece, ``cap`` less its
+    distance to the nearest objective (none below 0), the side's mean less the other sides'.
+    Unlike ``reach`` (the nearest piece only) every piece counts, so a move that brings up
+    one more unit gains, and a side does not end its step with its army left behind."""
+    places = [goal for goal, _ in goals]
+    if not places:
+        return 0.0
+    mean: dict[str, float] = {}
+    for s, pieces in near.items():
+        closeness = [max(0.0, cap - min(distance(p, g) for g in places)) for p in pieces]
+        mean[s] = sum(closeness) / len(closeness) if closeness else 0.0
+    return signed(mean, side)

@@ -196,3 +196,30 @@ def test_muster_ends_the_step_when_nothing_gains():
     legal = game.legal_actions()
     assert any(a["type"] == "end_phase" for a in legal)
     assert think(game, side, flat, 1)["action"]["type"] == "end_phase"
+
+
+def test_muster_walks_out_of_a_step_it_may_not_end():
+    """A block on an approach with no enemy beyond must move before the phase may end, but two
+    blocks of another locale are picked and no command is left: only picking is legal, and
+    every pick is worth the same. Muster puts the picked blocks back, moves the block that
+    must move (free, to its reserve) and ends the phase, in a few actions, where it once
+    picked and put back blocks until the game's limit."""
+    sc = load_builtin("demo-fontanella")
+    rules = game_rules(sc.system)
+    game = Game.start(sc, rules, 1)
+    state = json.loads(json.dumps(game.state))
+    state["pieces"]["a16"].update(locale="mollie", approach="prati")
+    state["commands"] = 0
+    state["selection"] = ["a08", "a04"]
+    game.states[-1] = state
+    legal = game.legal_actions()
+    assert {a["type"] for a in legal} == {"select"}  # nothing ends the phase yet
+    taken = []
+    while rules.decider(sc, game.state) == "austria" and game.state["phase"] == "movement":
+        assert len(taken) < 30, taken
+        action = think(game, "austria", LEVELS[1], len(taken))["action"]
+        taken.append(action)
+        game.apply(action)
+    assert {"type": "move", "to": "mollie"} in taken  # the block that had to move moved
+    assert game.state["pieces"]["a16"]["approach"] is None
+    assert taken[-1] == {"type": "end_phase"}

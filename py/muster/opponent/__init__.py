@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Iterable
 from typing import Any
 
 from .. import systems
@@ -27,9 +28,9 @@ from .search import Evaluate, Level, Search, decide, fingerprint
 LEVELS = {
     # The default level is meant to decide within 2 s in the browser: bench/advise_pyodide.py
     # measures each level there (and bench/advise_speed.py in CPython).
-    1: Level("level.muster_1", chances=1, deepen=2, plies=1, worlds=1, nodes=200),
-    2: Level("level.muster_2", chances=1, deepen=3, plies=2, worlds=2, nodes=300),
-    3: Level("level.muster_3", chances=2, deepen=6, plies=4, worlds=3, nodes=3000),
+    1: Level("level.muster_1", chances=1, deepen=2, plies=1, worlds=1, nodes=200, replies=2),
+    2: Level("level.muster_2", chances=1, deepen=3, plies=2, worlds=2, nodes=300, replies=3),
+    3: Level("level.muster_3", chances=2, deepen=6, plies=4, worlds=3, nodes=3000, replies=4),
 }
 DEFAULT_LEVEL = 2
 RECENT = 256  # at most how many of the turn's positions Muster remembers, not to go back to
@@ -75,8 +76,9 @@ def think(
     deadline = None if budget_ms is None else time.monotonic() + budget_ms / 1000
     evaluate = evaluation(scenario.system)
     worlds = lv.worlds if rules.hidden_information else 1
-    # The positions the side has seen this turn (as its screen showed them), not to go back to.
-    seen = frozenset(_known(rules, scenario, s, side) for s in this_turn(game))
+    # The positions the side has seen this turn (as its screen showed them), not to go back
+    # to, each with how long ago it was seen (0: the newest).
+    seen = seen_ages(_known(rules, scenario, s, side) for s in this_turn(game))
     searches = []
     for _ in range(worlds):
         state = searchable(rules, scenario, game.state, side, rng)
@@ -96,6 +98,14 @@ def think(
         "considered": len(legal),
         "nodes": sum(s.nodes for s, _ in searches),
     }
+
+
+def seen_ages(fingerprints: Iterable[str]) -> dict[str, int]:
+    """Each position of ``fingerprints`` (newest first) with how long ago it was last seen."""
+    ages: dict[str, int] = {}
+    for age, key in enumerate(fingerprints):
+        ages.setdefault(key, age)
+    return ages
 
 
 def this_turn(game: Game, most: int = RECENT) -> list[State]:

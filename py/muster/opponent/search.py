@@ -17,10 +17,12 @@ themselves on its own copies of the state (``knowledge.clone``), as ``Game.push`
 from __future__ import annotations
 
 import json
+import math
 import random
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections import deque
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..game import chance_faces
@@ -28,7 +30,12 @@ from ..shapes import Action, State
 from .knowledge import clone
 
 REPEAT = 500.0  # what going back to a position the side has seen costs: never, unless forced
+# and, when every way leads back, the position seen longest ago costs least (by up to AGE):
+# the side walks out of a loop (two blocks picked and put back in turn) rather than round it
+AGE = 10.0
 MAX_FACES = 12  # a chance point of more faces is settled by one face drawn, at every depth
+ESCAPE = 2000  # at most how many positions the way out of a loop is looked for among
+MAX_ANSWERS = 24  # a decision of more actions than this is not followed as a forced answer
 # The actions that end the side's step, phase or turn: on a tie of values one of them is chosen
 # (nothing gained by going on: the side stops, rather than wander among positions of one worth).
 ENDING = frozenset({"next_step", "end_phase", "end_turn", "end_rally", "end_combat"})
@@ -40,8 +47,8 @@ Evaluate = Callable[[Any, Any, str], float]
 class Level:
     """How hard Muster thinks: how many chance points deep it weighs every face, how many
     actions it looks at further and how many of the side's next decisions, how many
-    determinizations of hidden blocks it averages over, and a budget of actions taken
-    (``nodes``)."""
+    determinizations of hidden blocks it averages over, a budget of actions taken (``nodes``)
+    and how many forced answers of an exchange it follows (``replies``)."""
 
     key: str
     chances: int
@@ -49,6 +56,7 @@ class Level:
     plies: int
     worlds: int
     nodes: int
+    replies: int = 0  # how many forced answers of an exchange it follows (``settle``)
 
 
 @dataclass
@@ -63,17 +71,23 @@ class Search:
     level: Level
     deadline: float | None = None  # time.monotonic() past which it stops deepening
     budget: int = 0  # actions it may take (0: the level's)
-    seen: frozenset[str] = frozenset()  # the positions the side has seen (``fingerprint``)
+    # the positions the side has seen (``fingerprint``), each with how long ago (0: the newest)
+    seen: Mapping[str, int] = field(default_factory=dict)
     nodes: int = 0
 
     def fingerprint(self, state: State) -> str:
         """The position as the side sees it, as text (to know a position seen before)."""
         return fingerprint(self.rules, self.scenario, state, self.side)
 
-    def repeats(self, state: State, seen: frozenset[str] | set[str]) -> bool:
-        """True if ``state`` (no die due) is a position the side has seen: an action that
-        comes back to one (a block picked then put back) is worth nothing."""
-        return not state.get("chance") and self.fingerprint(state) in seen
+    def repeats(self, state: State, seen: Mapping[str, int]) -> float:
+        """What going to ``state`` costs: nothing for a position the side has not seen (or one
+        with a die due), else ``REPEAT`` (a block picked then put back gains nothing) and more
+        the newer it is, so that where every action comes back to a position seen, the one
+        seen longest ago is taken."""
+        if state.get("chance"):
+            return 0.0
+        age = seen.get(self.fingerprint(state))
+        return 0.0 if age is None else REPEAT + AGE / (1 + age)
 
     def spent(self) -> bool:
         """True once the budget of actions (or of time, if one was given) is spent."""
@@ -95,22 +109,62 @@ class Search:
             self.rules.apply(self.scenario, after, action)
         return after  # type: ignore[no-any-return]
 
-    def settle(self, state: State, chances: int) -> float:
+    def settle(
+        self, state: State, chances: int, replies: int | None = None, inside: bool = False
+    ) -> float:
         """The value of ``state`` once its chance points are settled: every face weighed by
-        its probability while ``chances`` lasts, then one face drawn."""
-        chance = state.get("chance")
-        if not chance or state.get("result"):
+        its probability while ``chances`` lasts, then one face drawn. And once the exchange it
+        is in is played out: where the other side must answer (no action of it ends its step:
+        the leading pieces of an assault, a retreat, a block), the answer best for it (the
+        worst for this side) is taken, and so on while the sides answer each other (``inside``
+        the exchange), ``replies`` answers deep (the level's). The side's own steps are
+        followed by ``deepen_one``, not here."""
+        if state.get("result"):
             return self.evaluate(self.scenario, state, self.side)
+        replies = self.level.replies if replies is None else replies
+        chance = state.get("chance")
+        if not chance:
+            return self.answered(state, chances, replies, inside)
         faces = chance_faces(chance)
         if chances > 0 and len(faces) <= MAX_FACES and not self.spent():
             total = 0.0
             for face in faces:
                 total += self.settle(
-                    self.child(state, {"type": "roll", "value": face}), chances - 1
+                    self.child(state, {"type": "roll", "value": face}),
+                    chances - 1,
+                    replies,
+                    inside,
                 )
             return total / len(faces)
         face = faces[self.rng.randrange(len(faces))]
-        return self.settle(self.child(state, {"type": "roll", "value": face}), 0)
+        return self.settle(self.child(state, {"type": "roll", "value": face}), 0, replies, inside)
+
+    def answered(self, state: State, chances: int, replies: int, inside: bool) -> float:
+        """The value of ``state`` (no die due) after the forced answers that follow it: at
+        most ``MAX_ANSWERS`` of each weighed, the best for the side that answers."""
+        here = self.evaluate(self.scenario, state, self.side)
+        if replies <= 0 or self.spent():
+            return here
+        decider = self.rules.decider(self.scenario, state)
+        if decider is None:
+            return here
+        legal = self.rules.legal_actions(self.scenario, state)
+        if not legal or len(legal) > MAX_ANSWERS or any(a["type"] in ENDING for a in legal):
+            return here  # a step of the side's own to play, not an answer
+        mine = decider == self.side
+        if mine and not inside:
+            return here  # the side's own next step: ``deepen_one`` follows it
+        best = float("-inf") if mine else float("inf")
+        for action in legal:
+            if self.spent():
+                break
+            try:
+                after = self.child(state, action)
+                value = self.settle(after, min(chances, 1), replies - 1, True)
+            except Exception:  # an answer a determinization does not allow
+                continue
+            best = max(best, value) if mine else min(best, value)
+        return best if math.isfinite(best) else here
 
     def settled(self, state: State) -> State:
         """``state`` with its chance points settled by faces drawn (to go on from it)."""
@@ -126,7 +180,7 @@ class Search:
         state: State,
         legal: list[Action],
         chances: int,
-        seen: frozenset[str] | set[str] | None = None,
+        seen: Mapping[str, int] | None = None,
     ) -> list[float]:
         """The value of each action of ``legal`` in ``state``, its chance points settled, less
         ``REPEAT`` for one that comes back to a position of ``seen``."""
@@ -135,7 +189,7 @@ class Search:
         for action in legal:
             try:
                 after = self.child(state, action)
-                back = REPEAT if self.repeats(after, seen) else 0.0
+                back = self.repeats(after, seen)
                 values.append(self.settle(after, chances) - back)
             except Exception:  # an action a determinization does not allow: never chosen
                 values.append(float("-inf"))
@@ -147,8 +201,8 @@ class Search:
         of the line. The side stops where no action gains on the position it has (it would
         end the step), and at a position it has seen."""
         after = self.child(state, action)
-        seen = set(self.seen)
-        back = REPEAT if self.repeats(after, seen) else 0.0
+        seen = dict(self.seen)
+        back = self.repeats(after, seen)
         after = self.settled(after)
         taken = 1
         for _ in range(self.level.plies):
@@ -159,7 +213,8 @@ class Search:
             legal = self.rules.legal_actions(self.scenario, after)
             if not legal:
                 break
-            seen.add(self.fingerprint(after))
+            seen = {key: age + 1 for key, age in seen.items()}
+            seen[self.fingerprint(after)] = 0
             here = self.evaluate(self.scenario, after, self.side)
             values = self.first_pass(after, legal, min(1, self.level.chances), seen)
             best = max(range(len(legal)), key=lambda i: (values[i], legal[i]["type"] in ENDING))
@@ -168,6 +223,46 @@ class Search:
             after = self.settled(self.child(after, legal[best]))
             taken += 1
         return self.settle(after, self.level.chances) - back - STEP * taken
+
+
+def escape(search: Search, state: State, legal: list[Action]) -> int | None:
+    """Where the side is stuck (every action comes back to a position it has seen, or it may
+    not end its step and nothing gains: a block that must move stands elsewhere than the
+    blocks picked), the index in ``legal`` of the first action of the shortest way out:
+    breadth first over the side's own positions, each once, to the nearest one it has not
+    seen where it may end its step, or stands better, or the step is over. None if there is
+    none within ``ESCAPE`` positions."""
+    rules, scenario, side = search.rules, search.scenario, search.side
+    here = search.evaluate(scenario, state, side)
+    known = set(search.seen) | {search.fingerprint(state)}
+    todo: deque[tuple[State, list[Action], int]] = deque([(state, legal, -1)])
+    looked = 0
+    while todo:
+        before, actions, first = todo.popleft()
+        for i, action in enumerate(actions):
+            looked += 1
+            if looked > ESCAPE:
+                return None
+            way = i if first < 0 else first
+            try:
+                after = search.child(before, action)
+            except Exception:  # an action a determinization does not allow
+                continue
+            key = search.fingerprint(after)
+            if key in known:
+                continue
+            known.add(key)
+            if after.get("result") or after.get("chance"):
+                return way  # the step is over, or a die decides
+            if rules.decider(scenario, after) != side:
+                return way
+            nexts = rules.legal_actions(scenario, after)
+            if any(a["type"] in ENDING for a in nexts):
+                return way
+            if search.evaluate(scenario, after, side) > here:
+                return way
+            todo.append((after, nexts, way))
+    return None
 
 
 def fingerprint(rules: Any, scenario: Any, state: State, side: str) -> str:
@@ -230,4 +325,15 @@ def decide(searches: list[tuple[Search, State]], legal: list[Action]) -> tuple[i
     if len(deeper) > 1:  # the best is chosen among those valued again
         values = [deeper.get(i, float("-inf")) for i in range(len(legal))]
     index = max(range(len(legal)), key=lambda i: (values[i], legal[i]["type"] in ENDING, -i))
+    search, state = searches[0]
+    # Stuck: every action comes back to a position seen, or the side may not end its step
+    # (a block must move first) and no action gains: the shortest way out is taken.
+    loop = values[index] <= -REPEAT / 2
+    if not loop and not any(a["type"] in ENDING for a in legal):
+        here = sum(s.evaluate(s.scenario, st, s.side) for s, st in searches) / n
+        loop = values[index] <= here
+    if loop:
+        out = escape(search, state, legal)
+        if out is not None:
+            index = out
     return index, values

@@ -35,9 +35,11 @@ def evaluate(scenario: Any, state: Any, side: str) -> float:
     cap = int(w["reach_cap"])
 
     def distance(place: str, goal: str) -> int:
-        return _distances(scenario, goal).get(place, cap)
+        return _distances(scenario, goal).get(place, 99)
 
-    total += w["reach"] * worth.reach(objectives(scenario), near, side, distance, cap)
+    goals = objectives(scenario)
+    total += w["reach"] * worth.reach(goals, near, side, distance, cap)
+    total += w["advance"] * worth.advance(goals, near, side, distance, int(w["advance_cap"]))
     return total
 
 

@@ -36,4 +36,5 @@ def evaluate(scenario: Any, state: Any, side: str) -> float:
         near.setdefault(spec["side"], []).append(scenario.hex_at(u["hex"]))
     goals = [(scenario.hex_at(o["hex"]), o["points"]) for o in scenario.data.get("objectives", [])]
     total += w["reach"] * worth.reach(goals, near, side, hex_distance, int(w["reach_cap"]))
+    total += w["advance"] * worth.advance(goals, near, side, hex_distance, int(w["advance_cap"]))
     return total
