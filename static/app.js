@@ -785,7 +785,7 @@ setupKeys({
 });
 
 // Two tablets, one battle: the pairing dialog and the chip of who is connected.
-offerPairing({ engine, plays: [play, areaPlay], current, loadSave, i18n, showMessage });
+offerPairing({ engine, plays: [play, areaPlay], current, loadSave, games, i18n, showMessage });
 
 window.muster = {
   engine: engine,

@@ -7,16 +7,18 @@
 // comes back by itself, the guest asks its view from the last agreed one; a lost link is said
 // plainly, the host's game goes on as pass-and-play, and "Pair again" resumes the same game on
 // two tablets. The guest holds no game: it hides New game and the saves (the host's), and when
-// the link is lost it says where the game is kept and how to carry on.
+// the link is lost it says where the game is kept and how to carry on, or leaves it for the
+// tablet's own games.
 import { el } from "./panels.js";
 import { PairLink } from "./pair_link.js";
 import { PairHost } from "./pair_host.js";
 import { RemoteEngine } from "./remote_engine.js";
 import { qrImage, readQr } from "./pair_qr.js";
+import { gameToResume, lastScreen } from "./resume.js";
 
 // opts: engine (engine.js), plays (the hex and the area play panels), current() (the one on
-// screen), loadSave(save) (the app's: draws the scenario and opens the game), i18n,
-// showMessage(text, kind).
+// screen), loadSave(save, slot) (the app's: draws the scenario and opens the game), games (the
+// tablet's kept games, games.js), i18n, showMessage(text, kind).
 export function offerPairing(opts) {
   const pair = new Pairing(opts);
   pair.mount();
@@ -111,8 +113,13 @@ class Pairing {
     else if (this.state === "host" || this.state === "guest" || this.state === "paused") {
       parts.push(this.action("pair-end", this.t("ui.pair_end"), () => this.end()));
     } else if (this.state === "lost" && this.role === "guest") {
-      // The guest holds no game: where it is kept, and how to carry on.
-      parts.push(el("p", { id: "pair-alone", text: this.t("ui.pair_alone") }), this.guestPart());
+      // The guest holds no game: where it is kept, and how to carry on: pair again, or leave
+      // it for this tablet's own games.
+      parts.push(
+        el("p", { id: "pair-alone", text: this.t("ui.pair_alone") }),
+        this.action("pair-leave", this.t("ui.pair_leave"), () => this.leave()),
+        this.guestPart(),
+      );
     } else if (this.state === "lost" && this.role === "host" && this.current().view) {
       // The same game, on two tablets again: the same side for the other tablet.
       const guest = this.sides.guest;
@@ -425,6 +432,41 @@ class Pairing {
     // The host's game goes on on this tablet alone: pass-and-play, behind the privacy screen.
     const play = this.current();
     if (wasHost && play.view) play.show(play.view);
+  }
+
+  // The guest leaves the paired game for good (its link lost): its engine is its own worker
+  // again, its panels are nobody's side, and nothing of the host's game stays (it only ever
+  // had its side's views, dropped here from the panels and both maps, and kept none). The
+  // screen is then the tablet's own; New game and the saves are back.
+  leave() {
+    if (this.state !== "lost" || this.role !== "guest") return Promise.resolve(null);
+    this.plays.forEach((play) => {
+      play.ownSide = null;
+      play.board.clear();
+      play.reset();
+    });
+    this.engine.route(null);
+    this.remote = null;
+    this.role = null;
+    this.sides = null;
+    this.agreed = null;
+    this.showState("none");
+    this.close();
+    return this.ownScreen().then(() => this.showMessage(this.t("ui.pair_left"), "info"));
+  }
+
+  // The tablet's own screen, as a reload opens it: its game last on screen, reopened from its
+  // own saved games; else the scenario it last had (or the list's first), chosen in the
+  // header's list as a player does, its start panel shown.
+  ownScreen() {
+    const last = lastScreen();
+    const record = gameToResume(this.games.records, null, last);
+    if (record) return this.loadSave(record.save, record.id);
+    const list = document.getElementById("scenario-select");
+    const ids = Array.prototype.map.call(list.options, (option) => option.value);
+    list.value = last && ids.includes(last.scenario) ? last.scenario : ids[0];
+    list.dispatchEvent(new Event("change"));
+    return Promise.resolve(null);
   }
 
   drop() {

@@ -5,7 +5,9 @@ guest page received and its page hold none of the host side's hidden blocks; a d
 said on both pages and the host's game goes on as pass-and-play; a new pairing resumes it. A
 link interrupted and back resumes from the last agreed view; a view altered in transit is
 healed; the guest's screen keeps only what is the guest's, and says where the game is kept
-when the link is lost; "Pair again" on the host resumes the same game with nothing lost."""
+when the link is lost; "Pair again" on the host resumes the same game with nothing lost. A
+guest whose link is lost for good leaves the paired game: its own engine and its own game come
+back, nothing of the host's game kept, and it starts a new game of its own."""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ import json
 from pathlib import Path
 
 import pytest
-from apppage import open_app, press, settle, tablet
+from apppage import open_app, press, settle, tablet, valmont_to_movement, wait_text
 
 pytestmark = pytest.mark.e2e
 
@@ -368,6 +370,84 @@ def test_a_link_resumed_healed_and_paired_again_with_nothing_lost(browser, site_
         )
         assert host_actions(host) > count
         hidden_from_guest(guest)
+        host_app.assert_no_errors()
+        guest_app.assert_no_errors()
+    finally:
+        host_app.context.close()
+        guest_app.context.close()
+
+
+def own_game(page):
+    """The scenario and the number of actions of the game in a page's engine (its own worker,
+    or the host's when paired: a guest's save is refused)."""
+    return page.evaluate(
+        "window.muster.engine.call('save', {}).then("
+        "(save) => [save.scenario.id, save.actions.length])"
+    )
+
+
+def kept_scenarios(page):
+    """The scenario of every game the page keeps (its saved games)."""
+    return page.evaluate(
+        "window.muster.games.load().then((records) => records.map((r) => r.save.scenario.id))"
+    )
+
+
+def test_the_guest_leaves_a_lost_game_for_its_own_games(browser, site_url):
+    host_app = open_host(browser, site_url)
+    guest_app = open_app(
+        browser, site_url + "?scenario=demo-valmont", init_script=RECORD, **tablet()
+    )
+    host, guest = host_app.page, guest_app.page
+    try:
+        # The guest tablet has a game of its own (Valmont) before it is paired.
+        valmont_to_movement(guest)
+        settle(guest)
+        own = own_game(guest)
+        assert own[0] == "demo-valmont" and own[1] >= 1
+        pair_up(host, guest)
+        assert not guest.locator("#new-game").is_visible()
+        # The link lost for good: the guest may leave the host's game.
+        count = host_actions(host)
+        guest.evaluate(
+            "window.musterPair.link.pc.close(); window.musterPair.link.linkState('failed')"
+        )
+        host.wait_for_selector("#pair-chip[data-state='lost']")
+        guest.wait_for_selector("#pair-chip[data-state='lost']")
+        press(guest, "#pair-chip")
+        box = guest.locator("#pair-leave").bounding_box()
+        assert box["height"] >= 44 and box["width"] >= 44
+        assert guest.locator("#pair-leave").inner_text() == "Leave the paired game"
+        press(guest, "#pair-leave")
+        # Its own engine and its own game again, as it left them; New game and the saves back.
+        guest.wait_for_function("!document.documentElement.dataset.pairRole")
+        guest.wait_for_selector("#map [data-unit='fr-1-1']", state="attached")
+        wait_text(guest, "#message", "own games are back")
+        assert guest.locator("#pair-chip").is_hidden()
+        assert not guest.locator("#pair-dialog").is_visible()
+        assert guest.evaluate("window.muster.engine.remote") is None
+        assert own_game(guest) == own
+        for selector in ("#new-game", "#save-game", "#saved-games"):
+            assert guest.locator(selector).is_visible(), selector
+        # Nothing of the host's game stays: not kept, not on the page, not in the address.
+        assert kept_scenarios(guest) == ["demo-valmont"]
+        assert guest.locator("#area-map [data-piece]").count() == 0
+        html = guest.content()
+        for unit in FONTANELLA["units"]:
+            assert unit["name"] not in html, unit["name"]
+        assert "fontanella" not in guest.url
+        # A new game of its own starts (asked first: its game in progress is kept).
+        press(guest, "#new-game")
+        press(guest, "#ask-ok")
+        guest.wait_for_selector("#roll")
+        assert own_game(guest) == ["demo-valmont", 0]
+        guest.wait_for_function(
+            "window.muster.games.load().then((records) => records.length === 2)"
+        )
+        assert kept_scenarios(guest) == ["demo-valmont", "demo-valmont"]
+        # The host's game goes on on its own tablet, untouched.
+        assert host.locator("#pair-chip[data-state='lost']").count() == 1
+        assert host_actions(host) == count
         host_app.assert_no_errors()
         guest_app.assert_no_errors()
     finally:
