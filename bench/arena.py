@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT / "py"))
 from muster.game import Game  # noqa: E402
 from muster.opponent import LEVELS, advise, evaluation, seen_ages, this_turn  # noqa: E402
 from muster.opponent.knowledge import searchable  # noqa: E402
-from muster.opponent.search import Search, fingerprint  # noqa: E402
+from muster.opponent.search import ENDING, REPEAT, Search, escape, fingerprint  # noqa: E402
 from muster.scenario import load_builtin  # noqa: E402
 from muster.systems import game_rules  # noqa: E402
 
@@ -43,8 +43,8 @@ def greedy(game: Game, side: str, rng: random.Random) -> dict:
     state = searchable(rules, sc, game.state, side, rng)
     seen = seen_ages(fingerprint(rules, sc, s, side) for s in this_turn(game))
     search = Search(rules, sc, side, evaluate, rng, LEVELS[1], seen=seen)
-    best, value = legal[0], -math.inf
-    for action in legal:
+    best, value = 0, -math.inf
+    for i, action in enumerate(legal):
         try:
             after = search.child(state, action)
             # as Muster, it does not go back to a position it has seen (or it would pick
@@ -53,8 +53,16 @@ def greedy(game: Game, side: str, rng: random.Random) -> dict:
         except Exception:
             continue
         if v > value:
-            best, value = action, v
-    return best
+            best, value = i, v
+    # and, as Muster, it takes the shortest way out where it is stuck (a block must move
+    # first and nothing gains, or every action leads back)
+    stuck = value <= -REPEAT / 2
+    if not stuck and not any(a["type"] in ENDING for a in legal):
+        stuck = value <= evaluate(sc, state, side)
+    if stuck:
+        out = escape(search, state, legal)
+        best = best if out is None else out
+    return legal[best]
 
 
 def move(player: str, game: Game, side: str, rng: random.Random, seed: int) -> dict:

@@ -25,17 +25,22 @@ def evaluate(scenario: Any, state: Any, side: str) -> float:
         return over
     total = worth.points(R.RULES.score(scenario, state), side, w)
     total += w["morale"] * worth.signed(state["army"], side)
-    near: dict[str, set[str]] = {}
+    near: dict[str, list[tuple[str, str | None]]] = {}
     for pid, p in state["pieces"].items():
         if p["out"]:
             continue
         owner = scenario.units[pid]["side"]
         total += (1 if owner == side else -1) * w["steps"] * p["steps"]
-        near.setdefault(owner, set()).add(p["locale"])
+        near.setdefault(owner, []).append((p["locale"], p["approach"]))
     cap = int(w["reach_cap"])
 
-    def distance(place: str, goal: str) -> int:
-        return _distances(scenario, goal).get(place, 99)
+    def distance(place: tuple[str, str | None], goal: str) -> float:
+        """Locales from a piece to ``goal``; a piece on an approach stands half way to the
+        locale it faces (so moving up to an approach, to assault from it, gains)."""
+        locale, approach = place
+        found = _distances(scenario, goal)
+        far = float(found.get(locale, 99))
+        return far if approach is None else min(far, found.get(approach, 99) + 0.5)
 
     goals = objectives(scenario)
     total += w["reach"] * worth.reach(goals, near, side, distance, cap)
