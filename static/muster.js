@@ -10,7 +10,9 @@ const CHOICE_KEY = "muster.players";
 // Muster's dice rolled at the table by the player (a setting): "table", else digital.
 const DICE_KEY = "muster.dice";
 // The most a decision may take, in ms: the search stops deepening there.
-export const BUDGET_MS = 3000;
+export const BUDGET_MS = 1500;
+// Muster's own seed (the core varies its stream by turn and position: `opponent.think`).
+const MUSTER_SEED = 1;
 
 function read(key) {
   try {
@@ -130,15 +132,13 @@ export class MusterWorker {
   }
 
   // What Muster would do for `side` at `level` in the game loaded last. Its random stream is
-  // its own (never the game's): seeded by how many actions the game has, which this worker
-  // knows even where the side's view does not say it (hidden blocks), so each decision draws
-  // anew and the same position gives the same decision after a reload.
+  // its own (never the game's): the core draws it from this seed, the turn and the positions
+  // the side has seen, so the same position gives the same decision after a reload.
   advise(side, level) {
-    const seed = this.loaded ? this.loaded.actions.length + 1 : 1;
     return this.engine.call("advise", {
       viewer: side,
       level: level,
-      seed: seed,
+      seed: MUSTER_SEED,
       budget_ms: BUDGET_MS,
     });
   }

@@ -28,9 +28,9 @@ from .search import Evaluate, Level, Search, decide, fingerprint
 LEVELS = {
     # The default level is meant to decide within 2 s in the browser: bench/advise_pyodide.py
     # measures each level there (and bench/advise_speed.py in CPython).
-    1: Level("level.muster_1", chances=1, deepen=2, plies=1, worlds=1, nodes=200, replies=2),
-    2: Level("level.muster_2", chances=1, deepen=3, plies=2, worlds=2, nodes=300, replies=3),
-    3: Level("level.muster_3", chances=2, deepen=6, plies=4, worlds=3, nodes=3000, replies=4),
+    1: Level("level.muster_1", chances=1, deepen=2, plies=1, worlds=1, nodes=800, replies=4),
+    2: Level("level.muster_2", chances=1, deepen=3, plies=2, worlds=2, nodes=1500, replies=5),
+    3: Level("level.muster_3", chances=2, deepen=6, plies=4, worlds=3, nodes=6000, replies=6),
 }
 DEFAULT_LEVEL = 2
 RECENT = 256  # at most how many of the turn's positions Muster remembers, not to go back to
@@ -72,16 +72,22 @@ def think(
     rules, scenario = game.rules, game.scenario
     shown = game.view(side, 0)
     legal: list[Action] = shown["legal"]
-    rng = random.Random(seed)
     deadline = None if budget_ms is None else time.monotonic() + budget_ms / 1000
     evaluate = evaluation(scenario.system)
     worlds = lv.worlds if rules.hidden_information else 1
     # The positions the side has seen this turn (as its screen showed them), not to go back
     # to, each with how long ago it was seen (0: the newest).
     seen = seen_ages(_known(rules, scenario, s, side) for s in this_turn(game))
+    # Its own random streams, from its seed and what the side knows: the worlds of hidden
+    # blocks it samples are the same for the whole turn (its plan holds from one decision to
+    # the next, rather than picking blocks for one world and putting them back for another);
+    # the faces it draws change with each position of the turn.
+    turn = game.state.get("turn")
+    worlds_rng = random.Random(f"{seed}/{side}/{turn}")
+    rng = random.Random(f"{seed}/{side}/{turn}/{len(seen)}")
     searches = []
     for _ in range(worlds):
-        state = searchable(rules, scenario, game.state, side, rng)
+        state = searchable(rules, scenario, game.state, side, worlds_rng)
         budget = lv.nodes // worlds
         search = Search(rules, scenario, side, evaluate, rng, lv, deadline, budget, seen)
         searches.append((search, state))

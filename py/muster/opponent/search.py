@@ -190,7 +190,10 @@ class Search:
             try:
                 after = self.child(state, action)
                 back = self.repeats(after, seen)
-                values.append(self.settle(after, chances) - back)
+                # a fight declared (an action the rules preview): the side's own answers in it
+                # (its leading unit, the hexside it attacks across) are played out too
+                fight = action["type"] in self.rules.previewable
+                values.append(self.settle(after, chances, None, fight) - back)
             except Exception:  # an action a determinization does not allow: never chosen
                 values.append(float("-inf"))
         return values
