@@ -14,6 +14,8 @@ from pathlib import Path
 import pytest
 from apppage import open_app, press, settle, tablet
 
+from muster.api import Session
+
 pytestmark = pytest.mark.e2e
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -34,6 +36,21 @@ def choose(scenario: str, side: str) -> str:
 
 def scenario(name: str) -> dict:
     return json.loads((ROOT / "py" / "muster" / "scenarios" / f"{name}.json").read_text())
+
+
+def players_view(page, name: str, player: str) -> dict:
+    """The core's view for ``player`` (in CPython) of the game the page keeps (its save)."""
+    saves = page.evaluate(
+        "() => new Promise((ok) => { const r = indexedDB.open('muster', 1);"
+        " r.onsuccess = () => { const g = r.result.transaction('games').objectStore('games')"
+        ".getAll(); g.onsuccess = () => ok(g.result.map((x) => x.save)); }; })"
+    )
+    save = max(saves, key=lambda s: len(s["actions"]))
+    session = Session()
+    assert session.call("load_scenario", {"id": name})["ok"]
+    answer = session.call("load_save", {"save": save, "viewer": player, "log": 1000})
+    assert answer["ok"], answer
+    return answer["result"]["view"]
 
 
 def log_text(page) -> str:
@@ -104,17 +121,34 @@ def test_muster_plays_its_side_to_the_players_next_decision(browser, site_url, n
     page.screenshot(path=f"/tmp/muster-{name}-after.png")
     hidden = scenario(name).get("system") == "area-locale"
     if hidden:
-        # Muster's blocks are never shown: not their names, nor their ids.
+        # Muster's blocks are never shown beyond what the rules show the player (a block that
+        # leads an assault is revealed to both sides): not their names, nor their ids. What
+        # the player may see is the core's own view for the player's side of the same game.
+        view = players_view(page, name, player)
+        allowed = json.dumps(view, ensure_ascii=False)
         html = page.content()
+        hidden_units = 0
         for unit in scenario(name)["units"]:
-            if unit["side"] == muster:
-                assert unit["name"] not in html, unit["name"]
-                assert f"data-piece='{unit['id']}'" not in html
-                assert f'data-piece="{unit["id"]}"' not in html
+            if unit["side"] != muster or unit["name"] in allowed:
+                continue
+            hidden_units += 1
+            assert unit["name"] not in html, unit["name"]
+            assert f"data-piece='{unit['id']}'" not in html
+            assert f'data-piece="{unit["id"]}"' not in html
+        assert hidden_units  # Muster still has blocks the player has not seen
     # Muster's worker got the whole game once; each later decision only the new actions.
     assert page.evaluate("() => document.documentElement.dataset.musterLoads") == "1"
-    # Undo takes back Muster's reply with the player's move (with hidden blocks too: the
-    # reply of the first turn shows the player no block of Muster's).
+    if hidden and not view["can_undo"]:
+        # Muster's reply showed the player a block (an assault's leading block): what the
+        # player learnt is not taken back, and the page's Undo says so as the core does.
+        assert page.locator("#undo").is_disabled()
+        shown = [u for u in scenario(name)["units"] if u["side"] == muster]
+        assert any(u["name"] in allowed for u in shown)
+        app.assert_no_errors()
+        app.context.close()
+        return
+    # Undo takes back Muster's reply with the player's move (with hidden blocks too, where
+    # the reply showed the player no block of Muster's).
     press(page, "#undo")
     page.wait_for_function(
         "(text) => document.querySelector('#log-panel').innerText === text",
