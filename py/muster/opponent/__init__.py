@@ -29,8 +29,8 @@ LEVELS = {
     # The default level is meant to decide within 2 s in the browser: bench/advise_pyodide.py
     # measures each level there (and bench/advise_speed.py in CPython).
     1: Level("level.muster_1", chances=1, deepen=2, plies=1, worlds=1, nodes=800, replies=4),
-    2: Level("level.muster_2", chances=1, deepen=3, plies=2, worlds=2, nodes=1500, replies=5),
-    3: Level("level.muster_3", chances=2, deepen=6, plies=4, worlds=3, nodes=6000, replies=6),
+    2: Level("level.muster_2", chances=1, deepen=3, plies=1, worlds=2, nodes=1500, replies=5),
+    3: Level("level.muster_3", chances=2, deepen=6, plies=2, worlds=3, nodes=6000, replies=6),
 }
 DEFAULT_LEVEL = 2
 RECENT = 256  # at most how many of the turn's positions Muster remembers, not to go back to
