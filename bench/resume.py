@@ -2,8 +2,10 @@
 and 5,000 actions (a demo played at random, built in CPython) kept in the browser's store as
 the app keeps them, the page reloaded and timed from the rules' answer to the game on screen
 (``musterTiming.rulesUp`` to ``musterTiming.resumed``), in headless Chromium at the tablet
-size. Each game is timed twice: from its checkpoint (how the app keeps games now) and kept
-without one (a game kept by an earlier version, replayed whole), interleaved in every round.
+size, in two parts: up to the core's answer (``musterTiming.loaded``: the request, the
+core's resume, the answer read) and the drawing of the game after it. Each game is timed
+twice: from its checkpoint (how the app keeps games now) and kept without one (a game kept
+by an earlier version, replayed whole), interleaved in every round.
 
     python bench/resume.py [--runs 5] [--sizes 50,500,5000] [--no-replay]
 """
@@ -50,8 +52,9 @@ def ready(page) -> None:
     page.wait_for_selector("html[data-ready='1']", state="attached", timeout=TIMEOUT_MS)
 
 
-def visit(page, save: dict, summary: dict) -> float:
-    """Keep ``save`` as the game on screen, reload, and time its return (ms)."""
+def visit(page, save: dict, summary: dict) -> tuple[float, float]:
+    """Keep ``save`` as the game on screen, reload, and time its return (ms): in all, and up
+    to the core's answer."""
     page.wait_for_timeout(500)  # the last autosave written
     page.evaluate(KEEP, [SLOT, save, summary])
     page.reload()
@@ -59,7 +62,10 @@ def visit(page, save: dict, summary: dict) -> float:
     timing = page.evaluate("window.musterTiming")
     if timing.get("resumed") is None:
         raise SystemExit("the kept game was not resumed: " + json.dumps(timing))
-    return float(timing["resumed"] - timing["rulesUp"])
+    return (
+        float(timing["resumed"] - timing["rulesUp"]),
+        float(timing["loaded"] - timing["rulesUp"]),
+    )
 
 
 def main() -> int:
@@ -85,6 +91,7 @@ def main() -> int:
     host, port = server.server_address[:2]
     url = f"http://{host}:{port}/?scenario=demo-valmont&lang=en"
     times: dict[tuple[int, str], list[float]] = {(s, w): [] for s in sizes for w in ways}
+    answers: dict[int, list[float]] = {s: [] for s in sizes}  # from the checkpoint
     with sync_playwright() as pw:
         browser = pw.chromium.launch(**chromium_launch_args())
         pages = {}
@@ -99,7 +106,10 @@ def main() -> int:
         for _ in range(args.runs + 1):  # the first round warms the caches, not counted
             for key, page in pages.items():
                 saves, summary = games[key[0]]
-                times[key].append(visit(page, saves[key[1]], summary))
+                whole, answered = visit(page, saves[key[1]], summary)
+                times[key].append(whole)
+                if key[1] == "checkpoint":
+                    answers[key[0]].append(answered)
         browser.close()
     server.shutdown()
     print(f"ms from rules up to the kept game on screen, medians of {args.runs} [min-max]:")
@@ -114,6 +124,13 @@ def main() -> int:
             medians[size, way] = statistics.median(counted)
             cells.append(f"{medians[size, way]:.0f} [{min(counted):.0f}-{max(counted):.0f}]")
         print(f"| {size:,} | " + " | ".join(cells) + " |")
+    print()
+    print("from the checkpoint, up to the core's answer | the game drawn after it:")
+    for size in sizes:
+        parts = [(w, a) for w, a in zip(times[size, "checkpoint"], answers[size], strict=True)]
+        core = statistics.median(a for _, a in parts[1:])
+        drawn = statistics.median(w - a for w, a in parts[1:])
+        print(f"| {size:,} | {core:.0f} | {drawn:.0f} |")
     fast = [medians[s, "checkpoint"] for s in sizes]
     worst, ratio = max(fast), max(fast) / min(fast)
     print()

@@ -28,7 +28,8 @@ import { rememberScreen, lastScreen, gameToResume, scenarioOf, showInAddress } f
 import { offerPairing } from "./pair.js";
 
 const html = document.documentElement;
-// rulesUp: the worker's rules answer; resumed: a kept game reopened at the start is on screen.
+// rulesUp: the worker's rules answer; resumed: a kept game reopened at the start is on screen;
+// loaded: the core's answer to the last game loaded is in, its drawing begins.
 const timing = { start: performance.now(), mapPainted: null, rulesReady: null };
 window.musterTiming = timing;
 
@@ -462,6 +463,7 @@ function loadSave(save, slot) {
   };
   return target.load(save, slot, progress).then(
     function (scenario) {
+      timing.loaded = performance.now();
       if (other.view) other.reset();
       clearBoardMarks();
       setMode("inspect");

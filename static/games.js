@@ -37,6 +37,60 @@ export function downloadSave(save) {
   }, 10000);
 }
 
+// Log lines the first request of a resume carries: as many as a view shows (the core's 200),
+// of those the viewer reads.
+const HEAD_LINES = 200;
+
+// A kept game in two parts, so it comes back on screen in about the same time however long
+// it is: {head, held, rest}, or null when it is sent whole (no checkpoint with an older state:
+// a short game, or one kept by an earlier version). The head is the save with only the
+// actions since the checkpoint's older state, the log lines the screen shows and those
+// actions logged, and their marks (load_save's `held` says how many of each were left out);
+// the rest (kept_rest) holds what was left out. Slices only: nothing here grows with the game
+// but the two slices of the rest. `viewer`: the side on screen, when a side hides its pieces.
+export function keptHead(save, viewer) {
+  const point = save && save.checkpoint;
+  if (!point || !Array.isArray(save.actions) || !Array.isArray(point.states)) return null;
+  const log = point.log;
+  const marks = point.log_marks;
+  if (!Array.isArray(log) || !Array.isArray(marks) || !Number.isInteger(point.log_from)) {
+    return null;
+  }
+  const held = point.states.length > 1 && point.states[0] ? point.states[0].at : 0;
+  if (!Number.isInteger(held) || held <= 0 || held >= save.actions.length) return null;
+  if (marks.length !== save.actions.length) return null;
+  let cut = log.length;
+  let seen = 0;
+  while (cut > 0 && seen < HEAD_LINES) {
+    cut -= 1;
+    const line = log[cut];
+    if (!viewer || !line || line.to === undefined || line.to === viewer) seen += 1;
+  }
+  // From the first line shown, or the first its actions logged if that is older.
+  const first = Math.min(point.log_from + cut, marks[held]);
+  cut = first - point.log_from;
+  if (!(cut >= 0)) return null; // lines of its actions not kept: sent whole
+  let heldMarks = 0; // the marks at or before the head's first line, of the actions left out
+  while (heldMarks < held && marks[heldMarks] <= first) heldMarks += 1;
+  const head = Object.assign({}, save, {
+    actions: save.actions.slice(held),
+    checkpoint: Object.assign({}, point, {
+      log: log.slice(cut),
+      log_from: first,
+      log_marks: marks.slice(heldMarks),
+    }),
+  });
+  return {
+    head: head,
+    held: { actions: held, log_marks: heldMarks },
+    rest: {
+      actions: save.actions.slice(0, held),
+      log: log.slice(0, cut),
+      log_marks: marks.slice(0, heldMarks),
+    },
+  };
+}
+
 // What can be told of a save without the core (a game kept by an earlier version): the rest
 // is filled in from the core's summary once the game is resumed.
 function summaryOf(save) {

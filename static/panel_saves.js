@@ -1,7 +1,7 @@
 // A game's save, for the play panel (panel.js): downloaded as a file, put in play (the core
 // replays it, or refuses it and the game on screen is kept), and opened once the app has
 // drawn its map. The saved games' list is saved.js; where a game is kept, games.js.
-import { downloadSave, newSlot } from "./games.js";
+import { downloadSave, keptHead, newSlot } from "./games.js";
 
 // Actions replayed per request of the check after a resume: a fraction of a second in the
 // browser, so an action of the player waits little behind it.
@@ -27,6 +27,9 @@ export const saveMethods = {
   // when resumed from the saved games (kept here: it comes back at once from its checkpoint,
   // and its replay is checked afterwards), else in a new one. A file is replayed in parts,
   // `progress(done, total)` called after each; the game on screen stays until it is checked.
+  // A long kept game goes in two parts (keptHead): the head, all the screen needs, and right
+  // behind it the rest, which the core reads while the game is drawn; every later request
+  // (an action, the autosave) comes after it, and the check starts once it is taken.
   load(save, slot, progress) {
     const params = slot ? { save: save, kept: true } : { save: save, steps: REPLAY_STEPS };
     // Against Muster (the game's option) the screen is the player's side.
@@ -34,7 +37,24 @@ export const saveMethods = {
     const sides = ((save && save.scenario && save.scenario.sides) || []).map((s) => s.id);
     const human = sides.find((s) => !(s in muster));
     if (Object.keys(muster).length && human) params.viewer = human;
-    const call = this.engine.call("load_save", params);
+    const parts = slot ? keptHead(save, params.viewer) : null;
+    const whole = Object.assign({}, params);
+    let rest = null;
+    let call;
+    if (parts) {
+      const head = Object.assign({}, params, { save: parts.head, held: parts.held });
+      call = this.engine.call("load_save", head);
+      rest = this.engine.call("kept_rest", parts.rest);
+      rest.catch(() => null); // said below, once the game is in play
+      // A head that does not fit: the whole save, as an earlier version sent it.
+      call = call.catch((error) => {
+        if (!error || error.key !== "error.bad_checkpoint") throw error;
+        rest = null;
+        return this.engine.call("load_save", whole);
+      });
+    } else {
+      call = this.engine.call("load_save", params);
+    }
     return call
       .then((answer) => this.replayed(answer, progress, params.viewer))
       .then((answer) => {
@@ -51,9 +71,29 @@ export const saveMethods = {
         this.viewer = answer.view.private && !this.hasMuster() ? null : answer.view.viewer;
         this.lastSide = answer.view.prompt ? answer.view.prompt.side : null;
         this.autosave();
-        if (answer.checking) this.checkKept(this.slot);
+        if (rest) this.restTaken(rest, this.slot, whole);
+        else if (answer.checking) this.checkKept(this.slot);
         return answer.scenario;
       });
+  },
+
+  // The rest of a kept game sent in two parts: once the core has it, the check; if it does
+  // not fit (a record spoilt in the store), the whole save is put in play instead.
+  restTaken(rest, slot, whole) {
+    return rest.then(
+      (answer) => {
+        if (this.slot === slot && answer && answer.taken) this.checkKept(slot);
+        return null;
+      },
+      () => {
+        if (this.slot !== slot) return null;
+        return this.engine.call("load_save", whole).then((answer) => {
+          if (this.slot !== slot) return null;
+          if (answer.checking) this.checkKept(slot);
+          return this.show(answer.view);
+        }, this.onError);
+      },
+    );
   },
 
   // A save file opened in parts: the next part asked for once the page has had its turn,

@@ -63,6 +63,7 @@ class Session:
             "save": self.save,
             "load_save": self.load_save,
             "check_kept": self.check_kept,
+            "kept_rest": self.kept_rest,
             "replay_step": self.replay_step,
             "check_crt": self.check_crt,
             "rules_reference": self.rules_reference,
@@ -586,6 +587,10 @@ class Session:
 
         ``{"kept": true}`` (a game kept in this browser): a save with a checkpoint comes back
         at once from it, and ``"checking": true`` says ``check_kept`` should now replay it.
+        With ``"held": {"actions", "log_marks"}`` the save is the head of the kept game (its
+        first actions and marks left out, so what the game needs on screen comes first:
+        ``Game.resume``); ``kept_rest`` gives the rest. A head that does not fit is refused
+        (``error.bad_checkpoint``) and the page sends the whole save.
 
         ``{"steps": n}`` (a file, replayed in parts so the page shows its progress): the save
         is checked and its first ``n`` actions replayed; while some are left the answer is
@@ -605,7 +610,8 @@ class Session:
             def show(game: Game) -> dict[str, Any]:
                 return self._view(game, self._viewer_param(params, game.scenario), log)
 
-            game, view, check = resume_kept(save, game_rules, show)
+            held = _held(params)
+            game, view, check = resume_kept(save, game_rules, show, held)
         else:
             game, check = Game.load(save, game_rules), None
             view = self._view(game, self._viewer_param(params, game.scenario), log)
@@ -655,6 +661,25 @@ class Session:
             "words": words_of(game.rules),
             "markers": list(game.rules.markers),
         }
+
+    def kept_rest(self, params: Params) -> dict[str, Any]:
+        """The rest of a kept game resumed from its head (``load_save``'s ``held``): the save's
+        first ``actions``, its checkpoint's ``log`` lines before the head's and the
+        ``log_marks`` the head left out, put in their places (whatever was played since stays);
+        ``check_kept`` can then replay the whole. ``{"taken": false}`` when no game in play
+        waits for them (another game was opened since, or it has them already).
+
+        Raises:
+            RulesError: they do not fit the game (``error.bad_checkpoint``); nothing changes.
+        """
+        _only(params, "kept_rest", "actions", "log", "log_marks")
+        check = self.check
+        if check is None or check.game is not self.game or not check.waiting:
+            return {"taken": False}
+        check.take_held(
+            params.get("actions"), params.get("log", []), params.get("log_marks"), game_rules
+        )
+        return {"taken": True}
 
     def check_kept(self, params: Params) -> dict[str, Any]:
         """Replay ``steps`` more actions of the game resumed from its checkpoint (50 unless
@@ -766,6 +791,25 @@ def _count(params: Params, name: str, default: Any, low: int, high: int) -> int:
 def _steps(params: Params) -> int:
     """The ``steps`` parameter: how many actions to replay in one call (50 unless asked)."""
     return _count(params, "steps", 50, 1, 10_000)
+
+
+def _held(params: Params) -> tuple[int, int] | None:
+    """``load_save``'s ``held``: how many actions and log marks the head left out, or None.
+
+    Raises:
+        InvalidActionError: not an object of two whole numbers.
+    """
+    if "held" not in params:
+        return None
+    held = params["held"]
+    if not isinstance(held, dict) or sorted(held) != ["actions", "log_marks"]:
+        raise InvalidActionError(
+            "error.bad_params", "parameters of {method} must be an object", method="load_save.held"
+        )
+    return (
+        _count(held, "actions", 0, 0, limits.MAX_SAVE_ACTIONS),
+        _count(held, "log_marks", 0, 0, limits.MAX_SAVE_ACTIONS),
+    )
 
 
 def _log_count(params: Params) -> int:

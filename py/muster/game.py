@@ -39,6 +39,9 @@ CHECKPOINT_KEYS = ("at", "states", "log", "log_from", "log_marks")
 LOG_KEPT = 1000  # log lines a checkpoint keeps: more than a view shows unless it asks for all
 # A log line a resumed game has not rebuilt yet: no view shows it, no side reads it.
 PENDING: Event = {"key": "log.pending", "params": {}, "to": ""}
+# One of a resumed game's oldest actions, still on its way (``Game.resume``'s ``held``): never
+# replayed, saved or looked back at; ``Game.take_held`` puts the real one in its place.
+HELD: Action = {"type": "held"}
 MAX_CHECKPOINT_STATES = 4
 # Options of every system; a ruleset adds its own. ``muster``: the sides Muster plays, side id
 # to level (the rules never read it; it is kept with the game so a save and a resume keep it).
@@ -110,6 +113,9 @@ class Game:
     log: list[Event] = field(default_factory=list)
     log_marks: list[int] = field(default_factory=list)
     revision: int = 0  # bumped by every change of state, so views of it can be cached
+    # How many of the oldest actions are not here yet (``resume`` with ``held``): undo, look
+    # back and save stop short of them until ``take_held`` gives them.
+    held: int = 0
     _legal: tuple[int, list[Action]] | None = None
 
     @classmethod
@@ -273,7 +279,7 @@ class Game:
 
     def can_undo(self) -> bool:
         """True if there is an action to take back (strict play keeps rolls final)."""
-        if not self.actions:
+        if len(self.actions) <= self.held:  # nothing, or only actions not here yet
             return False
         return not (self.options.get("strict_undo") and self.actions[-1]["type"] == "roll")
 
@@ -359,6 +365,10 @@ class Game:
         if view["card"]:
             units = view["card"]["units"]
             units += [u for u in rules.card_units(sc, state, view["card"]) if u not in units]
+        if not hidden and view["card"] and view["card"]["seq"] and self.log[0] is PENDING:
+            # The lines before it that are not here yet count as read (``seq``: a card put
+            # away stays away once they are here).
+            view["card"]["seq"] += next(i for i, e in enumerate(self.log) if e is not PENDING)
         if hidden and view["card"]:
             del view["card"]["at"]  # the count would tell how often the other side decided
         if chance and mine:
@@ -371,7 +381,7 @@ class Game:
         if not hidden:
             # Counts and fingerprints would tell one side how often the other decided.
             view["moves"] = len(self.actions)
-            view["log_size"] = len(kept)
+            view["log_size"] = len(self.log)  # lines not here yet too: every side reads them
             # After how many actions each line of ``log`` was logged (0: before the first), to
             # look back at the map as it was then. Not with hidden information: the counts would
             # tell one side how often the other decided.
@@ -399,6 +409,8 @@ class Game:
             raise TypeError("index must be an int")
         if not 0 <= index <= len(self.actions):
             raise IndexError(index)
+        if index < self.held:
+            raise _still_held()
         rules, sc = self.rules, self.scenario
         if rules.hidden_information and viewer is None:
             viewer = rules.decider(sc, self.state)
@@ -464,6 +476,8 @@ class Game:
         if not players:
             return False
         for index in range(len(self.actions) - 1, -1, -1):
+            if index < self.held:  # not here yet: no undo back to it
+                return False
             for at in (index + 1, index):  # dropped states are replayed (KEEP_RECENT)
                 if self.states[at] is None:
                     self._rebuild(at)
@@ -480,7 +494,13 @@ class Game:
 
     def save(self, checkpoint: bool = False) -> dict[str, Any]:
         """A save: format, system, the scenario itself, seed, options, actions and state hash;
-        with ``checkpoint``, also the states and log to resume it at once (``checkpoint``)."""
+        with ``checkpoint``, also the states and log to resume it at once (``checkpoint``).
+
+        Raises:
+            RulesError: its oldest actions are not here yet (``error.kept_arriving``).
+        """
+        if self.held:
+            raise _still_held()
         data = {
             "format": SAVE_FORMAT,
             "system": self.scenario.system,
@@ -535,10 +555,16 @@ class Game:
         return replay.finish()
 
     @classmethod
-    def resume(cls, data: Any, rules_for: Any) -> Game:
+    def resume(cls, data: Any, rules_for: Any, held: int = 0, held_marks: int = 0) -> Game:
         """A kept game back at once from its checkpoint, its actions NOT replayed: the states
         between the checkpoint's are rebuilt by replay when undo or a look back reaches them.
         ``Replay(data, rules_for, checked=True)`` checks it afterwards.
+
+        ``held``, ``held_marks``: ``data`` is the head of the kept save, its first ``held``
+        actions and ``held_marks`` log marks left out (they follow, ``take_held``), and with
+        them the log's lines before the checkpoint's ``log_from``. Its checkpoint keeps the
+        state after ``held`` actions (so undo back to it needs none of them), every line the
+        actions it holds logged, and marks from ``log_from`` on (those left out are before).
 
         Raises:
             RulesError: the save is refused as ``load`` refuses its shape (its actions are
@@ -549,17 +575,51 @@ class Game:
         scenario = parse_scenario(data["scenario"])
         if scenario.system != data["system"]:
             raise _bad_save("system")
-        point = _check_checkpoint(data)
+        point = _check_checkpoint(data, held, held_marks)
         game = cls.start(scenario, rules_for(scenario.system), data["seed"], data["options"])
         at = point["at"]
         game.states.extend([None] * at)
         for kept in point["states"]:
             game.states[kept["at"]] = kept["state"]
-        game.actions = list(data["actions"])
-        game.log = [PENDING] * point["log_from"] + list(point["log"])
-        game.log_marks = list(point["log_marks"])
+        start = point["log_from"]
+        game.actions = [HELD] * held + list(data["actions"])
+        game.log = [PENDING] * start + list(point["log"])
+        # The marks left out are at or before the first line here: standing in for them,
+        # that line keeps every line here after the action it came after (``log_at``).
+        game.log_marks = [start] * held_marks + list(point["log_marks"])
+        game.held = held
         game.revision = at
         return game
+
+    def take_held(self, actions: Any, log: Any, marks: Any, held_marks: int) -> None:
+        """The oldest actions a resume left out (``resume``'s ``held``), with the log lines
+        just before the ones it kept (those the checkpoint kept; ``log`` may be empty) and
+        the ``held_marks`` marks it left out: in their places, whatever was played since.
+
+        Raises:
+            RulesError: they do not fit the game (``error.bad_checkpoint``); nothing changes.
+        """
+        held = self.held
+        start = next((i for i, e in enumerate(self.log) if e is not PENDING), len(self.log))
+        ok = (
+            held > 0
+            and isinstance(actions, list)
+            and len(actions) == held
+            and all(isinstance(a, dict) and isinstance(a.get("type"), str) for a in actions)
+            and isinstance(log, list)
+            and len(log) <= start
+            and all(isinstance(e, dict) and isinstance(e.get("key"), str) for e in log)
+            and isinstance(marks, list)
+            and len(marks) == held_marks
+            and all(_count(m) and m <= start for m in marks)
+            and all(a <= b for a, b in zip(marks, marks[1:], strict=False))
+        )
+        if not ok:
+            raise _bad_checkpoint()
+        self.actions[:held] = actions
+        self.log[start - len(log) : start] = log
+        self.log_marks[:held_marks] = marks
+        self.held = 0
 
 
 class Replay:
@@ -712,13 +772,17 @@ def _check_save(data: Any, whole: bool = True) -> None:
             )
 
 
-def _check_checkpoint(data: dict[str, Any]) -> dict[str, Any]:
+def _check_checkpoint(data: dict[str, Any], held: int = 0, held_marks: int = 0) -> dict[str, Any]:
     """A save's checkpoint, once it fits the save: its states after 1 to all of its actions in
     order, the newest after all of them, each with its own hash (the newest's the save's) and
     the save's seed, and a log mark for each action. Anything else: ``error.bad_checkpoint``,
-    and the save is replayed instead."""
+    and the save is replayed instead.
+
+    With ``held`` (the head of a save, ``Game.resume``): its actions and marks are the save's
+    after the first ``held`` and ``held_marks``; its first state is after ``held`` actions and
+    its log holds every line its actions logged."""
     point = data.get("checkpoint")
-    at = len(data["actions"])
+    at = held + len(data["actions"])
     if not isinstance(point, dict) or sorted(point) != sorted(CHECKPOINT_KEYS):
         raise _bad_checkpoint()
     states, log, marks = point["states"], point["log"], point["log_marks"]
@@ -733,10 +797,19 @@ def _check_checkpoint(data: dict[str, Any]) -> dict[str, Any]:
         and _count(start)
         and start <= limits.MAX_LOG  # lines not kept, each rebuilt by the check
         and isinstance(marks, list)
-        and len(marks) == at
+        and len(marks) + held_marks == at
         and all(_count(m) and m <= start + len(log) for m in marks)
         and all(a <= b for a, b in zip(marks, marks[1:], strict=False))
     )
+    if ok and held:  # a head: see above
+        ok = (
+            _count(held)
+            and _count(held_marks)
+            and held_marks <= held < at
+            and isinstance(states[0], dict)
+            and states[0].get("at") == held
+            and (not marks or marks[0] >= start)
+        )
     last = 0
     for kept in states if ok else ():
         ok = (
@@ -755,6 +828,11 @@ def _check_checkpoint(data: dict[str, Any]) -> dict[str, Any]:
     if not ok or last != at or (states and states[-1]["hash"] != data["hash"]):
         raise _bad_checkpoint()
     return point
+
+
+def _still_held() -> RulesError:
+    """What reaches a resumed game's oldest actions before they are here (``Game.held``)."""
+    return RulesError("error.kept_arriving", "the game's older actions are still being read")
 
 
 def _bad_checkpoint() -> RulesError:

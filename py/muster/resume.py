@@ -9,6 +9,12 @@ given to the game (so undo far back needs no replay from the start); when it doe
 replay is the game (its actions are the record), with the actions played since the resume
 taken again as long as the rules allow them. A save without a checkpoint, or one whose
 checkpoint does not fit, is replayed whole, as a file from elsewhere always is.
+
+What a resume reads first does not grow with the game: the page sends the head of the kept
+save (``resume_kept``'s ``held``: the actions since the checkpoint's older state, the log
+lines the screen shows and those actions logged) and the rest right after it
+(``KeptCheck.take_held``), read while the game is already on screen; the check starts once
+it is here.
 """
 
 from __future__ import annotations
@@ -23,14 +29,26 @@ View = Callable[[Game], dict[str, Any]]
 
 
 def resume_kept(
-    data: Any, rules_for: Any, show: View
+    data: Any, rules_for: Any, show: View, held: tuple[int, int] | None = None
 ) -> tuple[Game, dict[str, Any], KeptCheck | None]:
     """The game of a kept save, its view by ``show``, and the check to run after it (None when
     it was replayed whole: no checkpoint, or one refused).
 
+    ``held``: ``data`` is the head of the kept save, its first actions and log marks left out
+    (how many of each: ``Game.resume``); they follow (``KeptCheck.take_held``).
+
     Raises:
-        RulesError: the save is refused as ``Game.load`` refuses it.
+        RulesError: the save is refused as ``Game.load`` refuses it; a head whose checkpoint
+            does not fit is refused (``error.bad_checkpoint``: the page sends the whole save).
     """
+    if held is not None and held[0]:
+        try:
+            game = Game.resume(data, rules_for, *held)
+        except RulesError:
+            raise
+        except Exception:  # noqa: BLE001  # any shape a head may come in
+            raise _head_refused() from None
+        return game, show(game), KeptCheck(game, data, held_marks=held[1])
     if isinstance(data, dict) and "checkpoint" in data:
         try:
             game = Game.resume(data, rules_for)
@@ -45,23 +63,70 @@ def resume_kept(
 class KeptCheck:
     """The replay of a resumed game's save, compared with its checkpoint a step at a time.
     ``replay`` is the replay, or what makes it at the first step (so the resume itself does
-    not check the save a second time)."""
+    not check the save a second time), or the head of the save while the game's oldest
+    actions are on their way (``take_held``; ``held_marks``: how many log marks it left out).
+    """
 
-    def __init__(self, game: Game, replay: Replay | Callable[[], Replay]) -> None:
+    def __init__(
+        self,
+        game: Game,
+        replay: Replay | Callable[[], Replay] | dict[str, Any],
+        held_marks: int = 0,
+    ) -> None:
         self.game = game
         self._replay = replay
+        self.held_marks = held_marks
         self.finished = False
 
     @property
+    def waiting(self) -> bool:
+        """True while the game's oldest actions are not here: nothing to replay yet."""
+        return isinstance(self._replay, dict)
+
+    @property
     def replay(self) -> Replay:
+        if isinstance(self._replay, dict):
+            raise RuntimeError("the kept game's oldest actions are not here yet")
         if not isinstance(self._replay, Replay):
             self._replay = self._replay()
         return self._replay
 
+    def take_held(self, actions: Any, log: Any, marks: Any, rules_for: Any) -> None:
+        """The save's first actions, the log's lines and marks the head left out: into the
+        game (``Game.take_held``), and the whole save into the replay that checks it.
+
+        Raises:
+            RulesError: they do not fit (``error.bad_checkpoint``), or the whole save is
+                refused as ``Game.load`` refuses it; nothing changes.
+        """
+        head = self._replay
+        if not isinstance(head, dict):
+            raise _head_refused()
+        try:
+            point = head["checkpoint"]
+            whole = {
+                **head,
+                "actions": [*actions, *head["actions"]],
+                "checkpoint": {
+                    **point,
+                    "log": [*log, *point["log"]],
+                    "log_from": point["log_from"] - len(log),
+                    "log_marks": [*marks, *point["log_marks"]],
+                },
+            }
+        except TypeError:
+            raise _head_refused() from None
+        replay = Replay(whole, rules_for, checked=True)  # the whole save's own checks
+        self.game.take_held(actions, log, marks, self.held_marks)
+        self._replay = replay
+
     def step(self, count: int) -> Game | None:
         """Replay ``count`` more actions. None while the replay agrees with the checkpoint (or
-        the whole check is done and it agreed: ``finished``); the game replayed from the save's
-        actions when it does not, with the actions played since the resume taken again."""
+        the whole check is done and it agreed: ``finished``; or the oldest actions are not
+        here yet: ``waiting``); the game replayed from the save's actions when it does not,
+        with the actions played since the resume taken again."""
+        if self.waiting:
+            return None
         replay = self.replay
         try:
             replay.step(count)
@@ -111,3 +176,7 @@ class KeptCheck:
                 except RulesError:
                     break
         return truth
+
+
+def _head_refused() -> RulesError:
+    return RulesError("error.bad_checkpoint", "the checkpoint does not fit its save")

@@ -5,6 +5,7 @@ the background finds a checkpoint that lies and puts the replayed game in its pl
 
 from __future__ import annotations
 
+import bisect
 import copy
 import json
 from typing import Any
@@ -235,3 +236,184 @@ def test_a_game_kept_by_the_page_checks_as_the_same(game: Game) -> None:
     while not check.finished:
         assert check.step(50) is None
     assert resumed.state == game.state
+
+
+# -- a long kept game sent in two parts: the head first, the rest right behind it ----------
+
+HEAD_LINES = 200  # static/games.js
+
+
+def head_of(save: dict[str, Any], viewer: str | None = None) -> tuple[Any, Any, Any] | None:
+    """The page's two parts of a kept save (``keptHead`` in static/games.js): the head, how
+    many actions and marks it left out (``load_save``'s ``held``), and the rest."""
+    point = save["checkpoint"]
+    if len(point["states"]) < 2:
+        return None
+    held = point["states"][0]["at"]
+    log, marks = point["log"], point["log_marks"]
+    cut, seen = len(log), 0
+    while cut > 0 and seen < HEAD_LINES:
+        cut -= 1
+        if viewer is None or log[cut].get("to", viewer) == viewer:
+            seen += 1
+    first = min(point["log_from"] + cut, marks[held])
+    cut = first - point["log_from"]
+    if cut < 0:
+        return None
+    held_marks = min(held, bisect.bisect_right(marks, first))
+    head = {
+        **save,
+        "actions": save["actions"][held:],
+        "checkpoint": {
+            **point,
+            "log": log[cut:],
+            "log_from": first,
+            "log_marks": marks[held_marks:],
+        },
+    }
+    rest = {"actions": save["actions"][:held], "log": log[:cut], "log_marks": marks[:held_marks]}
+    return head, {"actions": held, "log_marks": held_marks}, rest
+
+
+def test_the_head_of_a_long_game_does_not_grow_with_it() -> None:
+    """What the game needs on screen comes first: the head holds the actions since the
+    checkpoint's older state (fewer than CHECKPOINT), the lines the screen shows and those
+    actions logged; the rest, sent after it, holds all the others."""
+    sizes = {}
+    for length in (500, 5000):
+        save = kept(long_game(length))
+        parts = head_of(save)
+        assert parts is not None
+        head, held, rest = parts
+        point = head["checkpoint"]
+        assert len(head["actions"]) < CHECKPOINT and held["actions"] == len(rest["actions"])
+        assert rest["actions"] + head["actions"] == save["actions"]
+        assert rest["log_marks"] + point["log_marks"] == save["checkpoint"]["log_marks"]
+        assert rest["log"] + point["log"] == save["checkpoint"]["log"]
+        own = len(point["log"]) - (
+            point["log_marks"][held["actions"] - held["log_marks"]] - point["log_from"]
+        )
+        assert len(point["log"]) <= max(HEAD_LINES, own)
+        sizes[length] = len(json.dumps(head))
+        assert sizes[length] < len(json.dumps(save)) / 2
+    assert sizes[5000] < 1.5 * sizes[500], sizes
+
+
+def test_a_head_resumes_to_the_same_view_and_takes_the_rest(game: Game) -> None:
+    save = kept(game)
+    parts = head_of(save)
+    assert parts is not None
+    head, held, rest = parts
+    resumed = Game.resume(head, game_rules, held["actions"], held["log_marks"])
+    replayed = Game.load(save, game_rules)
+    assert resumed.held == held["actions"] and resumed.state == replayed.state
+    assert resumed.view(None, HEAD_LINES) == replayed.view(None, HEAD_LINES)
+    resumed.take_held(rest["actions"], rest["log"], rest["log_marks"], held["log_marks"])
+    assert resumed.held == 0 and resumed.actions == replayed.actions
+    assert resumed.log_marks == replayed.log_marks
+    assert resumed.save(checkpoint=True) == Game.resume(save, game_rules).save(checkpoint=True)
+
+
+def test_an_action_before_the_rest_arrived_loses_nothing(game: Game) -> None:
+    """Before the rest arrives the game plays on: undo reaches back to the head's first
+    state, no further; a look back before it and a save are refused (nothing half is ever
+    kept). Once the rest is here, the check agrees, undo goes all the way back to the start
+    and the save holds every action, the new ones with them."""
+    save = kept(game)
+    parts = head_of(save)
+    assert parts is not None
+    head, held, rest = parts
+    session = Session()
+    answer = session.call("load_save", {"save": head, "kept": True, "held": held})
+    assert answer["ok"] and answer["result"]["checking"] is True
+    assert answer["result"]["view"]["hash"] == save["hash"]
+    whole = Game.load(save, game_rules)
+    for _ in range(2):
+        action = whole.legal_actions()[0]
+        whole.apply(action)
+        assert session.call("act", {"action": action})["ok"]
+    assert session.call("check_kept", {"steps": 100})["result"] == {"done": False, "differs": False}
+    for method, params in (("save", {}), ("look_back", {"at": held["actions"] - 1})):
+        refused = session.call(method, params)
+        assert not refused["ok"] and refused["error"]["key"] == "error.kept_arriving"
+    undone = 0
+    while session.call("undo", {})["ok"]:  # back to the head's first state, no further
+        whole.undo()
+        undone += 1
+    assert undone == len(head["actions"]) + 2
+    assert session.game is not None and session.game.state == whole.state
+    for _ in range(undone):  # all of them again, then one more
+        redone = session.call("redo", {})
+        whole.redo()
+        assert redone["ok"] and redone["result"]["hash"] == state_hash(whole.state)
+    action = whole.legal_actions()[-1]
+    whole.apply(action)
+    assert session.call("act", {"action": action})["ok"]
+    assert session.call("kept_rest", rest)["result"] == {"taken": True}
+    checked: dict[str, Any] = {"done": False}
+    while not checked["done"]:
+        checked = session.call("check_kept", {"steps": 100})["result"]
+        assert checked["differs"] is False
+    assert session.call("save", {})["result"] == whole.save()
+    full = session.call("game_view", {"log": 100_000})["result"]
+    assert full["log"] == whole.view(None, 100_000)["log"]
+    while session.call("undo", {})["ok"]:
+        whole.undo()
+        assert session.game.state == whole.state
+    assert session.game.actions == whole.actions == []
+    assert session.game.log == whole.log
+
+
+def test_a_rest_that_does_not_fit_is_refused_and_changes_nothing(game: Game) -> None:
+    save = kept(game)
+    parts = head_of(save)
+    assert parts is not None
+    head, held, rest = parts
+    session = Session()
+    assert session.call("load_save", {"save": head, "kept": True, "held": held})["ok"]
+    for spoil in (
+        lambda r: r["actions"].pop(),
+        lambda r: r["actions"].append({"type": "move"}),
+        lambda r: r["actions"].__setitem__(0, 7),
+        lambda r: r["log_marks"].append(0),
+        lambda r: r["log_marks"].reverse(),
+        lambda r: r["log"].extend(r["log"] * 10),  # more lines than come before the head's
+        lambda r: r["log"].append(7),
+        lambda r: r.update(log_marks=None),
+    ):
+        bad = copy.deepcopy(rest)
+        spoil(bad)
+        refused = session.call("kept_rest", bad)
+        assert not refused["ok"], bad
+        assert refused["error"]["key"] in {"error.bad_checkpoint", "error.bad_save_entry"}
+        assert session.game is not None and session.game.held == held["actions"]
+    wrong = session.call("kept_rest", {**rest, "more": 1})
+    assert not wrong["ok"] and wrong["error"]["key"] == "error.unknown_param"
+    assert session.call("kept_rest", rest)["result"] == {"taken": True}
+    assert session.call("kept_rest", rest)["result"] == {"taken": False}  # it has them
+
+
+def test_a_head_that_does_not_fit_is_refused_and_the_whole_save_resumes(game: Game) -> None:
+    """A head is never replayed (it has not all the actions): refused, and the page sends the
+    whole save, which resumes as before; its rest, arriving after, finds nothing to fill."""
+    save = kept(game)
+    parts = head_of(save)
+    assert parts is not None
+    head, held, rest = parts
+    for bad_held in (
+        {"actions": held["actions"] + 1, "log_marks": held["log_marks"]},
+        {"actions": held["actions"], "log_marks": held["log_marks"] + 1},
+        {"actions": held["actions"], "log_marks": held["actions"] + 1},
+    ):
+        session = Session()
+        refused = session.call("load_save", {"save": head, "kept": True, "held": bad_held})
+        assert not refused["ok"] and refused["error"]["key"] == "error.bad_checkpoint"
+        assert session.call("kept_rest", rest)["result"] == {"taken": False}
+        answer = session.call("load_save", {"save": save, "kept": True})
+        assert answer["ok"] and answer["result"]["checking"] is True
+    for bad in ({"actions": -1, "log_marks": 0}, {"actions": 3}, [1, 2]):
+        refused = Session().call("load_save", {"save": head, "kept": True, "held": bad})
+        assert not refused["ok"] and refused["error"]["key"] in {
+            "error.bad_count",
+            "error.bad_params",
+        }

@@ -122,6 +122,7 @@ def good_params(session: Session) -> dict[str, dict]:
         "save": {},
         "load_save": {"save": game.save(), "viewer": sides[0]},
         "check_kept": {"steps": 5, "viewer": sides[0], "log": 5},
+        "kept_rest": {"actions": [], "log": [], "log_marks": []},
         "replay_step": {"steps": 5, "viewer": sides[0], "log": 5},
         "advise": {"viewer": decider or sides[0], "level": 1, "seed": 1, "budget_ms": 50},
         "check_crt": {"crt": None},

@@ -2,9 +2,12 @@
 at the same scenario, turn and position (the game's state hash, the log, the pieces); a game
 with hidden blocks comes back behind the privacy screen; a game of a scenario opened from a
 file comes back too; a link naming a scenario opens that scenario's game in progress, or its
-start; the message saying a game was loaded goes at the next action."""
+start; the message saying a game was loaded goes at the next action; a long game comes back
+from its head, plays on at once and undoes to its start once the rest behind it is read."""
 
 from __future__ import annotations
+
+import json
 
 import pytest
 from apppage import READY_TIMEOUT_MS, settle
@@ -172,6 +175,82 @@ def test_a_link_names_the_scenario_and_its_game_in_progress_resumes(browser, sit
         go(page, site_url + "?lang=en")
         assert position(page) == valmont
         assert "scenario=demo-valmont" in page.url
+        app.assert_no_errors()
+    finally:
+        app.context.close()
+
+
+# The game kept in the store in `slot`: its save's actions.
+KEPT_ACTIONS = """async (slot) => {
+  const db = await new Promise((ok, no) => {
+    const r = indexedDB.open('muster', 1);
+    r.onsuccess = () => ok(r.result);
+    r.onerror = () => no(r.error);
+  });
+  const record = await new Promise((ok, no) => {
+    const r = db.transaction('games').objectStore('games').get(slot);
+    r.onsuccess = () => ok(r.result);
+    r.onerror = () => no(r.error);
+  });
+  db.close();
+  return record.save.actions;
+}"""
+
+# Undo in the core until nothing is left: how many, and the hash of the state it ends in.
+UNDO_ALL = """async () => {
+  const engine = window.muster.engine;
+  let count = 0;
+  let hash = null;
+  for (;;) {
+    try {
+      hash = (await engine.call('undo', {})).hash;
+      count += 1;
+    } catch (error) {
+      return {count, hash, key: error.key};
+    }
+  }
+}"""
+
+
+def test_a_long_game_plays_on_at_once_and_undoes_to_its_start(browser, site_url):
+    """A kept game of 300 actions is sent in two parts (its head, then the rest); an action
+    taken as soon as it is on screen loses nothing: the game kept after it holds every
+    action, the log every line, and undo goes back to the start."""
+    from test_resume_long import KEEP, long_game  # here: that module imports this one
+
+    from muster.game import state_hash
+
+    game = long_game(300, seed=3)
+    save = json.loads(json.dumps(game.save(checkpoint=True)))
+    assert len(save["checkpoint"]["states"]) == 2  # it goes in two parts
+    app = open_demo(browser, site_url, "demo-valmont")
+    page = app.page
+    try:
+        page.evaluate(KEEP, ["long-game", save, game.summary()])
+        page.reload()
+        page.wait_for_selector("html[data-ready='1']", state="attached", timeout=READY_TIMEOUT_MS)
+        action = page.evaluate(
+            """async () => {
+              const play = window.muster.play;
+              const action = play.view.legal[0];
+              await play.act(action);
+              return action;
+            }"""
+        )
+        game.apply(action)
+        kept = json.loads(json.dumps(game.actions))
+        for _ in range(100):  # the autosave after the action
+            if len(page.evaluate(KEPT_ACTIONS, "long-game")) == len(kept):
+                break
+            page.wait_for_timeout(100)
+        assert page.evaluate(KEPT_ACTIONS, "long-game") == kept
+        shown = position(page)
+        assert shown["hash"] == state_hash(game.state) and shown["moves"] == 301
+        log = page.evaluate("window.muster.engine.call('game_view', {log: 100000})")["log"]
+        assert log == json.loads(json.dumps(game.view(None, 100_000)["log"]))
+        undone = page.evaluate(UNDO_ALL)
+        assert undone["count"] == 301 and undone["key"] == "error.cannot_undo"
+        assert undone["hash"] == state_hash(game.states[0])
         app.assert_no_errors()
     finally:
         app.context.close()
