@@ -13,13 +13,15 @@ from collections.abc import Callable
 from typing import Any
 
 from . import __version__, limits, systems
+from . import params as P
 from .errors import IllegalActionError, InvalidActionError, RulesError
-from .game import Game, Replay, canonical, echo
+from .game import Game, canonical, echo
 from .hexgrid import HEX_DIRECTIONS, Hex, Hexside, hex_add
 from .los import line_of_sight
 from .movement import Board, Reach, path_to, step_json
 from .movement import reachable as find_reachable
-from .resume import KeptCheck, resume_kept
+from .params import Params
+from .resume import KeptCheck, Replay, resume_kept
 from .ruleset import words_of
 from .scenario import (
     AnyScenario,
@@ -30,9 +32,6 @@ from .scenario import (
 )
 from .standing import briefing
 from .systems import game_rules, movement_rules, playable
-
-Params = dict[str, Any]
-LOG_LINES = 200  # log lines a view holds unless it asks for another count
 
 
 class Session:
@@ -335,12 +334,12 @@ class Session:
     def new_game(self, params: Params) -> dict[str, Any]:
         """Start play of the loaded scenario with a seed (the UI draws one) and options."""
         sc = self._loaded()
-        seed = _seed(params.get("seed", 1), "seed")
+        seed = P.seed(params.get("seed", 1), "seed")
         options = params.get("options", {})
         rules = game_rules(sc.system)
         viewer = self._viewer_param(params, sc)
         game = Game.start(sc, rules, seed, options)
-        view = self._view(game, viewer, _log_count(params))
+        view = self._view(game, viewer, P.log_count(params))
         self.game = game
         return view
 
@@ -353,7 +352,7 @@ class Session:
         lines to hold (200 unless asked).
         """
         game = self._game()
-        return self._view(game, self._viewer_param(params, game.scenario), _log_count(params))
+        return self._view(game, self._viewer_param(params, game.scenario), P.log_count(params))
 
     def _viewer_param(self, params: Params, scenario: Any) -> Any:
         """The ``viewer`` parameter: none, or one of the scenario's sides.
@@ -375,7 +374,7 @@ class Session:
         game = self._game()
         viewer = self._viewer_param(params, game.scenario)
         game.apply(params.get("action"))
-        return self._view(game, viewer, _log_count(params))
+        return self._view(game, viewer, P.log_count(params))
 
     def preview(self, params: Params) -> dict[str, Any]:
         """The modifiers and exact odds of a legal fire or melee, before it is taken."""
@@ -395,7 +394,7 @@ class Session:
         """Take back the last action."""
         game = self._game()
         viewer = self._viewer_param(params, game.scenario)
-        log = _log_count(params)
+        log = P.log_count(params)
         if not game.can_take_back():
             raise IllegalActionError("error.cannot_undo", "there is nothing to undo")
         game.undo()
@@ -405,7 +404,7 @@ class Session:
         """Play again the last action taken back."""
         game = self._game()
         viewer = self._viewer_param(params, game.scenario)
-        log = _log_count(params)
+        log = P.log_count(params)
         game.redo()
         return self._view(game, viewer, log)
 
@@ -483,7 +482,7 @@ class Session:
             InvalidActionError: a parameter (it takes none).
             RulesError: no scenario is loaded, or its system cannot be played.
         """
-        _only(params, "briefing")
+        P.only(params, "briefing")
         sc = self._loaded()
         rules = game_rules(sc.system)
         game = self.game
@@ -501,7 +500,7 @@ class Session:
         Raises:
             InvalidActionError: an unknown parameter, or no such system.
         """
-        _only(params, "editor_catalog", "system")
+        P.only(params, "editor_catalog", "system")
         from . import editor
 
         return editor.catalog(editor.check_system(params.get("system")))
@@ -512,7 +511,7 @@ class Session:
         Raises:
             InvalidActionError: an unknown parameter, or no such system.
         """
-        _only(params, "scenario_template", "system")
+        P.only(params, "scenario_template", "system")
         from . import editor
 
         return editor.template(editor.check_system(params.get("system")))
@@ -526,7 +525,7 @@ class Session:
         Raises:
             InvalidActionError: an unknown parameter, or no scenario given.
         """
-        _only(params, "scenario_check", "scenario")
+        P.only(params, "scenario_check", "scenario")
         if "scenario" not in params:
             raise InvalidActionError(
                 "error.missing_param", "missing parameter {name}", name="scenario"
@@ -552,7 +551,7 @@ class Session:
             InvalidActionError: an unknown parameter, no such side, level, seed or budget.
             IllegalActionError: the game is over, or the side does not decide now.
         """
-        _only(params, "advise", "viewer", "level", "seed", "budget_ms")
+        P.only(params, "advise", "viewer", "level", "seed", "budget_ms")
         from . import opponent
 
         game = self._game()
@@ -562,8 +561,8 @@ class Session:
             raise InvalidActionError(
                 "error.bad_level", "level must be one of {options}", options="1, 2, 3"
             )
-        seed = _seed(params.get("seed", 1), "seed")
-        budget = _count(params, "budget_ms", None, 1, 60_000) if "budget_ms" in params else None
+        seed = P.seed(params.get("seed", 1), "seed")
+        budget = P.count(params, "budget_ms", None, 1, 60_000) if "budget_ms" in params else None
         if game.state.get("result"):
             raise IllegalActionError("error.advise_over", "the game is over: nothing to advise")
         decider = game.rules.decider(game.scenario, game.state)
@@ -598,11 +597,11 @@ class Session:
         ``replay_step`` goes on. The game in progress is replaced only once the whole save is
         checked; a refused save changes nothing.
         """
-        log = _log_count(params)
+        log = P.log_count(params)
         save = params.get("save")
         self.replaying = None
         if "steps" in params and params.get("kept") is not True:
-            steps = _steps(params)
+            steps = P.steps(params)
             replay = Replay(save, game_rules)
             return self._replay_part(replay, steps, params, log)
         if params.get("kept") is True:
@@ -610,7 +609,7 @@ class Session:
             def show(game: Game) -> dict[str, Any]:
                 return self._view(game, self._viewer_param(params, game.scenario), log)
 
-            held = _held(params)
+            held = P.held(params)
             game, view, check = resume_kept(save, game_rules, show, held)
         else:
             game, check = Game.load(save, game_rules), None
@@ -627,8 +626,8 @@ class Session:
             RulesError: no save is being opened (``error.nothing_to_replay``), or the save
                 is refused.
         """
-        steps = _steps(params)
-        log = _log_count(params)
+        steps = P.steps(params)
+        log = P.log_count(params)
         replay = self.replaying
         if replay is None:
             raise RulesError("error.nothing_to_replay", "no save is being opened")
@@ -672,7 +671,7 @@ class Session:
         Raises:
             RulesError: they do not fit the game (``error.bad_checkpoint``); nothing changes.
         """
-        _only(params, "kept_rest", "actions", "log", "log_marks")
+        P.only(params, "kept_rest", "actions", "log", "log_marks")
         check = self.check
         if check is None or check.game is not self.game or not check.waiting:
             return {"taken": False}
@@ -686,13 +685,13 @@ class Session:
         asked) and compare. ``{"done"}`` while it agrees; ``{"done": true, "differs": true,
         "view"}`` when it does not: the game is then the replay of its actions (with those
         played since the resume, as far as the rules allow them), in ``view``."""
-        steps = _steps(params)
+        steps = P.steps(params)
         check = self.check
         if check is None or check.game is not self.game:  # nothing to check, or another game
             self.check = None
             return {"done": True, "differs": False}
         viewer = self._viewer_param(params, check.game.scenario)
-        log = _log_count(params)
+        log = P.log_count(params)
         truth = check.step(steps)
         if truth is None:
             if check.finished:
@@ -719,22 +718,6 @@ def _summary(scenario: Any) -> dict[str, Any]:
     }
 
 
-def _only(params: Params, method: str, *names: str) -> None:
-    """Refuse a parameter ``method`` does not take.
-
-    Raises:
-        InvalidActionError: ``error.unknown_param``.
-    """
-    for name in params:
-        if name not in names:
-            raise InvalidActionError(
-                "error.unknown_param",
-                "{method} takes no parameter {name}",
-                method=method,
-                name=echo(name),
-            )
-
-
 def _game_options(system: str) -> list[str]:
     """The options a new game of ``system`` takes beyond every game's (an owner's combat
     results table for hex-hexside): the UI offers what the core names, never by system."""
@@ -752,69 +735,6 @@ def _internal(exc: BaseException) -> dict[str, Any]:
             "message": f"internal error: {type(exc).__name__}: {detail}",
         },
     }
-
-
-def _seed(value: Any, name: str) -> int:
-    """A seed: a whole number from 0 to ``limits.MAX_INT``.
-
-    Raises:
-        InvalidActionError: anything else.
-    """
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= limits.MAX_INT:
-        raise InvalidActionError(
-            "error.bad_seed",
-            "{name} must be a whole number from 0 to {limit}",
-            name=name,
-            limit=limits.MAX_INT,
-        )
-    return value
-
-
-def _count(params: Params, name: str, default: Any, low: int, high: int) -> int:
-    """The whole-number parameter ``name`` (``default`` if not given), from ``low`` to ``high``.
-
-    Raises:
-        InvalidActionError: anything else (``error.bad_count``).
-    """
-    value = params.get(name, default)
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise InvalidActionError(
-            "error.bad_count",
-            "{name} must be a whole number from {low} to {limit}",
-            name=name,
-            low=low,
-            limit=high,
-        )
-    return value
-
-
-def _steps(params: Params) -> int:
-    """The ``steps`` parameter: how many actions to replay in one call (50 unless asked)."""
-    return _count(params, "steps", 50, 1, 10_000)
-
-
-def _held(params: Params) -> tuple[int, int] | None:
-    """``load_save``'s ``held``: how many actions and log marks the head left out, or None.
-
-    Raises:
-        InvalidActionError: not an object of two whole numbers.
-    """
-    if "held" not in params:
-        return None
-    held = params["held"]
-    if not isinstance(held, dict) or sorted(held) != ["actions", "log_marks"]:
-        raise InvalidActionError(
-            "error.bad_params", "parameters of {method} must be an object", method="load_save.held"
-        )
-    return (
-        _count(held, "actions", 0, 0, limits.MAX_SAVE_ACTIONS),
-        _count(held, "log_marks", 0, 0, limits.MAX_SAVE_ACTIONS),
-    )
-
-
-def _log_count(params: Params) -> int:
-    """The ``log`` parameter: how many log lines a view holds (0 to ``limits.MAX_LOG``)."""
-    return _count(params, "log", LOG_LINES, 0, limits.MAX_LOG)
 
 
 def _levels() -> list[dict[str, Any]]:
