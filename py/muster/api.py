@@ -15,14 +15,15 @@ from typing import Any
 from . import __version__, limits, systems
 from . import params as P
 from .errors import IllegalActionError, InvalidActionError, RulesError
-from .game import Game, canonical, echo
+from .game import Game, Replay
 from .hexgrid import HEX_DIRECTIONS, Hex, Hexside, hex_add
 from .los import line_of_sight
 from .movement import Board, Reach, path_to, step_json
 from .movement import reachable as find_reachable
 from .params import Params
-from .resume import KeptCheck, Replay, resume_kept
+from .resume import KeptCheck, resume_kept
 from .ruleset import words_of
+from .savefile import canonical, echo
 from .scenario import (
     AnyScenario,
     Scenario,

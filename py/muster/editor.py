@@ -18,12 +18,12 @@ from typing import Any
 
 from . import areamap, systems
 from .errors import InvalidActionError, RulesError
-from .game import echo
 from .movement import MOVEMENT_NOTES, movement_closed, movement_columns, movement_data
 from .parsing import brief
 from .play import NOTES, closed_sets, sequence_data
 from .reference import Label, label, names_label
 from .ruleset import COMMON_WORDS, words_of
+from .savefile import echo
 from .scenario import (
     DIRECTIONAL_FEATURES,
     FORMAT,

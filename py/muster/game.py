@@ -10,75 +10,52 @@ from __future__ import annotations
 
 import bisect
 import copy
-import hashlib
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import flow, limits
+from . import flow
 from .cards import QUIET, result_card
 from .dice import Die, roll
 from .errors import IllegalActionError, InvalidActionError, RulesError
 from .ruleset import Ruleset, words_of
+from .savefile import (
+    SAVE_FORMAT,
+    bad_checkpoint,
+    bad_save,
+    canonical,
+    check_checkpoint,
+    check_save,
+    echo,
+    state_hash,
+    still_held,
+    whole,
+)
 from .scenario import AnyScenario, parse_scenario
 from .shapes import Action, Event, State
 from .standing import objective_marks, view_part
-from .systems import ids
-
-SAVE_FORMAT = "muster-save/1"
 
 __all__ = ["Action", "Event", "Game", "Ruleset", "State"]
 DICE = {"d10": Die(10, 0), "d6": Die(6, 1)}
-SAVE_KEYS = ("format", "system", "scenario", "seed", "options", "actions", "hash", "checkpoint")
 # A kept game's checkpoint (``Game.save(checkpoint=True)``): the newest state and one before
 # it, each with its hash, and the newest lines of the log, so the game resumes without
 # replaying its actions. The log's older lines (before ``log_from``) are not kept: the check
 # that replays the save after the resume rebuilds them (``PENDING`` until then), so what a
 # resume reads does not grow with the game.
-CHECKPOINT_KEYS = ("at", "states", "log", "log_from", "log_marks")
 LOG_KEPT = 1000  # log lines a checkpoint keeps: more than a view shows unless it asks for all
 # A log line a resumed game has not rebuilt yet: no view shows it, no side reads it.
 PENDING: Event = {"key": "log.pending", "params": {}, "to": ""}
 # One of a resumed game's oldest actions, still on its way (``Game.resume``'s ``held``): never
 # replayed, saved or looked back at; ``Game.take_held`` puts the real one in its place.
 HELD: Action = {"type": "held"}
-MAX_CHECKPOINT_STATES = 4
 # Options of every system; a ruleset adds its own. ``muster``: the sides Muster plays, side id
 # to level (the rules never read it; it is kept with the game so a save and a resume keep it).
 GAME_OPTIONS = frozenset({"strict_undo", "muster"})
 MUSTER_LEVELS = (1, 2, 3)
-ECHO_CHARS = 200  # how much of a refused input an error message repeats
 # A long game keeps its newest states for undo, and one state in CHECKPOINT before them; the
 # states between are dropped and rebuilt by replay when undo reaches them. A game of N actions
 # holds about KEEP_RECENT + N / CHECKPOINT states, whatever the size of the map.
 KEEP_RECENT = 64
 CHECKPOINT = 64
-
-
-def state_hash(state: State) -> str:
-    """A short fingerprint of a state: equal states, equal hashes."""
-    return fingerprint(state)
-
-
-def fingerprint(value: Any) -> str:
-    """A short fingerprint of plain JSON data (a state, a log): equal data, equal prints."""
-    text = json.dumps(value, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
-
-
-def echo(value: Any) -> str:
-    """A refused input as an error message repeats it: JSON text, cut short if long.
-
-    >>> echo({"type": "move"}), len(echo("x" * 300))
-    ('{"type":"move"}', 201)
-    """
-    text = value if isinstance(value, str) else canonical(value)
-    return text if len(text) <= ECHO_CHARS else text[:ECHO_CHARS] + "…"
-
-
-def canonical(action: Any) -> str:
-    """An action as canonical JSON, for comparing with the legal ones."""
-    return json.dumps(action, sort_keys=True, separators=(",", ":"))
 
 
 def chance_faces(chance: dict[str, Any]) -> list[Any]:
@@ -410,7 +387,7 @@ class Game:
         if not 0 <= index <= len(self.actions):
             raise IndexError(index)
         if index < self.held:
-            raise _still_held()
+            raise still_held()
         rules, sc = self.rules, self.scenario
         if rules.hidden_information and viewer is None:
             viewer = rules.decider(sc, self.state)
@@ -500,7 +477,7 @@ class Game:
             RulesError: its oldest actions are not here yet (``error.kept_arriving``).
         """
         if self.held:
-            raise _still_held()
+            raise still_held()
         data = {
             "format": SAVE_FORMAT,
             "system": self.scenario.system,
@@ -550,8 +527,6 @@ class Game:
                 scenario, an action in it is not legal, or the replayed state differs from
                 the saved one.
         """
-        from .resume import Replay  # the replay a few actions at a time, here all at once
-
         replay = Replay(data, rules_for)
         replay.step(replay.total)
         return replay.finish()
@@ -573,11 +548,11 @@ class Game:
                 the replay's to check, afterwards), or it has no checkpoint, or one that does
                 not fit its actions and hash (``error.bad_checkpoint``).
         """
-        _check_save(data, whole=False)  # the rest by the check after it
+        check_save(data, whole=False)  # the rest by the check after it
         scenario = parse_scenario(data["scenario"])
         if scenario.system != data["system"]:
-            raise _bad_save("system")
-        point = _check_checkpoint(data, held, held_marks)
+            raise bad_save("system")
+        point = check_checkpoint(data, held, held_marks)
         game = cls.start(scenario, rules_for(scenario.system), data["seed"], data["options"])
         at = point["at"]
         game.states.extend([None] * at)
@@ -613,15 +588,99 @@ class Game:
             and all(isinstance(e, dict) and isinstance(e.get("key"), str) for e in log)
             and isinstance(marks, list)
             and len(marks) == held_marks
-            and all(_count(m) and m <= start for m in marks)
+            and all(whole(m) and m <= start for m in marks)
             and all(a <= b for a, b in zip(marks, marks[1:], strict=False))
         )
         if not ok:
-            raise _bad_checkpoint()
+            raise bad_checkpoint()
         self.actions[:held] = actions
         self.log[start - len(log) : start] = log
         self.log_marks[:held_marks] = marks
         self.held = 0
+
+
+class Replay:
+    """A save replayed a few actions at a time (``step``), each taken with the checked
+    ``Game.apply``: the whole check of ``Game.load``, spread over calls so a long game shows
+    its progress, or is checked in the background after ``Game.resume``.
+
+    With ``checked``, the save's checkpoint is compared too: each state it keeps with the
+    replayed one (``differs`` names the first that is not the same), and its log's newest
+    lines and marks at the end.
+
+    Raises (the constructor): RulesError, the save refused as ``Game.load`` refuses it.
+    """
+
+    def __init__(self, data: Any, rules_for: Any, checked: bool = False) -> None:
+        check_save(data)
+        scenario = parse_scenario(data["scenario"])
+        if scenario.system != data["system"]:
+            raise bad_save("system")
+        self.game = Game.start(scenario, rules_for(scenario.system), data["seed"], data["options"])
+        self.actions: list[Action] = data["actions"]
+        self.hash: str = data["hash"]
+        self.expect: dict[int, str] = {}
+        # The checkpoint's log, compared by value: a page's JSON writes a whole number 4.0 as 4,
+        # so a fingerprint of its text would differ where the log does not.
+        self.log_kept: dict[str, Any] | None = None
+        self.log_from = 0
+        if checked:
+            point = check_checkpoint(data)
+            self.expect = {kept["at"]: kept["hash"] for kept in point["states"]}
+            self.log_from = point["log_from"]
+            self.log_kept = {"log": point["log"], "marks": point["log_marks"]}
+        self.differs: int | None = None  # the first action after which the states differ
+
+    @property
+    def total(self) -> int:
+        """How many actions the save holds."""
+        return len(self.actions)
+
+    @property
+    def done(self) -> int:
+        """How many are replayed."""
+        return len(self.game.actions)
+
+    def step(self, count: int) -> None:
+        """Replay up to ``count`` more actions (stopping at a difference from the checkpoint).
+
+        Raises:
+            RulesError: an action of the save is not legal (``error.bad_save_action``).
+        """
+        game = self.game
+        end = min(self.total, self.done + count)
+        while self.done < end and self.differs is None:
+            index = self.done
+            action = self.actions[index]
+            try:
+                game.apply(_replayable(action))
+                if game.actions[-1] != action:
+                    raise bad_save("roll")
+            except RulesError as exc:
+                raise RulesError(
+                    "error.bad_save_action",
+                    "action {index} of the save: {detail}",
+                    index=index + 1,
+                    why={"key": exc.key, "params": exc.params},  # worded by the UI
+                    detail=echo(str(exc)),
+                ) from None
+            expected = self.expect.get(index + 1)
+            if expected is not None and state_hash(game.state) != expected:
+                self.differs = index + 1
+        logged = {"log": game.log[self.log_from :], "marks": game.log_marks}
+        ended = self.done == self.total and self.differs is None
+        if ended and self.log_kept is not None and logged != self.log_kept:
+            self.differs = self.total
+
+    def finish(self) -> Game:
+        """The replayed game, once every action is replayed and it ends in the saved state.
+
+        Raises:
+            RulesError: it does not (``error.bad_save_hash``).
+        """
+        if self.done != self.total or state_hash(self.game.state) != self.hash:
+            raise RulesError("error.bad_save_hash", "the save does not replay to its saved state")
+        return self.game
 
 
 def _named_blocks(view: dict[str, Any]) -> set[str]:
@@ -650,122 +709,6 @@ def check_options(options: Any, rules: Ruleset[Any, Any]) -> dict[str, Any]:
     ):
         raise _bad_option("error.bad_option", "muster")
     return dict(options)
-
-
-def _check_save(data: Any, whole: bool = True) -> None:
-    """Check a save's shape and limits before anything is replayed. Not ``whole`` (a kept game
-    resumed from its checkpoint): its actions are left to the replay that checks it after the
-    resume, and only the checkpoint is looked at for plain JSON, so what a resume checks does
-    not grow with the game."""
-    if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
-        raise _bad_save("format")
-    if whole:
-        limits.check_plain(data, "save")
-        limits.check_size(data, "save", limits.MAX_SAVE_CHARS)
-    else:
-        limits.check_plain(data.get("checkpoint"), "save.checkpoint")
-    for key in data:
-        if key not in SAVE_KEYS:
-            raise RulesError(
-                "error.bad_save_key", "not a save file (unknown entry {name})", name=echo(key)
-            )
-    if data.get("system") not in ids():
-        raise _bad_save("system")
-    if "scenario" not in data:  # its kind and fields are the scenario loader's to check
-        raise _bad_save("scenario")
-    seed = data.get("seed")
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= limits.MAX_INT:
-        raise _bad_save("seed")
-    for key, kind in (("actions", list), ("options", dict), ("hash", str)):
-        if not isinstance(data.get(key), kind):
-            raise _bad_save(key)
-    actions = data["actions"]
-    limits.check_count(actions, "save.actions", "actions", limits.MAX_SAVE_ACTIONS)
-    for index, action in enumerate(actions if whole else ()):
-        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-            raise RulesError(
-                "error.bad_save_entry",
-                "not a save file (action {index} is not an action)",
-                index=index + 1,
-            )
-
-
-def _check_checkpoint(data: dict[str, Any], held: int = 0, held_marks: int = 0) -> dict[str, Any]:
-    """A save's checkpoint, once it fits the save: its states after 1 to all of its actions in
-    order, the newest after all of them, each with its own hash (the newest's the save's) and
-    the save's seed, and a log mark for each action. Anything else: ``error.bad_checkpoint``,
-    and the save is replayed instead.
-
-    With ``held`` (the head of a save, ``Game.resume``): its actions and marks are the save's
-    after the first ``held`` and ``held_marks``; its first state is after ``held`` actions and
-    its log holds every line its actions logged."""
-    point = data.get("checkpoint")
-    at = held + len(data["actions"])
-    if not isinstance(point, dict) or sorted(point) != sorted(CHECKPOINT_KEYS):
-        raise _bad_checkpoint()
-    states, log, marks = point["states"], point["log"], point["log_marks"]
-    start = point["log_from"]
-    ok = (
-        _count(point["at"])
-        and point["at"] == at
-        and isinstance(states, list)
-        and (0 < len(states) <= MAX_CHECKPOINT_STATES if at else not states)
-        and isinstance(log, list)
-        and all(isinstance(e, dict) and isinstance(e.get("key"), str) for e in log)
-        and _count(start)
-        and start <= limits.MAX_LOG  # lines not kept, each rebuilt by the check
-        and isinstance(marks, list)
-        and len(marks) + held_marks == at
-        and all(_count(m) and m <= start + len(log) for m in marks)
-        and all(a <= b for a, b in zip(marks, marks[1:], strict=False))
-    )
-    if ok and held:  # a head: see above
-        ok = (
-            _count(held)
-            and _count(held_marks)
-            and held_marks <= held < at
-            and isinstance(states[0], dict)
-            and states[0].get("at") == held
-            and (not marks or marks[0] >= start)
-        )
-    last = 0
-    for kept in states if ok else ():
-        ok = (
-            isinstance(kept, dict)
-            and sorted(kept) == ["at", "hash", "state"]
-            and _count(kept["at"])
-            and last < kept["at"] <= at
-            and isinstance(kept["state"], dict)
-            and isinstance(kept["state"].get("rng"), dict)
-            and kept["state"]["rng"].get("seed") == data["seed"]
-            and kept["hash"] == fingerprint(kept["state"])
-        )
-        if not ok:
-            break
-        last = kept["at"]
-    if not ok or last != at or (states and states[-1]["hash"] != data["hash"]):
-        raise _bad_checkpoint()
-    return point
-
-
-def _still_held() -> RulesError:
-    """What reaches a resumed game's oldest actions before they are here (``Game.held``)."""
-    return RulesError("error.kept_arriving", "the game's older actions are still being read")
-
-
-def _bad_checkpoint() -> RulesError:
-    """A kept game's checkpoint that does not fit its save: never shown, the save is replayed."""
-    return RulesError("error.bad_checkpoint", "the checkpoint does not fit its save")
-
-
-def _count(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
-
-
-def _bad_save(part: str) -> RulesError:
-    """A save refused for one of its parts (format, system, scenario, seed, actions, options,
-    hash, or a roll the seed does not give): the UI words the part."""
-    return RulesError("error.bad_save", "not a save file ({part})", part=part)
 
 
 def _bad_option(key: str, name: str) -> InvalidActionError:

@@ -7,7 +7,7 @@ from typing import Any
 
 from . import limits
 from .errors import InvalidActionError
-from .game import echo
+from .savefile import echo
 
 Params = dict[str, Any]
 LOG_LINES = 200  # log lines a view holds unless it asks for another count

@@ -23,18 +23,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .errors import RulesError
-from .game import (
-    PENDING,
-    Game,
-    _bad_save,
-    _check_checkpoint,
-    _check_save,
-    _replayable,
-    echo,
-    state_hash,
-)
-from .scenario import parse_scenario
-from .shapes import Action
+from .game import PENDING, Game, Replay, _replayable
 
 View = Callable[[Game], dict[str, Any]]
 
@@ -69,90 +58,6 @@ def resume_kept(
             pass
     game = Game.load(data, rules_for)
     return game, show(game), None
-
-
-class Replay:
-    """A save replayed a few actions at a time (``step``), each taken with the checked
-    ``Game.apply``: the whole check of ``Game.load``, spread over calls so a long game shows
-    its progress, or is checked in the background after ``Game.resume``.
-
-    With ``checked``, the save's checkpoint is compared too: each state it keeps with the
-    replayed one (``differs`` names the first that is not the same), and its log's newest
-    lines and marks at the end.
-
-    Raises (the constructor): RulesError, the save refused as ``Game.load`` refuses it.
-    """
-
-    def __init__(self, data: Any, rules_for: Any, checked: bool = False) -> None:
-        _check_save(data)
-        scenario = parse_scenario(data["scenario"])
-        if scenario.system != data["system"]:
-            raise _bad_save("system")
-        self.game = Game.start(scenario, rules_for(scenario.system), data["seed"], data["options"])
-        self.actions: list[Action] = data["actions"]
-        self.hash: str = data["hash"]
-        self.expect: dict[int, str] = {}
-        # The checkpoint's log, compared by value: a page's JSON writes a whole number 4.0 as 4,
-        # so a fingerprint of its text would differ where the log does not.
-        self.log_kept: dict[str, Any] | None = None
-        self.log_from = 0
-        if checked:
-            point = _check_checkpoint(data)
-            self.expect = {kept["at"]: kept["hash"] for kept in point["states"]}
-            self.log_from = point["log_from"]
-            self.log_kept = {"log": point["log"], "marks": point["log_marks"]}
-        self.differs: int | None = None  # the first action after which the states differ
-
-    @property
-    def total(self) -> int:
-        """How many actions the save holds."""
-        return len(self.actions)
-
-    @property
-    def done(self) -> int:
-        """How many are replayed."""
-        return len(self.game.actions)
-
-    def step(self, count: int) -> None:
-        """Replay up to ``count`` more actions (stopping at a difference from the checkpoint).
-
-        Raises:
-            RulesError: an action of the save is not legal (``error.bad_save_action``).
-        """
-        game = self.game
-        end = min(self.total, self.done + count)
-        while self.done < end and self.differs is None:
-            index = self.done
-            action = self.actions[index]
-            try:
-                game.apply(_replayable(action))
-                if game.actions[-1] != action:
-                    raise _bad_save("roll")
-            except RulesError as exc:
-                raise RulesError(
-                    "error.bad_save_action",
-                    "action {index} of the save: {detail}",
-                    index=index + 1,
-                    why={"key": exc.key, "params": exc.params},  # worded by the UI
-                    detail=echo(str(exc)),
-                ) from None
-            expected = self.expect.get(index + 1)
-            if expected is not None and state_hash(game.state) != expected:
-                self.differs = index + 1
-        logged = {"log": game.log[self.log_from :], "marks": game.log_marks}
-        ended = self.done == self.total and self.differs is None
-        if ended and self.log_kept is not None and logged != self.log_kept:
-            self.differs = self.total
-
-    def finish(self) -> Game:
-        """The replayed game, once every action is replayed and it ends in the saved state.
-
-        Raises:
-            RulesError: it does not (``error.bad_save_hash``).
-        """
-        if self.done != self.total or state_hash(self.game.state) != self.hash:
-            raise RulesError("error.bad_save_hash", "the save does not replay to its saved state")
-        return self.game
 
 
 class KeptCheck:

@@ -16,8 +16,8 @@ from long_games import long_game
 from muster import game as game_module
 from muster.api import Session
 from muster.errors import RulesError
-from muster.game import CHECKPOINT, PENDING, Game, state_hash
-from muster.resume import KeptCheck, Replay, resume_kept
+from muster.game import CHECKPOINT, PENDING, Game, Replay, state_hash
+from muster.resume import KeptCheck, resume_kept
 from muster.systems import game_rules
 
 
