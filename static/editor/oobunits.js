@@ -24,17 +24,17 @@ export const unitMethods = {
           },
         }),
       ];
-      buttons.push(
-        el("button", {
-          type: "button",
-          class: "oob-select-side",
-          "data-side": side.id,
-          text: self.say("editor.oob.select_side", { side: self.name(side.name) }),
-          onclick: function () {
-            self.selectSide(side.id);
-          },
-        }),
-      );
+      // Above the side's list, not below it: with a thousand units the end of the list is
+      // far down the page.
+      const selectSide = el("button", {
+        type: "button",
+        class: "oob-select-side",
+        "data-side": side.id,
+        text: self.say("editor.oob.select_side", { side: self.name(side.name) }),
+        onclick: function () {
+          self.selectSide(side.id);
+        },
+      });
       if (self.pieceNames.length && !self.pieceGroups.length) {
         buttons.push(
           el("button", {
@@ -50,6 +50,7 @@ export const unitMethods = {
       }
       return el("section", { class: "oob-side-units", "data-side": side.id }, [
         el("h4", { text: self.say("editor.oob.units_of", { side: self.name(side.name) }) }),
+        el("div", { class: "oob-buttons" }, [selectSide]),
         el("p", { class: "oob-none hint", text: self.t("editor.oob.no_units") }),
         list,
         el("div", { class: "oob-buttons" }, buttons),

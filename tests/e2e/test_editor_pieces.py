@@ -146,6 +146,23 @@ def tab(browser, site_url):
     opened.context.close()
 
 
+def steady_tap(page: Any, selector: str) -> None:
+    """Tap ``selector`` once it stands still in view: a control below a thousand rows is
+    scrolled to first, and a tap at a place taken before the page settled would land on a
+    row."""
+    page.wait_for_function(
+        """(s) => new Promise((done) => {
+          const el = document.querySelector(s);
+          el.scrollIntoView({block: "center"});
+          const top = el.getBoundingClientRect().top;
+          requestAnimationFrame(() => requestAnimationFrame(() =>
+            done(Math.abs(el.getBoundingClientRect().top - top) < 1)));
+        })""",
+        arg=selector,
+    )
+    page.locator(selector).tap()
+
+
 def many_units(count: int) -> dict[str, Any]:
     scenario = empty("hex-hexside")
     unit = {"type": "infantry", "ratings": {"strength": 4, "morale": 4, "movement": 4}}
@@ -161,7 +178,7 @@ def test_two_thousand_units_selected_by_side_and_name_moved_and_deleted_at_once(
     assert page.locator(".oob-unit").count() == 2000
     changes = page.evaluate("window.harness.changes")
     # A side's units in one tap: all of Austria's, then moved to Prussia in one change.
-    page.locator(".oob-select-side[data-side='austria']").tap()
+    steady_tap(page, ".oob-select-side[data-side='austria']")
     assert page.locator(".oob-bulk-count").inner_text() == "1,000 selected"
     assert page.locator(".oob-select:checked").count() == 1000
     page.select_option(".oob-bulk-side", "prussia")
