@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from apppage import AppPage, open_app
+from apppage import AppPage, open_app, tablet
 
 import build
 
@@ -91,5 +91,16 @@ def root_url(dist) -> Iterator[str]:
 def app(browser, site_url) -> Iterator[AppPage]:
     """The demo battle at desktop size, ready; shared by the tests of a module."""
     opened = open_app(browser, site_url, viewport={"width": 1280, "height": 800})
+    yield opened
+    opened.context.close()
+
+
+@pytest.fixture(scope="module")
+def tab(browser, site_url):
+    """The editor's order of battle and tables on a page of their own (oob_harness.html), on
+    the tablet: one page a test file, each test sets it up anew."""
+    opened = open_app(
+        browser, f"{site_url}__tests__/e2e/oob_harness.html", wait_ready=False, **tablet()
+    )
     yield opened
     opened.context.close()

@@ -137,15 +137,6 @@ def test_a_module_of_1500_piece_names_is_taken_by_side_without_its_markers(brows
 # ---- many units at once, in the order of battle alone ---------------------------------------
 
 
-@pytest.fixture(scope="module")
-def tab(browser, site_url):
-    opened = open_app(
-        browser, f"{site_url}__tests__/e2e/oob_harness.html", wait_ready=False, **tablet()
-    )
-    yield opened
-    opened.context.close()
-
-
 def steady_tap(page: Any, selector: str) -> None:
     """Tap ``selector`` once it stands still in view: a control below a thousand rows is
     scrolled to first, and a tap at a place taken before the page settled would land on a

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from apppage import AppPage, open_app, tablet
+from apppage import AppPage
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "py"))
@@ -46,15 +46,6 @@ def empty(system: str) -> dict[str, Any]:
     scenario["units"] = []
     scenario.pop("formations", None)
     return scenario
-
-
-@pytest.fixture(scope="module")
-def tab(browser, site_url):
-    opened = open_app(
-        browser, f"{site_url}__tests__/e2e/oob_harness.html", wait_ready=False, **tablet()
-    )
-    yield opened
-    opened.context.close()
 
 
 def start(tab: AppPage, scenario: dict[str, Any], cat: dict[str, Any], lang: str = "en") -> Any:

@@ -38,14 +38,18 @@ def scenario(name: str) -> dict:
     return json.loads((ROOT / "py" / "muster" / "scenarios" / f"{name}.json").read_text())
 
 
-def players_view(page, name: str, player: str) -> dict:
-    """The core's view for ``player`` (in CPython) of the game the page keeps (its save)."""
-    saves = page.evaluate(
+def kept_saves(page) -> list[dict]:
+    """The saves of every game the page keeps (IndexedDB)."""
+    return page.evaluate(
         "() => new Promise((ok) => { const r = indexedDB.open('muster', 1);"
         " r.onsuccess = () => { const g = r.result.transaction('games').objectStore('games')"
         ".getAll(); g.onsuccess = () => ok(g.result.map((x) => x.save)); }; })"
     )
-    save = max(saves, key=lambda s: len(s["actions"]))
+
+
+def players_view(page, name: str, player: str) -> dict:
+    """The core's view for ``player`` (in CPython) of the game the page keeps (its save)."""
+    save = max(kept_saves(page), key=lambda s: len(s["actions"]))
     session = Session()
     assert session.call("load_scenario", {"id": name})["ok"]
     answer = session.call("load_save", {"save": save, "viewer": player, "log": 1000})
@@ -162,12 +166,7 @@ def test_muster_plays_its_side_to_the_players_next_decision(browser, site_url, n
     page.wait_for_selector("html[data-ready='1']", state="attached", timeout=TURN_MS)
     page.wait_for_selector("#muster-turn, #advise, #roll", timeout=TURN_MS)
     wait_players_turn(page)
-    saved = page.evaluate(
-        "() => new Promise((ok) => { const r = indexedDB.open('muster', 1);"
-        " r.onsuccess = () => { const g = r.result.transaction('games').objectStore('games')"
-        ".getAll(); g.onsuccess = () => ok(g.result.map((x) => x.save.options)); }; })"
-    )
-    assert {muster: 1} in [o.get("muster") for o in saved]
+    assert {muster: 1} in [save["options"].get("muster") for save in kept_saves(page)]
     app.assert_no_errors()
     app.context.close()
 

@@ -54,6 +54,11 @@ window.pairTamper = 0;
 """
 
 
+def open_guest(browser, site_url):
+    """A tablet to be the guest: its data channels' texts recorded on the page (RECORD)."""
+    return open_app(browser, site_url, init_script=RECORD, **tablet())
+
+
 def open_host(browser, site_url):
     app = open_app(browser, site_url + "?scenario=demo-fontanella", **tablet())
     page = app.page
@@ -152,8 +157,7 @@ def hidden_from_guest(guest):
 
 
 def test_a_phase_on_each_tablet_hidden_blocks_kept_and_a_dropped_link(browser, site_url):
-    host_app = open_host(browser, site_url)
-    guest_app = open_app(browser, site_url, init_script=RECORD, **tablet())
+    host_app, guest_app = open_host(browser, site_url), open_guest(browser, site_url)
     host, guest = host_app.page, guest_app.page
     try:
         pair_up(host, guest)
@@ -272,8 +276,7 @@ def act_once(guest, host):
 
 
 def test_a_link_resumed_healed_and_paired_again_with_nothing_lost(browser, site_url):
-    host_app = open_host(browser, site_url)
-    guest_app = open_app(browser, site_url, init_script=RECORD, **tablet())
+    host_app, guest_app = open_host(browser, site_url), open_guest(browser, site_url)
     host, guest = host_app.page, guest_app.page
     try:
         pair_up(host, guest)
