@@ -1,11 +1,12 @@
-"""How long a kept game takes to come back after a reload, by its length: games of 50, 500
-and 5,000 actions (a demo played at random, built in CPython) kept in the browser's store as
-the app keeps them, the page reloaded and timed from the rules' answer to the game on screen
-(``musterTiming.rulesUp`` to ``musterTiming.resumed``), in headless Chromium at the tablet
-size, in two parts: up to the core's answer (``musterTiming.loaded``: the request, the
-core's resume, the answer read) and the drawing of the game after it. Each game is timed
-twice: from its checkpoint (how the app keeps games now) and kept without one (a game kept
-by an earlier version, replayed whole), interleaved in every round.
+"""How long a kept game takes to come back after a reload, by its length: games of 50, 500 and 5,000
+actions (a demo played at random, built in CPython, each played on to the next position where a unit
+may move, so that all end at the same kind of position) kept in the browser's store as the app keeps
+them, the page reloaded and timed from the rules' answer to the game on screen
+(``musterTiming.rulesUp`` to ``musterTiming.resumed``), in headless Chromium at the tablet size, in
+two parts: up to the core's answer (``musterTiming.loaded``: the request, the core's resume, the
+answer read) and the drawing of the game after it. Each game is timed twice: from its checkpoint
+(how the app keeps games now) and kept without one (a game kept by an earlier version, replayed
+whole), interleaved in every round.
 
     python bench/resume.py [--runs 5] [--sizes 50,500,5000] [--no-replay]
 """
@@ -78,7 +79,7 @@ def main() -> int:
     ways = ["checkpoint"] if args.no_replay else ["checkpoint", "replayed whole"]
     games = {}
     for size in sizes:
-        game = long_game(size)
+        game = long_game(size, until="move")
         kept = json.loads(json.dumps(game.save(checkpoint=True)))
         old = {k: v for k, v in kept.items() if k != "checkpoint"}
         games[size] = ({"checkpoint": kept, "replayed whole": old}, game.summary())
