@@ -43,7 +43,9 @@ def positions(scenario_id: str, count: int) -> list[Game]:
             if game.state.get("result"):
                 break
             game.push(rng.choice(game.legal_actions()))
-        while not game.state.get("result") and rules.decider(sc, game.state) is None:
+        while not game.state.get("result") and (
+            rules.decider(sc, game.state) is None or game.state.get("chance")
+        ):
             game.push({"type": "roll"})
         if not game.state.get("result"):
             games.append(game)

@@ -85,7 +85,9 @@ def play(job: tuple[str, str, str, int]) -> tuple[str, str, str, int, str, int]:
     rng = random.Random(n)
     while not game.state.get("result") and len(game.actions) < LIMIT:
         side = rules.decider(sc, game.state)
-        if side is None:
+        if side is None or game.state.get("chance"):
+            # every die is rolled by the game's own seeded stream: a player that chose among
+            # the faces typed in from a table's die would choose its own luck
             game.push({"type": "roll"})
             continue
         player = first if side == mine else second

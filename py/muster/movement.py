@@ -265,6 +265,8 @@ class Board:
             self.units[uid] = unit
             self.occupants.setdefault(h, []).append(uid)
         self._zoc: dict[str, dict[Hex, tuple[str, ...]]] = {}
+        # what a system's memo of reachable hexes keys its answers by, worked out once a board
+        self.keys: dict[Any, Any] = {}
         self._near_enemy: dict[str, frozenset[Hex]] = {}
         self._friends: dict[str, frozenset[Hex]] = {}
 

@@ -9,6 +9,7 @@ import random
 import pytest
 
 from muster.api import Session
+from muster.errors import IllegalActionError
 from muster.game import Game
 from muster.opponent import LEVELS, Level, think, this_turn
 from muster.scenario import load_builtin
@@ -133,7 +134,7 @@ def play(scenario_id: str, muster: set[str], seed: int, decisions: int = LIMIT) 
     while not game.state.get("result"):
         assert len(game.actions) < LIMIT
         side = rules.decider(scenario, game.state)
-        if side in muster and decisions > 0:
+        if side in muster and decisions > 0 and not game.state.get("chance"):
             decisions -= 1
             game.apply(think(game, side, TINY, seed)["action"])
         else:
@@ -223,3 +224,22 @@ def test_muster_walks_out_of_a_step_it_may_not_end():
     assert {"type": "move", "to": "mollie"} in taken  # the block that had to move moved
     assert game.state["pieces"]["a16"]["approach"] is None
     assert taken[-1] == {"type": "end_phase"}
+
+
+def test_muster_never_chooses_the_face_of_a_die():
+    """At a chance point the side that rolls has the faces of a die typed in from the table
+    among its legal actions: Muster picking one would choose its own luck. It is refused
+    there (the API refuses the same), and the die is left to be rolled."""
+    sc = load_builtin("demo-hohenbrueck")
+    rules = game_rules(sc.system)
+    game = Game.start(sc, rules, 3)
+    rng = random.Random(3)
+    while not game.state.get("chance"):
+        assert not game.state.get("result")
+        game.push(rng.choice(game.legal_actions()))
+    side = rules.decider(sc, game.state)
+    assert side is not None
+    assert any("value" in a for a in game.legal_actions())  # a face could be typed in
+    with pytest.raises(IllegalActionError) as refused:
+        think(game, side, LEVELS[1], 1)
+    assert refused.value.key == "error.advise_not_deciding"

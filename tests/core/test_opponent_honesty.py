@@ -27,7 +27,11 @@ def position(scenario_id: str, seed: int, moves: int) -> Game:
     rules = game_rules(scenario.system)
     game = Game.start(scenario, rules, seed)
     rng = random.Random(seed)
-    while len(game.actions) < moves or rules.decider(scenario, game.state) is None:
+    while (
+        len(game.actions) < moves
+        or rules.decider(scenario, game.state) is None
+        or game.state.get("chance")
+    ):
         assert not game.state.get("result")
         game.push(rng.choice(game.legal_actions()))
     return game

@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from .. import systems
-from ..errors import RulesError
+from ..errors import IllegalActionError, RulesError
 from ..game import Game, _replayable, chance_faces
 from ..play import objectives
 from ..shapes import Action, State
@@ -68,8 +68,19 @@ def advise(
 def think(
     game: Game, side: str, lv: Level, seed: str | int, budget_ms: int | None = None
 ) -> dict[str, Any]:
-    """``advise`` at a level given whole (a test may give a small budget of its own)."""
+    """``advise`` at a level given whole (a test may give a small budget of its own).
+
+    Raises:
+        IllegalActionError: a die is due: it is rolled (by the game's stream, or at the
+            table), never chosen among its faces.
+    """
     rules, scenario = game.rules, game.scenario
+    if game.state.get("chance"):
+        raise IllegalActionError(
+            "error.advise_not_deciding",
+            "{side} does not decide now: nothing to advise",
+            side=side,
+        )
     shown = game.view(side, 0)
     legal: list[Action] = shown["legal"]
     deadline = None if budget_ms is None else time.monotonic() + budget_ms / 1000

@@ -148,12 +148,12 @@ class Search:
         decider = self.rules.decider(self.scenario, state)
         if decider is None:
             return here
-        legal = self.rules.legal_actions(self.scenario, state)
-        if not legal or len(legal) > MAX_ANSWERS or any(a["type"] in ENDING for a in legal):
-            return here  # a step of the side's own to play, not an answer
         mine = decider == self.side
         if mine and not inside:
             return here  # the side's own next step: ``deepen_one`` follows it
+        legal = self.rules.legal_actions(self.scenario, state)
+        if not legal or len(legal) > MAX_ANSWERS or any(a["type"] in ENDING for a in legal):
+            return here  # a step of the side's own to play, not an answer
         best = float("-inf") if mine else float("inf")
         for action in legal:
             if self.spent():

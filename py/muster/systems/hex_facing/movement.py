@@ -20,11 +20,13 @@ from ...hexgrid import Hex, hex_neighbor
 from ...modifier import Modifier
 from ...movement import (
     Board,
+    Reachable,
     Step,
     SteppedRules,
     Unit,
     collect_zoc,
     prohibited_step,
+    reachable,
 )
 from .tables import level_row
 
@@ -335,3 +337,34 @@ class MapSteps:
 
 
 RULES = HexFacingMovement()
+
+
+# -- what a unit can reach, kept while nothing it depends on changes -----------------------------
+
+REACH_MEMO = ("hex-facing reach",)  # scenario.memo[REACH_MEMO]: key -> reachable(...)
+REACH_KEEP = 256  # answers kept at most (a formation's move step asks a few dozen): then afresh
+
+
+def reach(board: Board, uid: str) -> Reachable:
+    """``movement.reachable(board, uid, RULES)``, kept in the scenario's memo under the unit
+    and every unit on the board with its hex, allowance, facing and flags: all a search of
+    hex-facing reads besides the map and the tables, which do not change (enemy zones of
+    control follow facing, stacking the friends). A move taken from a position whose moves
+    were just listed, and every move a search tries from one position, search once. The
+    answer is shared: never change it."""
+    units = board.keys.get("units")
+    if units is None:
+        units = board.keys["units"] = tuple(
+            (u.id, u.hex, u.allowance, u.facing, tuple(sorted(u.state.items())))
+            for u in board.units.values()
+        )
+    memo = board.memo(REACH_MEMO)
+    try:
+        found: Reachable | None = memo.get((uid, units))
+    except TypeError:  # a flag the scenario gave as a list or an object: not kept
+        return reachable(board, uid, RULES)
+    if found is None:
+        if len(memo) >= REACH_KEEP:
+            memo.clear()
+        found = memo[uid, units] = reachable(board, uid, RULES)
+    return found

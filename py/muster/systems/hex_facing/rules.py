@@ -26,7 +26,7 @@ from ...dice import chance_handler
 from ...hexgrid import hex_distance
 from ...hexmap import Scenario
 from ...los import line_of_sight
-from ...movement import Board, reachable, reachable_hexes
+from ...movement import Board
 from ...ruleset import (
     Choice,
     Label,
@@ -40,7 +40,7 @@ from ...ruleset import (
 from ...shapes import Action
 from . import aftermath, combat, declare, fighting, geometry, reference, screen
 from . import tables as T
-from .movement import RULES as MOVEMENT
+from .movement import reach as reach_of
 from .position import (
     FOLDER,
     active_units,
@@ -190,7 +190,7 @@ class HexFacingRules(RulesBase[HexFacingState, Action]):
             if place is None or who is None:
                 return None
             board = board_for(scenario, state)
-            if scenario.hex_at(str(to)) in reachable_hexes(board, uid, MOVEMENT):
+            if scenario.hex_at(str(to)) in reach_of(board, uid):
                 return None
             params = {"who": who, "place": place, "allowance": board.unit(uid).allowance}
             params["rule"] = MOVEMENT_TABLE
@@ -438,7 +438,7 @@ class HexFacingRules(RulesBase[HexFacingState, Action]):
                 here = board.unit(uid).hex
                 actions += [
                     {"type": "move", "unit": uid, "to": board.label(h)}
-                    for h in sorted(reachable_hexes(board, uid, MOVEMENT))
+                    for h in sorted(reach_of(board, uid))
                     if h != here
                 ]
                 actions += [{"type": "face", "unit": uid, "facing": f} for f in FACINGS]
@@ -538,8 +538,8 @@ class HexFacingRules(RulesBase[HexFacingState, Action]):
         board = board_for(scenario, state)
         uid = action["unit"]
         target = scenario.hex_at(action["to"])
-        reach = reachable(board, uid, MOVEMENT)
-        step = reach[target].step
+        found = reach_of(board, uid)
+        step = found[target].step
         unit = state["units"][uid]
         events: list[Event] = [
             {
@@ -548,7 +548,7 @@ class HexFacingRules(RulesBase[HexFacingState, Action]):
                     "unit": uid,
                     "from": unit["hex"],
                     "to": action["to"],
-                    "cost": reach[target].cost,
+                    "cost": found[target].cost,
                 },
             }
         ]

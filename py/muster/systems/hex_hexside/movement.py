@@ -245,15 +245,6 @@ REACH_MEMO = ("hex-hexside reach",)  # scenario.memo[REACH_MEMO]: key -> reachab
 REACH_KEEP = 256  # answers kept at most (a movement phase asks a few dozen): then start afresh
 
 
-class HexsideBoard(Board):
-    """A board of hex-hexside (``position.board_for``): a ``Board`` that works out once what
-    the memo of ``reach`` asks of it (the enemy units of a side, the hexes stacking shuts)."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.keys: dict[Any, Any] = {}
-
-
 @dataclass(frozen=True, slots=True)
 class Reached:
     """Where a unit may end its move this turn: each hex with its cheapest cost (``costs``, in
@@ -275,7 +266,7 @@ def reach(board: Board, uid: str) -> Reached:
     movement phase, where one friendly unit moved, searches again only for the units whose key
     changed."""
     unit = board.unit(uid)
-    keys = board.keys if isinstance(board, HexsideBoard) else {}
+    keys = board.keys
     enemies = keys.get(("enemies", unit.side))
     if enemies is None:
         enemies = keys[("enemies", unit.side)] = tuple(

@@ -14,7 +14,6 @@ from ...hexmap import Scenario
 from ...movement import Board
 from . import combat
 from .combat import settings
-from .movement import HexsideBoard
 from .state import HexHexsideState, phasing
 
 State = HexHexsideState  # the state's shape (state.py)
@@ -48,7 +47,7 @@ def board_for(scenario: Scenario, state: State) -> Board:
         spec = units[uid]
         if not f.get("out") and spec["type"] != "leader":
             f["support"] = stacks[(spec["side"], state["units"][uid]["hex"])] > 1
-    return HexsideBoard(scenario, positions, flags)
+    return Board(scenario, positions, flags)
 
 
 def spec(scenario: Scenario, uid: str) -> dict[str, Any]:
