@@ -12,6 +12,7 @@ from muster.api import Session
 from muster.errors import IllegalActionError
 from muster.game import Game
 from muster.opponent import LEVELS, Level, think, this_turn
+from muster.opponent import evaluation as rules_evaluation
 from muster.scenario import load_builtin
 from muster.systems import game_rules
 
@@ -243,3 +244,42 @@ def test_muster_never_chooses_the_face_of_a_die():
     with pytest.raises(IllegalActionError) as refused:
         think(game, side, LEVELS[1], 1)
     assert refused.value.key == "error.advise_not_deciding"
+
+
+@pytest.mark.parametrize("scenario_id", ["demo-valmont", "demo-hohenbrueck"])
+def test_a_fight_looked_at_further_is_weighed_over_every_face_not_one_drawn(scenario_id):
+    """A fight Muster looks at further (``deepen_one``) is valued over every face of its dice
+    with their odds, as the first pass values it: the same whatever Muster's own random
+    stream. Followed on one face drawn, the lucky draw of one line outbid the others."""
+    from muster.opponent.search import STEP, Search
+
+    sc = load_builtin(scenario_id)
+    rules = game_rules(sc.system)
+    evaluate = rules_evaluation(sc.system)
+    level = Level("level.muster_1", chances=2, deepen=2, plies=1, worlds=1, nodes=100_000)
+    found = 0
+    for seed in range(40):
+        game = Game.start(sc, rules, seed)
+        rng = random.Random(seed)
+        for _ in range(400):
+            if game.state.get("result"):
+                break
+            legal = game.legal_actions()
+            fights = [a for a in legal if a["type"] in rules.previewable]
+            side = rules.decider(sc, game.state)
+            if fights and side is not None and not game.state.get("chance"):
+                fight = fights[0]
+                values = set()
+                for stream in range(3):
+                    search = Search(rules, sc, side, evaluate, random.Random(stream), level)
+                    values.add(round(search.deepen_one(game.state, fight), 9))
+                assert len(values) == 1, (fight, values)
+                search = Search(rules, sc, side, evaluate, random.Random(0), level)
+                after = search.child(game.state, fight)
+                first = search.settle(after, level.chances, None, True)
+                assert values == {round(first - STEP, 9)}
+                found += 1
+                if found >= 3:
+                    return
+            game.push(rng.choice(legal))
+    assert found, "no fight was offered in 40 random games"

@@ -166,15 +166,6 @@ class Search:
             best = max(best, value) if mine else min(best, value)
         return best if math.isfinite(best) else here
 
-    def settled(self, state: State) -> State:
-        """``state`` with its chance points settled by faces drawn (to go on from it)."""
-        while (chance := state.get("chance")) and not state.get("result"):
-            faces = chance_faces(chance)
-            state = self.child(
-                state, {"type": "roll", "value": faces[self.rng.randrange(len(faces))]}
-            )
-        return state
-
     def first_pass(
         self,
         state: State,
@@ -198,15 +189,25 @@ class Search:
                 values.append(float("-inf"))
         return values
 
+    def chancy(self, action: Action, after: State) -> bool:
+        """True if ``after`` (the state after ``action``) waits on a die, or ``action`` starts a
+        fight (its answers and dice follow): a line is not followed past it on one face drawn."""
+        return bool(after.get("chance")) or action["type"] in self.rules.previewable
+
     def deepen_one(self, state: State, action: Action) -> float:
         """The value of ``action`` followed by the side's next ``plies`` decisions, each the
         best of a first pass (chance points settled one deep), less ``STEP`` for each action
         of the line. The side stops where no action gains on the position it has (it would
-        end the step), and at a position it has seen."""
+        end the step), and at a position it has seen. A line ends at an action that waits on
+        a die or starts a fight, valued over every face as the first pass values it: followed
+        on one face drawn, the lucky face of one line would outbid the others' true odds, the
+        more so the more lines are looked at."""
         after = self.child(state, action)
         seen = dict(self.seen)
         back = self.repeats(after, seen)
-        after = self.settled(after)
+        if self.chancy(action, after):
+            fight = action["type"] in self.rules.previewable
+            return self.settle(after, self.level.chances, None, fight) - back - STEP
         taken = 1
         for _ in range(self.level.plies):
             if after.get("result") or self.spent():
@@ -223,8 +224,12 @@ class Search:
             best = max(range(len(legal)), key=lambda i: (values[i], legal[i]["type"] in ENDING))
             if values[best] <= here or values[best] <= -REPEAT / 2:
                 break  # nothing gains (or only positions seen before): the side stops here
-            after = self.settled(self.child(after, legal[best]))
+            follow = legal[best]
+            after = self.child(after, follow)
             taken += 1
+            if self.chancy(follow, after):
+                fight = follow["type"] in self.rules.previewable
+                return self.settle(after, self.level.chances, None, fight) - back - STEP * taken
         return self.settle(after, self.level.chances) - back - STEP * taken
 
 
