@@ -29,9 +29,17 @@ service worker controlling the page), on a generated 50x50 scenario with every h
   check of it answered; then the core's scenario_check of the draft alone, the page idle,
   and in CPython (this process) for reference.
 
+And the order of battle in the app at the core's limit (`--part units`): a file of 2,000
+units (two sides of 1,000, four formations each, every unit on a hex of the 50x50 map) opened,
+then, each from its input event (a tap's pointerup, Enter's keydown, a select's change) to the
+end of the frame that shows its result: the Units tab opened; one unit renamed; one unit's
+formation changed; a side's units selected; those 1,000 deleted at once; the delete undone;
+the side's 1,000 moved to the other side; 100 rows pasted from a spreadsheet. Printed as a
+markdown table of medians and ranges.
+
 Prints medians and the worst over several rounds (the first of each part warms up).
 
-    python bench/editor.py [--rounds 5] [--hexes 40] [--cpu-throttle 1] [--part app]
+    python bench/editor.py [--rounds 5] [--hexes 40] [--cpu-throttle 1] [--part app|units]
 """
 
 from __future__ import annotations
@@ -567,6 +575,298 @@ def run_app(rounds: int, throttle: float) -> dict[str, list[float]]:
     return out
 
 
+# ---- the order of battle at the core's limit: 2,000 units -----------------------------------
+
+OOB_UNITS = 2000
+OOB_PASTE = 100
+OOB_ID = "bench-oob-2000"
+
+# Runs in the app's page before its scripts: bench.arm(kind, test) and then one input event
+# of that kind (pointerup of a tap, keydown of Enter, change of a select): from the event's
+# time to the end of the first frame whose start finds test() true (the frame that shows the
+# result; a message posted from its requestAnimationFrame arrives once it is painted).
+OOB_TIMING = """
+(() => {
+  const rec = (window.benchOob = { armed: null, result: null });
+  rec.arm = (kind, test) => {
+    rec.armed = { kind, test: new Function("return (" + test + ")();"), t0: null };
+    rec.result = null;
+  };
+  const hit = (e) => {
+    const a = rec.armed;
+    if (!a || a.t0 !== null || e.type !== a.kind) return;
+    if (e.type === "keydown" && e.key !== "Enter") return;
+    a.t0 = e.timeStamp;
+    const look = () =>
+      requestAnimationFrame(() => {
+        if (!a.test()) return look();
+        const ch = new MessageChannel();
+        ch.port1.onmessage = () => {
+          rec.result = { t0: a.t0, shown: performance.now() };
+          rec.armed = null;
+        };
+        ch.port2.postMessage(0);
+      });
+    look();
+  };
+  for (const kind of ["pointerup", "keydown", "change"]) {
+    document.addEventListener(kind, hit, true);
+  }
+})();
+"""
+
+# A control scrolled into view and still (as the e2e tests' steady_tap): a tap at a place
+# taken before the page settled would land elsewhere.
+STEADY = """(s) => new Promise((done) => {
+  const el = document.querySelector(s);
+  el.scrollIntoView({block: "center"});
+  const top = el.getBoundingClientRect().top;
+  requestAnimationFrame(() => requestAnimationFrame(() =>
+    done(Math.abs(el.getBoundingClientRect().top - top) < 1)));
+})"""
+
+ED = "window.musterEditor"
+OOB = "window.musterEditor.parts.oob"
+
+
+def oob_scenario(seed: int = 7) -> dict[str, Any]:
+    """The 50x50 scenario of the app part with 2,000 units, two sides of 1,000, each with four
+    formations (half the units in one), every unit on a hex of its own."""
+    scenario = app_scenario(seed)
+    rng = random.Random(seed)
+    labels = list(scenario["map"]["hexes"])
+    rng.shuffle(labels)
+    scenario["id"] = OOB_ID
+    scenario["formations"] = [
+        {"id": f"{side}-f{k}", "side": side, "name": f"Brigade {side.upper()}{k}", "orders": True}
+        for side in ("a", "b")
+        for k in range(1, 5)
+    ]
+    units = []
+    for i in range(OOB_UNITS):
+        utype = rng.choice(["infantry"] * 5 + ["cavalry"] * 3 + ["artillery"])
+        side = "a" if i % 2 else "b"
+        unit = {
+            "id": f"u{i}",
+            "side": side,
+            "type": utype,
+            "name": f"Regiment {i}",
+            "hex": labels[i],
+            "facing": rng.randrange(12),
+            "ratings": {"strength": 6, "cohesion": 6, "movement": 6},
+        }
+        if i % 4 < 2:
+            unit["formation"] = f"{side}-f{i % 8 // 2 + 1}"
+        units.append(unit)
+    scenario["units"] = units
+    return scenario
+
+
+def paste_rows(n: int) -> str:
+    """`n` rows as a spreadsheet copies them, under a header row."""
+    rows = ["Name\tSide\tType"]
+    rows += [f"Pasted {k}\t{'A' if k % 2 else 'B'}\tInfantry" for k in range(n)]
+    return "\n".join(rows)
+
+
+def oob_load(page, text: str) -> None:
+    """Open... the scenario file (yes to the question when the draft was changed), the map's
+    tab shown, and wait until every unit has its row and the core's check answered."""
+    page.locator("#editor-tab-map").tap()
+    page.evaluate(f"window.benchBefore = {ED}.draft.scenario")
+    page.set_input_files(
+        "#editor-open-file",
+        files=[{"name": "oob-2000.json", "mimeType": "application/json", "buffer": text.encode()}],
+    )
+    page.wait_for_function(
+        f"document.querySelector('#ask[open]') || ({ED}.draft.scenario.id === '{OOB_ID}'"
+        f" && {ED}.draft.scenario.units.length === {OOB_UNITS}"
+        f" && {ED}.draft.scenario !== window.benchBefore)",
+        timeout=TIMEOUT_MS,
+    )
+    if page.locator("#ask[open]").count():
+        page.locator("#ask-ok").tap()
+    page.wait_for_function(
+        f"{ED}.draft.scenario.id === '{OOB_ID}' && {OOB}.rows.size === {OOB_UNITS}",
+        timeout=TIMEOUT_MS,
+    )
+    wait_editor_checked(page)
+    page.evaluate(f"{OOB}.select(() => false)")  # none selected, as in a fresh editor
+    page.wait_for_timeout(300)
+
+
+def oob_timed(page, kind: str, test: str, act) -> float:
+    """Arm the watch, act, and wait for the frame that shows test() true: ms from the event."""
+    page.evaluate("([k, t]) => window.benchOob.arm(k, t)", [kind, test])
+    act()
+    try:
+        page.wait_for_function("window.benchOob.result", timeout=TIMEOUT_MS)
+    except Exception:
+        armed = page.evaluate("(window.benchOob.armed || {}).t0")
+        print(f"no frame shows it: {test} (event seen at {armed})", file=sys.stderr)
+        raise
+    got = page.evaluate("window.benchOob.result")
+    return got["shown"] - got["t0"]
+
+
+def steady_tap(page, selector: str) -> None:
+    page.wait_for_function(STEADY, arg=selector, timeout=TIMEOUT_MS)
+    page.locator(selector).tap()
+
+
+def oob_round(page, text: str, add) -> None:
+    """Open the file, then each edit timed once."""
+    oob_load(page, text)
+    add(
+        "open the Units tab",
+        oob_timed(
+            page,
+            "pointerup",
+            f"() => !document.querySelector('#editor-oob').closest('[role=tabpanel]').hidden"
+            f" && {OOB}.rows.size === {OOB_UNITS}",
+            lambda: page.locator("#editor-tab-units").tap(),
+        ),
+    )
+    row = ".oob-unit[data-unit='u5']"
+    page.wait_for_function(STEADY, arg=row, timeout=TIMEOUT_MS)
+    name = page.locator(f"{row} input[data-field='name']")
+    name.fill("Renamed 5")
+    add(
+        "rename one unit",
+        oob_timed(
+            page,
+            "keydown",
+            f"() => {ED}.draft.scenario.units[5].name === 'Renamed 5'"
+            f" && document.querySelector(\"{row} input[data-field='name']\").value === 'Renamed 5'",
+            lambda: name.press("Enter"),
+        ),
+    )
+    add(
+        "change one unit's formation",
+        oob_timed(
+            page,
+            "change",
+            f"() => {ED}.draft.scenario.units[7].formation === 'a-f3'",
+            lambda: page.select_option(
+                ".oob-unit[data-unit='u7'] select[data-field='formation']", "a-f3"
+            ),
+        ),
+    )
+    half = OOB_UNITS // 2
+    page.wait_for_function(STEADY, arg=".oob-select-side[data-side='a']", timeout=TIMEOUT_MS)
+    add(
+        "select the units of a side",
+        oob_timed(
+            page,
+            "pointerup",
+            f"() => {OOB}.selected.size === {half}"
+            f" && /1,000/.test(document.querySelector('.oob-bulk-count').textContent)",
+            lambda: page.locator(".oob-select-side[data-side='a']").tap(),
+        ),
+    )
+    page.wait_for_function(STEADY, arg=".oob-bulk-delete", timeout=TIMEOUT_MS)
+    add(
+        "delete 1,000 at once",
+        oob_timed(
+            page,
+            "pointerup",
+            f"() => {ED}.draft.scenario.units.length === {half} && {OOB}.rows.size === {half}",
+            lambda: page.locator(".oob-bulk-delete").tap(),
+        ),
+    )
+    page.wait_for_function(STEADY, arg="#editor-undo", timeout=TIMEOUT_MS)
+    add(
+        "undo the delete",
+        oob_timed(
+            page,
+            "pointerup",
+            f"() => {ED}.draft.scenario.units.length === {OOB_UNITS}"
+            f" && {OOB}.rows.size === {OOB_UNITS}",
+            lambda: page.locator("#editor-undo").tap(),
+        ),
+    )
+    steady_tap(page, ".oob-select-side[data-side='a']")
+    page.wait_for_function(f"{OOB}.selected.size === {half}", timeout=TIMEOUT_MS)
+    page.select_option(".oob-bulk-side", "b")
+    page.wait_for_function(STEADY, arg=".oob-bulk-move", timeout=TIMEOUT_MS)
+    add(
+        "move 1,000 to the other side",
+        oob_timed(
+            page,
+            "pointerup",
+            f"() => {ED}.draft.scenario.units.every((u) => u.side === 'b')"
+            " && document.querySelector(\".oob-list[data-side='a']\").childElementCount === 0",
+            lambda: page.locator(".oob-bulk-move").tap(),
+        ),
+    )
+    page.wait_for_function(STEADY, arg=".oob-paste summary", timeout=TIMEOUT_MS)
+    page.locator(".oob-paste summary").tap()
+    page.locator(".oob-paste-box").fill(paste_rows(OOB_PASTE))
+    page.wait_for_function(STEADY, arg=".oob-paste-add", timeout=TIMEOUT_MS)
+    add(
+        f"paste {OOB_PASTE} rows",
+        oob_timed(
+            page,
+            "pointerup",
+            f"() => {OOB}.rows.size === {OOB_UNITS + OOB_PASTE}",
+            lambda: page.locator(".oob-paste-add").tap(),
+        ),
+    )
+    page.locator(".oob-paste-box").fill("")
+    page.locator(".oob-paste summary").tap()
+
+
+def run_units(rounds: int, throttle: float) -> dict[str, list[float]]:
+    """The order of battle's figures over `rounds` rounds (and one more first, to warm up)."""
+    dist = Path(tempfile.mkdtemp()) / "dist"
+    build.build(dist)
+    server = build.make_server(dist, 0, "/")
+    build.serve_in_thread(server)
+    base = f"http://127.0.0.1:{server.server_address[1]}/"
+    text = json.dumps(oob_scenario())
+    out: dict[str, list[float]] = {}
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(**chromium_launch_args())
+        context = browser.new_context(
+            viewport={"width": 820, "height": 1180},
+            device_scale_factor=2,
+            has_touch=True,
+            is_mobile=True,
+        )
+        context.add_init_script(OOB_TIMING)
+        page = context.new_page()
+        if throttle > 1:
+            cdp = context.new_cdp_session(page)
+            cdp.send("Emulation.setCPUThrottlingRate", {"rate": throttle})
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(base + "?editor=1")
+        page.wait_for_selector("html[data-ready='1']", state="attached", timeout=TIMEOUT_MS)
+        wait_editor_checked(page)
+        for i in range(rounds + 1):
+
+            def add(name: str, value: float, warm: bool = i == 0) -> None:
+                if not warm:
+                    out.setdefault(name, []).append(value)
+
+            oob_round(page, text, add)
+        assert not errors, errors
+        browser.close()
+    server.shutdown()
+    return out
+
+
+def print_units(title: str, times: dict[str, list[float]]) -> None:
+    """A markdown table: the median and range of each edit, from its input event to the end
+    of the frame that shows it."""
+    print(title)
+    print()
+    print("| edit | median ms | min–max ms |")
+    print("| --- | ---: | ---: |")
+    for name, values in times.items():
+        print(f"| {name} | {statistics.median(values):.0f} | {min(values):.0f}–{max(values):.0f} |")
+
+
 def print_table(title: str, times: dict[str, list[float]], width: int = 36) -> None:
     """Medians, p90 and the worst of each figure."""
     print(title)
@@ -593,9 +893,10 @@ def main() -> int:
     )
     parser.add_argument(
         "--part",
-        choices=("all", "harness", "app"),
+        choices=("all", "harness", "app", "units"),
         default="all",
-        help="the hex editor on its bench page, the editor in the app, or both",
+        help="the hex editor on its bench page, the editor in the app, its order of battle at"
+        " 2,000 units, or all three",
     )
     args = parser.parse_args()
     slow = f", CPU throttled {args.cpu_throttle:g}x" if args.cpu_throttle > 1 else ""
@@ -626,6 +927,16 @@ def main() -> int:
             f"target 1 s: open file {opened:.0f} ms ({'met' if opened <= 1000 else 'missed'}); "
             f"reload {reload - ready:.0f} ms after rules ready "
             f"({'met' if reload - ready <= 1000 else 'missed'})"
+        )
+    if args.part in ("all", "units"):
+        if args.part == "all":
+            print()
+        times = run_units(args.rounds, args.cpu_throttle)
+        print_units(
+            f"Order of battle in the app, 820x1180 @2x touch{slow}: {args.rounds} rounds,"
+            f" {OOB_UNITS:,} units on a 50x50 map, from the input event to the end of the frame"
+            " that shows the edit",
+            times,
         )
     return 0
 

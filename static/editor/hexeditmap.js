@@ -94,6 +94,14 @@ export class EditMap extends HexMap {
     };
     const old = this._keys;
     this._keys = keys;
+    // What the counters show: the units on the map (a counter shows no formation) and the
+    // sides' colours.
+    const placed = (scenario.units || []).filter((u) => u && u.hex);
+    const units = JSON.stringify([placed, scenario.sides || []], (k, v) =>
+      k === "formation" ? undefined : v,
+    );
+    const unitsOld = this._unitsKey;
+    this._unitsKey = units;
     if (!this._grid || geom !== old.geom) {
       this.setScenario(scenario);
       return;
@@ -135,7 +143,9 @@ export class EditMap extends HexMap {
       if (place) place.parentNode.removeChild(place);
       this.layers.labels.insertAdjacentHTML("beforeend", placeNamesSvg(grid, map));
     }
-    this._drawUnits(scenario.units || []);
+    // Two thousand counters drawn again are a long frame: only when they would look otherwise.
+    if (units !== unitsOld) this._drawUnits(scenario.units || []);
+    else this._units = (scenario.units || []).slice(); // as drawn, with their formations
   }
 
   // The scenario with its place names and units' names in the editor's language

@@ -85,6 +85,9 @@ export class OrderOfBattle {
   // ---- the interface ---------------------------------------------------------------------
 
   update(scenario, info) {
+    // A file opened or a new scenario: its units are not the ones selected, even where their
+    // ids are the same (a delete of "the selected" would take units never chosen).
+    if (info && info.kind === "replace") this.selected.clear();
     drawInTurn(this, scenario, info);
   }
 

@@ -6,6 +6,22 @@
 import { facingWord } from "../facing.js";
 import { byId, el, freshId, readNumber } from "./forms.js";
 
+// Put `nodes` in `list` in this order, touching only the rows that come, go or change places:
+// the rows let go first, then each wanted row not already next is put there. A row changed
+// among a thousand is one removed and one inserted, and the others keep their boxes (moving
+// each row after it one place down would have the page lay them all out again).
+function placeRows(list, nodes) {
+  const wanted = new Set(nodes);
+  Array.from(list.children).forEach(function (child) {
+    if (!wanted.has(child)) child.remove();
+  });
+  let next = list.firstElementChild;
+  nodes.forEach(function (node) {
+    if (node === next) next = next.nextElementSibling;
+    else list.insertBefore(node, next);
+  });
+}
+
 export const unitMethods = {
   drawUnitFrame() {
     const self = this;
@@ -93,12 +109,8 @@ export const unitMethods = {
     });
     this.spareRows = freed;
     this.sideLists.forEach(function (list, side) {
-      const nodes = order.get(side) || [];
-      nodes.forEach(function (node, i) {
-        if (list.children[i] !== node) list.insertBefore(node, list.children[i] || null);
-      });
-      while (list.children.length > nodes.length) list.lastChild.remove();
-      list.parentNode.querySelector(".oob-none").hidden = nodes.length > 0;
+      placeRows(list, order.get(side) || []);
+      list.parentNode.querySelector(".oob-none").hidden = list.childElementCount > 0;
     });
   },
 

@@ -201,6 +201,23 @@ def test_two_thousand_units_selected_by_side_and_name_moved_and_deleted_at_once(
     tab.assert_no_errors()
 
 
+def test_a_scenario_put_in_the_drafts_place_leaves_none_of_its_units_selected(tab):
+    # Another file opened holds units of the same ids: none of them is taken as selected.
+    page = start(tab, many_units(6), catalog("hex-hexside"))
+    page.locator(".oob-select-side[data-side='austria']").tap()
+    assert page.locator(".oob-bulk-count").inner_text() == "3 selected"
+    page.evaluate("window.harness.draft.replace(window.harness.draft.scenario, 'x')")
+    assert page.locator(".oob-bulk-count").inner_text() == "0 selected"
+    assert page.locator(".oob-select:checked").count() == 0
+    assert page.locator(".oob-bulk-delete").is_disabled()
+    # An undo of a change keeps the selection.
+    page.locator(".oob-select-side[data-side='austria']").tap()
+    page.locator(".oob-add[data-side='prussia']").tap()
+    page.evaluate("window.harness.draft.undo()")
+    assert page.locator(".oob-bulk-count").inner_text() == "3 selected"
+    tab.assert_no_errors()
+
+
 def test_pasted_rows_with_a_hex_column_are_placed_and_bad_hexes_named_by_row(tab):
     page = start(tab, empty("hex-hexside"), catalog("hex-hexside"))
     page.locator(".oob-paste summary").tap()
