@@ -74,6 +74,9 @@ class Search:
     # the positions the side has seen (``fingerprint``), each with how long ago (0: the newest)
     seen: Mapping[str, int] = field(default_factory=dict)
     nodes: int = 0
+    cap: int = 0  # actions it may take before it stops this pass (0: its whole budget)
+    replies: int | None = None  # how many forced answers it follows now (None: the level's)
+    cuts: int = 0  # how many times an exchange was left unfollowed for want of ``replies``
 
     def fingerprint(self, state: State) -> str:
         """The position as the side sees it, as text (to know a position seen before)."""
@@ -90,8 +93,11 @@ class Search:
         return 0.0 if age is None else REPEAT + AGE / (1 + age)
 
     def spent(self) -> bool:
-        """True once the budget of actions (or of time, if one was given) is spent."""
+        """True once the budget of actions (or of time, if one was given) is spent, or the
+        pass under way has taken its share (``cap``)."""
         if self.nodes >= (self.budget or self.level.nodes):
+            return True
+        if self.cap and self.nodes >= self.cap:
             return True
         return self.deadline is not None and time.monotonic() > self.deadline
 
@@ -121,7 +127,8 @@ class Search:
         followed by ``deepen_one``, not here."""
         if state.get("result"):
             return self.evaluate(self.scenario, state, self.side)
-        replies = self.level.replies if replies is None else replies
+        if replies is None:
+            replies = self.level.replies if self.replies is None else self.replies
         chance = state.get("chance")
         if not chance:
             return self.answered(state, chances, replies, inside)
@@ -143,7 +150,7 @@ class Search:
         """The value of ``state`` (no die due) after the forced answers that follow it: at
         most ``MAX_ANSWERS`` of each weighed, the best for the side that answers."""
         here = self.evaluate(self.scenario, state, self.side)
-        if replies <= 0 or self.spent():
+        if self.spent():
             return here
         decider = self.rules.decider(self.scenario, state)
         if decider is None:
@@ -151,6 +158,9 @@ class Search:
         mine = decider == self.side
         if mine and not inside:
             return here  # the side's own next step: ``deepen_one`` follows it
+        if replies <= 0:
+            self.cuts += 1  # perhaps an answer not followed (a deeper pass would)
+            return here
         legal = self.rules.legal_actions(self.scenario, state)
         if not legal or len(legal) > MAX_ANSWERS or any(a["type"] in ENDING for a in legal):
             return here  # a step of the side's own to play, not an answer
@@ -291,6 +301,51 @@ def _unordered(value: Any) -> Any:
     return value
 
 
+FIRST_SHARE = 0.5  # of a search's budget, at most what its first pass may take
+
+
+def first_values(searches: list[tuple[Search, State]], legal: list[Action]) -> list[float]:
+    """Each action's value by the first pass, its mean over the determinizations: passes made
+    deeper and deeper into the exchanges an action starts (0 forced answers followed, then
+    1, up to the level's ``replies``) while a whole pass fits in ``FIRST_SHARE`` of the
+    budget; the deepest whole pass counts, and the search goes on at that depth. A pass
+    the budget cut short would value its first actions to their exchanges' end and the last
+    ones at a glance, and the order of the list would decide. A deeper pass values again only
+    the actions whose exchange the last one left unfollowed (a move that starts none is
+    worth the same at every depth)."""
+    n = len(searches)
+    level = searches[0][0].level
+    worlds = [[0.0] * len(legal) for _ in searches]
+    todo = list(range(len(legal)))
+    for replies in range(level.replies + 1):
+        again = [list(w) for w in worlds]
+        cut: set[int] = set()
+        whole = True
+        for w, (search, state) in enumerate(searches):
+            search.cap = search.nodes + int(FIRST_SHARE * (search.budget or level.nodes))
+            search.replies = replies
+            for i in todo:
+                before = search.cuts
+                again[w][i] = search.first_pass(state, [legal[i]], level.chances)[0]
+                if search.cuts > before:
+                    cut.add(i)
+                if replies and search.spent():  # the glance (0) values every action
+                    whole = False
+                    break
+            search.cap = 0
+            if not whole:
+                break
+        if not whole:
+            for search, _ in searches:
+                search.replies = replies - 1
+            break
+        worlds = again
+        todo = sorted(cut)
+        if not todo:
+            break
+    return [sum(w[i] for w in worlds) / n for i in range(len(legal))]
+
+
 def decide(searches: list[tuple[Search, State]], legal: list[Action]) -> tuple[int, list[float]]:
     """The index of the best action of ``legal`` over the determinizations (``searches``: one
     search and its state each; one for a game that hides nothing) and each action's value.
@@ -301,10 +356,7 @@ def decide(searches: list[tuple[Search, State]], legal: list[Action]) -> tuple[i
     action that ends the step, else the first listed.
     """
     n = len(searches)
-    first = [0.0] * len(legal)
-    for search, state in searches:
-        for i, v in enumerate(search.first_pass(state, legal, search.level.chances)):
-            first[i] += v / n
+    first = first_values(searches, legal)
     level = searches[0][0].level
     order = sorted(range(len(legal)), key=lambda i: (-first[i], i))
     chosen = order[: level.deepen] if level.deepen and level.plies and len(legal) > 1 else []
@@ -328,6 +380,8 @@ def decide(searches: list[tuple[Search, State]], legal: list[Action]) -> tuple[i
                 total += search.deepen_one(state, legal[i]) / n
             except Exception:  # a follow-up a determinization does not allow
                 total += first[i] / n
+        if deeper and any(s.spent() for s, _ in searches):
+            break  # the budget ran out inside this line: cut short, it is not compared
         deeper[i] = total
     values = first
     if len(deeper) > 1:  # the best is chosen among those valued again
