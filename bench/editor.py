@@ -32,10 +32,11 @@ service worker controlling the page), on a generated 50x50 scenario with every h
 And the order of battle in the app at the core's limit (`--part units`): a file of 2,000
 units (two sides of 1,000, four formations each, every unit on a hex of the 50x50 map) opened,
 then, each from its input event (a tap's pointerup, Enter's keydown, a select's change) to the
-end of the frame that shows its result: the Units tab opened; one unit renamed; one unit's
-formation changed; a side's units selected; those 1,000 deleted at once; the delete undone;
-the side's 1,000 moved to the other side; 100 rows pasted from a spreadsheet. Printed as a
-markdown table of medians and ranges.
+end of the frame that shows its result: the Units tab opened; one unit renamed and one unit's
+formation changed (each in a group opened first: a side of more than 150 units is folded in
+groups, static/editor/oobfold.js); a side's units selected; those 1,000 deleted at once; the
+delete undone; the side's 1,000 moved to the other side; 100 rows pasted from a spreadsheet.
+Printed as a markdown table of medians and ranges.
 
 Prints medians and the worst over several rounds (the first of each part warms up).
 
@@ -627,6 +628,14 @@ STEADY = """(s) => new Promise((done) => {
 
 ED = "window.musterEditor"
 OOB = "window.musterEditor.parts.oob"
+# The units the order of battle shows: a side's rows, or on a side folded in groups the counts
+# on the groups' headers.
+SHOWN = (
+    "Array.from(document.querySelectorAll('#editor-oob .oob-list'), (l) =>"
+    " l.querySelector('.oob-fold-head') ? Array.from(l.querySelectorAll('.oob-fold-head'),"
+    " (h) => Number(h.dataset.count)).reduce((a, b) => a + b, 0)"
+    " : l.querySelectorAll('.oob-unit').length).reduce((a, b) => a + b, 0)"
+)
 
 
 def oob_scenario(seed: int = 7) -> dict[str, Any]:
@@ -687,7 +696,7 @@ def oob_load(page, text: str) -> None:
     if page.locator("#ask[open]").count():
         page.locator("#ask-ok").tap()
     page.wait_for_function(
-        f"{ED}.draft.scenario.id === '{OOB_ID}' && {OOB}.rows.size === {OOB_UNITS}",
+        f"{ED}.draft.scenario.id === '{OOB_ID}' && {SHOWN} === {OOB_UNITS}",
         timeout=TIMEOUT_MS,
     )
     wait_editor_checked(page)
@@ -723,10 +732,15 @@ def oob_round(page, text: str, add) -> None:
             page,
             "pointerup",
             f"() => !document.querySelector('#editor-oob').closest('[role=tabpanel]').hidden"
-            f" && {OOB}.rows.size === {OOB_UNITS}",
+            f" && {SHOWN} === {OOB_UNITS}",
             lambda: page.locator("#editor-tab-units").tap(),
         ),
     )
+    # The groups of u5 (side a, formation a-f3) and u7 (side a, no formation) opened.
+    for group in ("a/a-f3/0", "a//0"):
+        toggle = f".oob-fold-head[data-group='{group}'] .oob-fold-toggle"
+        if page.locator(toggle).count():
+            steady_tap(page, toggle)
     row = ".oob-unit[data-unit='u5']"
     page.wait_for_function(STEADY, arg=row, timeout=TIMEOUT_MS)
     name = page.locator(f"{row} input[data-field='name']")
@@ -746,7 +760,9 @@ def oob_round(page, text: str, add) -> None:
         oob_timed(
             page,
             "change",
-            f"() => {ED}.draft.scenario.units[7].formation === 'a-f3'",
+            f"() => {ED}.draft.scenario.units[7].formation === 'a-f3'"
+            " && document.querySelector(\".oob-unit[data-unit='u7']"
+            " select[data-field='formation']\").value === 'a-f3'",
             lambda: page.select_option(
                 ".oob-unit[data-unit='u7'] select[data-field='formation']", "a-f3"
             ),
@@ -770,7 +786,7 @@ def oob_round(page, text: str, add) -> None:
         oob_timed(
             page,
             "pointerup",
-            f"() => {ED}.draft.scenario.units.length === {half} && {OOB}.rows.size === {half}",
+            f"() => {ED}.draft.scenario.units.length === {half} && {SHOWN} === {half}",
             lambda: page.locator(".oob-bulk-delete").tap(),
         ),
     )
@@ -780,8 +796,7 @@ def oob_round(page, text: str, add) -> None:
         oob_timed(
             page,
             "pointerup",
-            f"() => {ED}.draft.scenario.units.length === {OOB_UNITS}"
-            f" && {OOB}.rows.size === {OOB_UNITS}",
+            f"() => {ED}.draft.scenario.units.length === {OOB_UNITS} && {SHOWN} === {OOB_UNITS}",
             lambda: page.locator("#editor-undo").tap(),
         ),
     )
@@ -808,7 +823,7 @@ def oob_round(page, text: str, add) -> None:
         oob_timed(
             page,
             "pointerup",
-            f"() => {OOB}.rows.size === {OOB_UNITS + OOB_PASTE}",
+            f"() => {SHOWN} === {OOB_UNITS + OOB_PASTE}",
             lambda: page.locator(".oob-paste-add").tap(),
         ),
     )

@@ -5,13 +5,15 @@
 // core checks the whole scenario after it. Ids are made here and never shown.
 //
 // The panel is this class with its concerns beside it, mixed into its prototype: the sides and
-// formations (oobsides.js), the units (oobunits.js), many units at once (oobbulk.js), the pieces
+// formations (oobsides.js), the units (oobunits.js), a side of many units folded in groups
+// (oobfold.js), many units at once (oobbulk.js), the pieces
 // of a VASSAL module (oobpieces.js), the paste from a spreadsheet (oobpaste.js);
 // the DOM and form helpers are forms.js's (re-exported here for tables.js).
 
 import { byId, cssId, drawInTurn, el, markInput, nextSerial, readNumber, say } from "./forms.js";
 import { editedText, shownText } from "./editor_common.js";
 import { bulkMethods } from "./oobbulk.js";
+import { foldMethods } from "./oobfold.js";
 import { pasteMethods } from "./oobpaste.js";
 import { pieceMethods } from "./oobpieces.js";
 import { sideMethods } from "./oobsides.js";
@@ -25,6 +27,7 @@ export class OrderOfBattle {
     this.pieceNames = [];
     this.pieceGroups = [];
     this.selected = new Set(); // the ids of the units selected for a change of many
+    this.open = new Set(); // the keys of the groups open on a folded side (oobfold.js)
     this.rows = new Map(); // unit id -> {sig, node}
     this.frameSig = null;
     this.marked = null;
@@ -87,7 +90,12 @@ export class OrderOfBattle {
   update(scenario, info) {
     // A file opened or a new scenario: its units are not the ones selected, even where their
     // ids are the same (a delete of "the selected" would take units never chosen).
-    if (info && info.kind === "replace") this.selected.clear();
+    // Its groups are folded again.
+    if (info && info.kind === "replace") {
+      this.selected.clear();
+      this.open.clear();
+      this.knownIds = null;
+    }
     drawInTurn(this, scenario, info);
   }
 
@@ -110,6 +118,7 @@ export class OrderOfBattle {
     if (frame !== this.frameSig) {
       this.frameSig = frame;
       this.rows.clear();
+      this.heads = null;
       this.spareRows = null;
       this.root.querySelectorAll("[data-i18n]").forEach((node) => {
         node.textContent = this.t(node.getAttribute("data-i18n"));
@@ -135,9 +144,16 @@ export class OrderOfBattle {
     if (!place) return;
     let node = null;
     const id = String(place.id);
-    if (place.kind === "unit")
-      node = this.root.querySelector(`.oob-unit[data-unit="${cssId(id)}"]`);
-    else if (place.kind === "side")
+    if (place.kind === "unit") {
+      const row = () => this.root.querySelector(`.oob-unit[data-unit="${cssId(id)}"]`);
+      node = row();
+      // On a folded side, the unit's group is opened to show it.
+      if (!node && !quiet && this.scenario && this.openGroupsOf([id])) {
+        this.drawUnits();
+        this.showSelected();
+        node = row();
+      }
+    } else if (place.kind === "side")
       node = this.root.querySelector(`.oob-side[data-side="${cssId(id)}"]`);
     else if (place.kind === "formation")
       node = this.root.querySelector(`.oob-formation[data-formation="${cssId(id)}"]`);
@@ -306,6 +322,7 @@ Object.assign(
   OrderOfBattle.prototype,
   sideMethods,
   unitMethods,
+  foldMethods,
   bulkMethods,
   pieceMethods,
   pasteMethods,

@@ -91,6 +91,11 @@ export const bulkMethods = {
     const text = this.bulkFind.value.trim().toLowerCase();
     if (!text) return;
     this.select((u) => this.name(u.name).toLowerCase().includes(text));
+    // A few found on a folded side: their groups are opened to show them.
+    if (this.selected.size <= 20 && this.openGroupsOf(Array.from(this.selected))) {
+      this.drawUnits();
+      this.showSelected();
+    }
   },
 
   // The boxes, the count and the buttons after the selection changed (or the units did).
@@ -103,6 +108,7 @@ export const bulkMethods = {
       const box = row.node.querySelector(".oob-select");
       if (box) box.checked = this.selected.has(id);
     });
+    this.showSelectedInGroups();
     const count = this.selected.size;
     this.bulkCount.textContent = this.t("editor.oob.bulk_count", { count });
     this.bulkActs.forEach((b) => (b.disabled = count === 0));

@@ -5,6 +5,7 @@
 
 import { facingWord } from "../facing.js";
 import { byId, el, freshId, readNumber } from "./forms.js";
+import { FOLD_OVER } from "./oobfold.js";
 
 // Put `nodes` in `list` in this order, touching only the rows that come, go or change places:
 // the rows let go first, then each wanted row not already next is put there. A row changed
@@ -68,6 +69,7 @@ export const unitMethods = {
         el("h4", { text: self.say("editor.oob.units_of", { side: self.name(side.name) }) }),
         el("div", { class: "oob-buttons" }, [selectSide]),
         el("p", { class: "oob-none hint", text: self.t("editor.oob.no_units") }),
+        el("p", { class: "oob-fold-hint hint", hidden: true }),
         list,
         el("div", { class: "oob-buttons" }, buttons),
       ]);
@@ -77,16 +79,41 @@ export const unitMethods = {
 
   // The rows of the units: a row is made again only when its unit changed. The rows the last
   // draw let go are kept until the next one, so that an undo of a change of many units (a
-  // move, a delete) finds them ready instead of making a thousand rows again.
+  // move, a delete) finds them ready instead of making a thousand rows again. A side of more
+  // than FOLD_OVER units shows its groups' headers and the rows of the open groups only
+  // (oobfold.js).
   drawUnits() {
     const self = this;
+    if (!this.open) this.open = new Set();
     const seen = new Set();
-    const order = new Map(); // side -> [nodes]
-    const spare = this.spareRows || new Map(); // sig -> node, let go by the last draw
-    const freed = new Map();
+    const ids = [];
+    const bySide = new Map(); // side -> [units]
     (this.scenario.units || []).forEach(function (unit) {
       if (!unit || typeof unit.id !== "string" || seen.has(unit.id)) return;
       seen.add(unit.id);
+      ids.push(unit.id);
+      if (!self.sideLists.has(unit.side)) return;
+      if (!bySide.has(unit.side)) bySide.set(unit.side, []);
+      bySide.get(unit.side).push(unit);
+    });
+    this.groupOf = new Map(); // unit id -> the key of its group, on a folded side
+    const folded = new Map(); // side -> groups
+    bySide.forEach(function (units, side) {
+      if (units.length <= FOLD_OVER) return;
+      const groups = self.groupsOf(side, units);
+      groups.forEach(function (g) {
+        g.units.forEach(function (u) {
+          self.groupOf.set(u.id, g.key);
+        });
+      });
+      folded.set(side, groups);
+    });
+    this.openNewUnits(ids);
+    if (this.follow) this.openGroupsOf([this.follow]);
+    const spare = this.spareRows || new Map(); // sig -> node, let go by the last draw
+    const freed = new Map();
+    const kept = new Set();
+    const rowOf = function (unit) {
       const sig = JSON.stringify(unit);
       let row = self.rows.get(unit.id);
       if (!row || row.sig !== sig) {
@@ -95,23 +122,44 @@ export const unitMethods = {
         spare.delete(sig);
         self.rows.set(unit.id, row);
       }
-      const side = self.sideLists.has(unit.side) ? unit.side : null;
-      if (!order.has(side)) order.set(side, []);
-      order.get(side).push(row.node);
+      kept.add(unit.id);
+      return row.node;
+    };
+    const heads = new Set();
+    const order = new Map(); // side -> [nodes]
+    this.sideLists.forEach(function (list, side) {
+      const nodes = [];
+      if (folded.has(side)) {
+        folded.get(side).forEach(function (group) {
+          nodes.push(self.groupHead(group).node);
+          heads.add(group.key);
+          if (self.open.has(group.key)) group.units.forEach((u) => nodes.push(rowOf(u)));
+        });
+      } else (bySide.get(side) || []).forEach((u) => nodes.push(rowOf(u)));
+      order.set(side, nodes);
     });
     Array.from(this.rows.keys()).forEach(function (id) {
-      if (!seen.has(id)) {
+      if (!kept.has(id)) {
         const row = self.rows.get(id);
         if (row.node.parentNode) row.node.parentNode.removeChild(row.node);
         freed.set(row.sig, row.node);
         self.rows.delete(id);
       }
     });
+    if (this.heads)
+      Array.from(this.heads.keys()).forEach((k) => heads.has(k) || this.heads.delete(k));
     this.spareRows = freed;
     this.sideLists.forEach(function (list, side) {
-      placeRows(list, order.get(side) || []);
-      list.parentNode.querySelector(".oob-none").hidden = list.childElementCount > 0;
+      placeRows(list, order.get(side));
+      const count = (bySide.get(side) || []).length;
+      list.parentNode.querySelector(".oob-none").hidden = count > 0;
+      self.foldHint(list, count);
     });
+    if (this.follow) {
+      const row = this.groupOf.has(this.follow) && this.rows.get(this.follow);
+      this.follow = null;
+      if (row && row.node.scrollIntoView) row.node.scrollIntoView({ block: "nearest" });
+    }
   },
 
   ratingSpecs(type) {
@@ -305,8 +353,9 @@ export const unitMethods = {
     );
     const select = el("select", { "data-field": "formation" }, options);
     if (!byId(mine, unit.formation)) select.value = "";
-    select.addEventListener("change", function () {
+    select.addEventListener("change", () => {
       const value = select.value;
+      this.follow = unit.id; // on a folded side, its row goes to the group of its formation
       edit(function (u) {
         if (value === "") delete u.formation;
         else u.formation = value;

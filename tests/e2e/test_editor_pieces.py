@@ -1,6 +1,7 @@
 """Pieces at real numbers, on the tablet with touch: a VASSAL module of 1,500 piece names taken
 by its palettes, each group for a side, the markers left out; many units deleted or moved to
-another side at once; rows pasted with a hex column placed at once; and the next unit asked for
+another side at once; a side of more than 150 units folded in groups, a unit shown opening its
+group; rows pasted with a hex column placed at once; and the next unit asked for
 after each one placed on the map."""
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from xml.sax.saxutils import quoteattr
 import pytest
 from apppage import open_app, tablet
 from editorpage import draft, open_editor
-from test_editor_units import catalog, empty, start
+from test_editor_units import assert_worded, catalog, empty, start
 from test_editor_units import draft as oob_draft
 from touch import Fingers
 from vmod import Grid, build_file, hexes, png, vmod
@@ -81,6 +82,16 @@ def palette_module() -> bytes:
     return out.getvalue()
 
 
+def folded_counts(page: Any, side: str) -> list[int]:
+    """The counts on the headers of a folded side's groups, in their order."""
+    return page.evaluate(
+        """(side) => Array.from(
+          document.querySelectorAll(`.oob-side-units[data-side='${side}'] .oob-fold-head`),
+          (h) => Number(h.dataset.count))""",
+        side,
+    )
+
+
 def test_a_module_of_1500_piece_names_is_taken_by_side_without_its_markers(browser, site_url):
     app = open_app(browser, site_url, **tablet())
     page = app.page
@@ -128,8 +139,10 @@ def test_a_module_of_1500_piece_names_is_taken_by_side_without_its_markers(brows
     assert [u["name"] for u in units if u["side"] == sides[0]] == GERMAN
     assert [u["name"] for u in units if u["side"] == sides[1]] == ALLIED
     assert len(units) == 1300
-    # Every unit has its row.
-    page.wait_for_function("document.querySelectorAll('.oob-unit').length === 1300")
+    # Every unit is counted in its side's groups, each side of more than 150 folded.
+    page.wait_for_function("document.querySelectorAll('.oob-fold-head').length === 13")
+    assert folded_counts(page, sides[0]) == [100] * 7
+    assert folded_counts(page, sides[1]) == [100] * 6
     app.assert_no_errors()
     app.context.close()
 
@@ -166,19 +179,24 @@ def many_units(count: int) -> dict[str, Any]:
 
 def test_two_thousand_units_selected_by_side_and_name_moved_and_deleted_at_once(tab):
     page = start(tab, many_units(2000), catalog("hex-hexside"))
-    assert page.locator(".oob-unit").count() == 2000
+    # Each side of 1,000 folded in groups of 100 (no formations in hex-hexside), no row yet.
+    assert folded_counts(page, "austria") == [100] * 10
+    assert folded_counts(page, "prussia") == [100] * 10
+    assert page.locator(".oob-unit").count() == 0
     changes = page.evaluate("window.harness.changes")
-    # A side's units in one tap: all of Austria's, then moved to Prussia in one change.
+    # A side's units in one tap, folded or not: all of Austria's, then moved to Prussia in one
+    # change.
     steady_tap(page, ".oob-select-side[data-side='austria']")
     assert page.locator(".oob-bulk-count").inner_text() == "1,000 selected"
-    assert page.locator(".oob-select:checked").count() == 1000
+    said = page.locator(".oob-side-units[data-side='austria'] .oob-fold-selected")
+    assert said.all_inner_texts() == ["100 selected"] * 10
     page.select_option(".oob-bulk-side", "prussia")
     page.locator(".oob-bulk-move").tap()
     units = oob_draft(page)["units"]
     assert len(units) == 2000 and {u["side"] for u in units} == {"prussia"}
     assert page.evaluate("window.harness.changes") == changes + 1
-    assert page.locator(".oob-side-units[data-side='austria'] .oob-unit").count() == 0
-    assert page.locator(".oob-side-units[data-side='prussia'] .oob-unit").count() == 2000
+    assert folded_counts(page, "austria") == []
+    assert sum(folded_counts(page, "prussia")) == 2000
     # By name: the units whose name holds "IR 1" (IR 1, IR 10-19, IR 100-199, IR 1000-1999).
     page.locator(".oob-bulk-clear").tap()
     page.locator(".oob-bulk-find").fill("IR 1")
@@ -187,18 +205,132 @@ def test_two_thousand_units_selected_by_side_and_name_moved_and_deleted_at_once(
     page.locator(".oob-bulk-delete").tap()
     names = [u["name"] for u in oob_draft(page)["units"]]
     assert len(names) == 889 and not any(n.startswith("IR 1") for n in names)
-    assert page.locator(".oob-unit").count() == 889
+    assert folded_counts(page, "prussia") == [100] * 8 + [89]
     assert page.locator(".oob-bulk-count").inner_text() == "0 selected"
     assert page.locator(".oob-bulk-delete").is_disabled()
-    # One unit's own box, then all: every box follows.
+    # A group opened: its rows; one unit's own box, then all: every box shown follows.
+    steady_tap(page, ".oob-fold-head[data-group='prussia//0'] .oob-fold-toggle")
+    assert page.locator(".oob-unit").count() == 100
     page.locator(".oob-unit").first.locator(".oob-select").tap()
     assert page.locator(".oob-bulk-count").inner_text() == "1 selected"
     page.locator(".oob-bulk-all").tap()
-    assert page.locator(".oob-select:checked").count() == 889
+    assert page.locator(".oob-bulk-count").inner_text() == "889 selected"
+    assert page.locator(".oob-select:checked").count() == 100
     page.locator(".oob-bulk-delete").tap()
     assert oob_draft(page)["units"] == []
-    assert page.locator(".oob-unit").count() == 0
+    assert page.locator(".oob-unit, .oob-fold-head").count() == 0
+
+
+def test_a_side_of_150_units_is_one_list_and_of_151_folded(tab):
+    page = start(tab, many_units(301), catalog("hex-hexside"))  # Prussia 151, Austria 150
+    assert page.locator(".oob-side-units[data-side='austria'] .oob-unit").count() == 150
+    assert folded_counts(page, "austria") == []
+    assert page.locator(".oob-side-units[data-side='austria'] .oob-fold-hint").is_hidden()
+    assert folded_counts(page, "prussia") == [100, 51]
+    assert page.locator(".oob-side-units[data-side='prussia'] .oob-unit").count() == 0
+    # One unit added to the folded side: its group opens to show it.
+    page.locator(".oob-add[data-side='prussia']").tap()
+    assert folded_counts(page, "prussia") == [100, 52]
+    assert page.locator(".oob-side-units[data-side='prussia'] .oob-unit").count() == 52
     tab.assert_no_errors()
+
+
+def facing_army() -> dict[str, Any]:
+    """2,000 units of hex-facing, 1,000 a side: on the first side 60 in a brigade, 300 in a
+    division and the others in none; the second side's in none."""
+    scenario = empty("hex-facing")
+    a, b = (s["id"] for s in scenario["sides"][:2])
+    scenario["formations"] = [
+        {"id": "fa1", "side": a, "name": "Avant-garde", "orders": True},
+        {"id": "fa2", "side": a, "name": "Division Lannes", "orders": True},
+        {"id": "fb1", "side": b, "name": "Korps Hohenzollern", "orders": True},
+    ]
+    unit = {"type": "infantry", "ratings": {"strength": 4, "cohesion": 6, "movement": 5}}
+    units = []
+    for n in range(1, 1001):
+        u = dict(unit, id=f"u{n}", side=a, name=f"Bataillon {n}", facing=0)
+        if n <= 60:
+            u["formation"] = "fa1"
+        elif n <= 360:
+            u["formation"] = "fa2"
+        units.append(u)
+    units += [
+        dict(unit, id=f"u{n}", side=b, name=f"Regiment {n}", facing=6) for n in range(1001, 2001)
+    ]
+    scenario["units"] = units
+    return scenario
+
+
+def in_view(page: Any, selector: str) -> bool:
+    return page.evaluate(
+        """(s) => { const r = document.querySelector(s).getBoundingClientRect();
+                   return r.bottom > 0 && r.top < innerHeight; }""",
+        selector,
+    )
+
+
+def test_two_thousand_units_are_folded_by_formation_and_a_unit_shown_opens_its_group(tab):
+    scenario = facing_army()
+    a, b = (s["id"] for s in scenario["sides"][:2])
+    page = start(tab, scenario, catalog("hex-facing"))
+    heads = page.locator(f".oob-side-units[data-side='{a}'] .oob-fold-head")
+    names = [n.strip() for n in heads.locator(".oob-fold-name").all_inner_texts()]
+    assert names == [
+        "Avant-garde",
+        "Division Lannes, 1–100",
+        "Division Lannes, 101–200",
+        "Division Lannes, 201–300",
+    ] + [f"No formation, {k * 100 + 1}–{min(k * 100 + 100, 640)}" for k in range(7)]
+    assert folded_counts(page, a) == [60, 100, 100, 100] + [100] * 6 + [40]
+    assert page.locator(".oob-unit").count() == 0
+    hint = page.locator(f".oob-side-units[data-side='{a}'] .oob-fold-hint")
+    assert hint.inner_text() == "1,000 units, in groups: open a group to edit its units."
+    # The brigade opened: its 60 rows, a rename in one of them.
+    toggle = heads.nth(0).locator(".oob-fold-toggle")
+    assert toggle.inner_text() == "Show" and toggle.get_attribute("aria-expanded") == "false"
+    assert toggle.get_attribute("aria-label") == "Show the units of Avant-garde"
+    box = toggle.bounding_box()
+    assert box["height"] >= 44 and box["width"] >= 44
+    steady_tap(page, f".oob-fold-head[data-group='{a}/fa1/0'] .oob-fold-toggle")
+    assert toggle.get_attribute("aria-expanded") == "true" and toggle.inner_text() == "Hide"
+    assert page.locator(".oob-unit").count() == 60
+    name = page.locator(".oob-unit[data-unit='u7'] input[data-field='name']")
+    name.fill("Bataillon de la Garde")
+    name.press("Enter")
+    page.wait_for_function(
+        "window.harness.draft.scenario.units[6].name === 'Bataillon de la Garde'"
+    )
+    assert page.locator(".oob-unit[data-unit='u7'] input[data-field='name']").input_value() == (
+        "Bataillon de la Garde"
+    )
+    # A unit moved to the division: its row follows it into the division's group, opened.
+    page.select_option(".oob-unit[data-unit='u8'] select[data-field='formation']", "fa2")
+    assert oob_draft(page)["units"][7]["formation"] == "fa2"
+    assert in_view(page, ".oob-unit[data-unit='u8']")
+    assert folded_counts(page, a)[:2] == [59, 100]
+    # A side's units selected in one tap, every one counted, folded or not.
+    steady_tap(page, f".oob-select-side[data-side='{a}']")
+    assert page.locator(".oob-bulk-count").inner_text() == "1,000 selected"
+    assert heads.nth(0).locator(".oob-fold-selected").inner_text() == "59 selected"
+    assert page.locator(".oob-unit .oob-select:not(:checked)").count() == 0
+    steady_tap(page, f".oob-select-side[data-side='{b}']")
+    assert page.locator(".oob-bulk-count").inner_text() == "2,000 selected"
+    page.locator(".oob-bulk-clear").tap()
+    # A unit the map or the core's check points at: its group opens and it is scrolled to.
+    page.evaluate("window.harness.oob.highlight({kind: 'unit', id: 'u1500'})")
+    row = ".oob-unit[data-unit='u1500']"
+    assert page.locator(f"{row}.is-marked").count() == 1
+    assert in_view(page, row)
+    assert page.locator(".oob-fold-toggle[aria-expanded='true']").count() >= 2
+    # Found by name: the one unit selected, its group opened.
+    page.locator(".oob-bulk-find").fill("Bataillon 999")
+    page.locator(".oob-bulk-named").tap()
+    assert page.locator(".oob-bulk-count").inner_text() == "1 selected"
+    assert page.locator(".oob-unit[data-unit='u999'] .oob-select").is_checked()
+    # Folded again: its rows leave the page.
+    steady_tap(page, f".oob-fold-head[data-group='{a}/fa1/0'] .oob-fold-toggle")
+    assert page.locator(".oob-unit[data-unit='u7']").count() == 0
+    assert_worded(page)
 
 
 def test_a_scenario_put_in_the_drafts_place_leaves_none_of_its_units_selected(tab):
