@@ -438,22 +438,29 @@ def frame_of(frames: list[dict[str, Any]], t: float) -> dict[str, Any] | None:
     return None
 
 
-def app_round(browser, base: str, scenario_text: str, add, throttle: float) -> None:
-    """One round in a fresh context: the app warm (its service worker controlling), then
-    Open..., a reload, and one hex painted."""
+def tablet_page(browser, script: str, throttle: float, errors: list[str]):
+    """A page in a fresh tablet context (820x1180, 2 device pixels, touch) with ``script``
+    run before the page's own, the CPU slowed ``throttle`` times, its errors kept."""
     context = browser.new_context(
         viewport={"width": 820, "height": 1180},
         device_scale_factor=2,
         has_touch=True,
         is_mobile=True,
     )
-    context.add_init_script(APP_TIMING)
+    context.add_init_script(script)
     page = context.new_page()
     if throttle > 1:
         cdp = context.new_cdp_session(page)
         cdp.send("Emulation.setCPUThrottlingRate", {"rate": throttle})
-    errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
+    return context, page
+
+
+def app_round(browser, base: str, scenario_text: str, add, throttle: float) -> None:
+    """One round in a fresh context: the app warm (its service worker controlling), then
+    Open..., a reload, and one hex painted."""
+    errors: list[str] = []
+    context, page = tablet_page(browser, APP_TIMING, throttle, errors)
     page.goto(base)
     page.wait_for_selector("html[data-ready='1']", state="attached", timeout=TIMEOUT_MS)
     page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=TIMEOUT_MS)
@@ -842,19 +849,8 @@ def run_units(rounds: int, throttle: float) -> dict[str, list[float]]:
     out: dict[str, list[float]] = {}
     with sync_playwright() as pw:
         browser = pw.chromium.launch(**chromium_launch_args())
-        context = browser.new_context(
-            viewport={"width": 820, "height": 1180},
-            device_scale_factor=2,
-            has_touch=True,
-            is_mobile=True,
-        )
-        context.add_init_script(OOB_TIMING)
-        page = context.new_page()
-        if throttle > 1:
-            cdp = context.new_cdp_session(page)
-            cdp.send("Emulation.setCPUThrottlingRate", {"rate": throttle})
         errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
+        context, page = tablet_page(browser, OOB_TIMING, throttle, errors)
         page.goto(base + "?editor=1")
         page.wait_for_selector("html[data-ready='1']", state="attached", timeout=TIMEOUT_MS)
         wait_editor_checked(page)
