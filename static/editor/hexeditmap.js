@@ -7,6 +7,9 @@ import { terrainSvg, hexsidesSvg, roadsSvg, placeNamesSvg } from "../render/hext
 import { r1 } from "../render/svg.js";
 
 const SVGNS = "http://www.w3.org/2000/svg";
+// At most how many stacks a change of the units' looks alone (not where they stand) redraws
+// one by one; more, and every counter is drawn again at once.
+const RESTACK_MOST = 50;
 
 // ---- the map: HexMap with the editor's layers ---------------------------------------------
 
@@ -97,11 +100,17 @@ export class EditMap extends HexMap {
     // What the counters show: the units on the map (a counter shows no formation) and the
     // sides' colours.
     const placed = (scenario.units || []).filter((u) => u && u.hex);
-    const units = JSON.stringify([placed, scenario.sides || []], (k, v) =>
-      k === "formation" ? undefined : v,
-    );
+    const noFormation = (k, v) => (k === "formation" ? undefined : v);
+    const units = JSON.stringify([placed, scenario.sides || []], noFormation);
     const unitsOld = this._unitsKey;
     this._unitsKey = units;
+    // Where each counter stands (and the sides), and how each looks: a change of looks alone
+    // (a name, a rating) redraws only the stacks it touches.
+    const where = JSON.stringify([placed.map((u) => [u.id, u.hex]), scenario.sides || []]);
+    const whereOld = this._whereKey;
+    this._whereKey = where;
+    const looksOld = this._looks || new Map();
+    this._looks = new Map(placed.map((u) => [String(u.id), JSON.stringify(u, noFormation)]));
     if (!this._grid || geom !== old.geom) {
       this.setScenario(scenario);
       return;
@@ -144,8 +153,16 @@ export class EditMap extends HexMap {
       this.layers.labels.insertAdjacentHTML("beforeend", placeNamesSvg(grid, map));
     }
     // Two thousand counters drawn again are a long frame: only when they would look otherwise.
-    if (units !== unitsOld) this._drawUnits(scenario.units || []);
-    else this._units = (scenario.units || []).slice(); // as drawn, with their formations
+    this._units = (scenario.units || []).slice(); // as drawn, with their formations
+    if (units === unitsOld) return;
+    if (where === whereOld) {
+      const hexes = new Set();
+      for (const u of placed) {
+        if (this._looks.get(String(u.id)) !== looksOld.get(String(u.id))) hexes.add(u.hex);
+      }
+      if (hexes.size <= RESTACK_MOST && this._redrawStacks([...hexes])) return;
+    }
+    this._drawUnits(scenario.units || []);
   }
 
   // The scenario with its place names and units' names in the editor's language

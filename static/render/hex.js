@@ -286,34 +286,82 @@ export class HexMap extends PanZoomMap {
     const halos = [];
     let top = "";
     for (const cell of cells) {
-      const n = cell.list.length;
-      const offs = stackOffsets(n);
-      const list = stackOrder(cell.list);
-      for (let i = 0; i < n; i++) {
-        const u = list[i];
-        const isSel = selected != null && String(u.id) === selected;
-        const isLit = lit.has(String(u.id));
-        const x = cell.p[0] + offs[i][0];
-        const y = cell.p[1] + offs[i][1];
-        if (isLit) halos.push(haloSvg(u, x, y));
-        const svg = counterSvg(u, x, y, {
-          grid,
-          side: this._sides[u.side],
-          label: this.unitLabel ? this.unitLabel(u) : shortName(u.name || u.id, u.type),
-          ratings: this.unitRatings ? this.unitRatings(u) : ratingsText(u.ratings),
-          lit: isLit,
-          selected: isSel,
-          stackCount: i === n - 1 ? n : 0,
-          covered: i < n - 1 && !isSel,
-          font: this._font(),
-        });
-        if (isSel) top = svg;
-        else out.push(svg);
-      }
+      const drawn = this._stackSvg(cell.list, cell.p, lit, selected);
+      out.push(...drawn.out);
+      halos.push(...drawn.halos);
+      if (drawn.top) top = drawn.top;
     }
     // The selected counter is drawn last, on top of its stack and its neighbours.
     // Halos of lit counters first, under them all.
     this.layers.units.innerHTML = halos.join("") + out.join("") + top;
+  }
+
+  // One stack's counters (its units in the caller's order) at point p: each counter's svg in
+  // the order drawn, the lit ones' halos, and the selected one apart (drawn on top of all).
+  _stackSvg(units, p, lit, selected) {
+    const grid = this._grid;
+    const n = units.length;
+    const offs = stackOffsets(n);
+    const list = stackOrder(units);
+    const out = [];
+    const halos = [];
+    let top = "";
+    for (let i = 0; i < n; i++) {
+      const u = list[i];
+      const isSel = selected != null && String(u.id) === selected;
+      const isLit = lit.has(String(u.id));
+      const x = p[0] + offs[i][0];
+      const y = p[1] + offs[i][1];
+      if (isLit) halos.push(haloSvg(u, x, y));
+      const svg = counterSvg(u, x, y, {
+        grid,
+        side: this._sides[u.side],
+        label: this.unitLabel ? this.unitLabel(u) : shortName(u.name || u.id, u.type),
+        ratings: this.unitRatings ? this.unitRatings(u) : ratingsText(u.ratings),
+        lit: isLit,
+        selected: isSel,
+        stackCount: i === n - 1 ? n : 0,
+        covered: i < n - 1 && !isSel,
+        font: this._font(),
+      });
+      if (isSel) top = svg;
+      else out.push(svg);
+    }
+    return { out, halos, top };
+  }
+
+  // Only the counters of the stacks on hexes `labels` drawn again, each in its place, for
+  // units (this._units) whose looks changed but not where they stand: a rename among two
+  // thousand counters redraws one. False, with nothing changed, where such a stack holds
+  // the selected or a lit counter (drawn apart) or a counter is not found: draw them all.
+  _redrawStacks(labels) {
+    const grid = this._grid;
+    if (!grid) return false;
+    const lit = new Set((this._light && this._light.units) || []);
+    const selected = this._selectedId();
+    const stacks = this._stacks();
+    const byId = new Map();
+    for (const el of this.layers.units.querySelectorAll("[data-unit]")) {
+      byId.set(el.getAttribute("data-unit"), el);
+    }
+    const swaps = [];
+    for (const label of labels) {
+      const units = stacks.get(label);
+      if (!units || !grid.has(label)) return false;
+      const drawn = this._stackSvg(units, grid.center(label), lit, selected);
+      if (drawn.top || drawn.halos.length) return false;
+      const order = stackOrder(units);
+      for (let i = 0; i < order.length; i++) {
+        const el = byId.get(String(order[i].id));
+        if (!el) return false;
+        swaps.push([el, drawn.out[i]]);
+      }
+    }
+    for (const [el, svg] of swaps) {
+      el.insertAdjacentHTML("afterend", svg);
+      el.remove();
+    }
+    return true;
   }
 
   // ---- framing (PanZoomMap's hooks) --------------------------------------------------

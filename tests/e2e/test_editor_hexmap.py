@@ -362,6 +362,41 @@ def test_a_second_finger_during_a_stroke_cancels_it(pad):
 # ---- units, places, pictures ------------------------------------------------------------
 
 
+COUNTERS = """() => [...document.querySelectorAll('.hm-units [data-unit]')].map((el) =>
+    [el.getAttribute('data-unit'), el.getAttribute('data-at'), !!el.__kept, el.textContent])"""
+
+
+def test_a_unit_renamed_redraws_its_counter_alone_in_its_place(pad):
+    """A change of a unit's looks alone (its name) redraws that counter's stack where it stands,
+    the other counters left as they are (on a map of two thousand, redrawing every counter took a third of
+    a second a keystroke); a unit moved redraws them all, each where it now stands."""
+    page = pad.page
+    page.evaluate(
+        """() => harness.draft.change((s) => {
+            s.units[0].hex = '0404';
+            s.units[1].hex = '0606';
+            s.units.push({id: 'a2', side: 'a', type: 'infantry', name: 'Third', hex: '0404',
+                          ratings: {}});
+        })"""
+    )
+    before = page.evaluate(COUNTERS)
+    assert sorted(c[0] for c in before) == ["a1", "a2", "b1"]
+    page.evaluate(
+        "() => document.querySelectorAll('.hm-units [data-unit]')"
+        ".forEach((el) => { el.__kept = true; })"
+    )
+    page.evaluate("() => harness.draft.change((s) => { s.units[0].name = 'Grenadiers'; })")
+    after = page.evaluate(COUNTERS)
+    assert [c[:2] for c in after] == [c[:2] for c in before]  # the same order, the same hexes
+    kept = {c[0]: c[2] for c in after}
+    assert kept == {"a1": False, "a2": False, "b1": True}  # its stack drawn again, no other
+    assert "Gren" in next(c[3] for c in after if c[0] == "a1")
+    # Moved: every counter drawn again, each at its hex.
+    page.evaluate("() => harness.draft.change((s) => { s.units[1].hex = '0303'; })")
+    moved = {c[0]: (c[1], c[2]) for c in page.evaluate(COUNTERS)}
+    assert moved == {"a1": ("0404", False), "a2": ("0404", False), "b1": ("0303", False)}
+
+
 def test_place_a_unit_and_turn_it(pad):
     page = pad.page
     page.evaluate("harness.editor.placeUnit('a1')")
