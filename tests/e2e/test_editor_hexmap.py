@@ -367,9 +367,10 @@ COUNTERS = """() => [...document.querySelectorAll('.hm-units [data-unit]')].map(
 
 
 def test_a_unit_renamed_redraws_its_counter_alone_in_its_place(pad):
-    """A change of a unit's looks alone (its name) redraws that counter's stack where it stands,
-    the other counters left as they are (on a map of two thousand, redrawing every counter took a third of
-    a second a keystroke); a unit moved redraws them all, each where it now stands."""
+    """A change of a unit's looks alone (its name) redraws that counter's stack where it
+    stands, the other counters left as they are (on a map of two thousand, redrawing every
+    counter took a third of a second a keystroke); a unit moved redraws them all, each where
+    it now stands."""
     page = pad.page
     page.evaluate(
         """() => harness.draft.change((s) => {
