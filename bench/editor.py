@@ -555,13 +555,18 @@ def cpython_check(text: str, rounds: int) -> list[float]:
     return times
 
 
-def run_app(rounds: int, throttle: float) -> dict[str, list[float]]:
-    """The in-app figures, in ms, over `rounds` rounds (and one more first, to warm up)."""
+def served_site():
+    """The site built afresh and served on a port of its own: the server and its address."""
     dist = Path(tempfile.mkdtemp()) / "dist"
     build.build(dist)
     server = build.make_server(dist, 0, "/")
     build.serve_in_thread(server)
-    base = f"http://127.0.0.1:{server.server_address[1]}/"
+    return server, f"http://127.0.0.1:{server.server_address[1]}/"
+
+
+def run_app(rounds: int, throttle: float) -> dict[str, list[float]]:
+    """The in-app figures, in ms, over `rounds` rounds (and one more first, to warm up)."""
+    server, base = served_site()
     scenario_text = json.dumps(app_scenario())
     out: dict[str, list[float]] = {}
     with sync_playwright() as pw:
@@ -730,6 +735,13 @@ def steady_tap(page, selector: str) -> None:
     page.locator(selector).tap()
 
 
+def timed_tap(page, selector: str, test: str) -> float:
+    """A tap on ``selector`` once it stands still: ms from its pointerup to the frame that
+    shows test() true."""
+    page.wait_for_function(STEADY, arg=selector, timeout=TIMEOUT_MS)
+    return oob_timed(page, "pointerup", test, lambda: page.locator(selector).tap())
+
+
 def oob_round(page, text: str, add) -> None:
     """Open the file, then each edit timed once."""
     oob_load(page, text)
@@ -776,62 +788,52 @@ def oob_round(page, text: str, add) -> None:
         ),
     )
     half = OOB_UNITS // 2
-    page.wait_for_function(STEADY, arg=".oob-select-side[data-side='a']", timeout=TIMEOUT_MS)
     add(
         "select the units of a side",
-        oob_timed(
+        timed_tap(
             page,
-            "pointerup",
+            ".oob-select-side[data-side='a']",
             f"() => {OOB}.selected.size === {half}"
             f" && /1,000/.test(document.querySelector('.oob-bulk-count').textContent)",
-            lambda: page.locator(".oob-select-side[data-side='a']").tap(),
         ),
     )
-    page.wait_for_function(STEADY, arg=".oob-bulk-delete", timeout=TIMEOUT_MS)
     add(
         "delete 1,000 at once",
-        oob_timed(
+        timed_tap(
             page,
-            "pointerup",
+            ".oob-bulk-delete",
             f"() => {ED}.draft.scenario.units.length === {half} && {SHOWN} === {half}",
-            lambda: page.locator(".oob-bulk-delete").tap(),
         ),
     )
-    page.wait_for_function(STEADY, arg="#editor-undo", timeout=TIMEOUT_MS)
     add(
         "undo the delete",
-        oob_timed(
+        timed_tap(
             page,
-            "pointerup",
+            "#editor-undo",
             f"() => {ED}.draft.scenario.units.length === {OOB_UNITS} && {SHOWN} === {OOB_UNITS}",
-            lambda: page.locator("#editor-undo").tap(),
         ),
     )
     steady_tap(page, ".oob-select-side[data-side='a']")
     page.wait_for_function(f"{OOB}.selected.size === {half}", timeout=TIMEOUT_MS)
     page.select_option(".oob-bulk-side", "b")
-    page.wait_for_function(STEADY, arg=".oob-bulk-move", timeout=TIMEOUT_MS)
     add(
         "move 1,000 to the other side",
-        oob_timed(
+        timed_tap(
             page,
-            "pointerup",
+            ".oob-bulk-move",
             f"() => {ED}.draft.scenario.units.every((u) => u.side === 'b')"
             " && document.querySelector(\".oob-list[data-side='a']\").childElementCount === 0",
-            lambda: page.locator(".oob-bulk-move").tap(),
         ),
     )
     page.wait_for_function(STEADY, arg=".oob-paste summary", timeout=TIMEOUT_MS)
     page.locator(".oob-paste summary").tap()
     page.locator(".oob-paste-box").fill(paste_rows(OOB_PASTE))
-    page.wait_for_function(STEADY, arg=".oob-paste-add", timeout=TIMEOUT_MS)
     add(
         f"paste {OOB_PASTE} rows",
-        oob_timed(
+        timed_tap(
             page,
-            "pointerup",
+            ".oob-paste-add",
             f"() => {SHOWN} === {OOB_UNITS + OOB_PASTE}",
-            lambda: page.locator(".oob-paste-add").tap(),
         ),
     )
     page.locator(".oob-paste-box").fill("")
@@ -840,11 +842,7 @@ def oob_round(page, text: str, add) -> None:
 
 def run_units(rounds: int, throttle: float) -> dict[str, list[float]]:
     """The order of battle's figures over `rounds` rounds (and one more first, to warm up)."""
-    dist = Path(tempfile.mkdtemp()) / "dist"
-    build.build(dist)
-    server = build.make_server(dist, 0, "/")
-    build.serve_in_thread(server)
-    base = f"http://127.0.0.1:{server.server_address[1]}/"
+    server, base = served_site()
     text = json.dumps(oob_scenario())
     out: dict[str, list[float]] = {}
     with sync_playwright() as pw:
