@@ -342,7 +342,10 @@ RULES = HexFacingMovement()
 # -- what a unit can reach, kept while nothing it depends on changes -----------------------------
 
 REACH_MEMO = ("hex-facing reach",)  # scenario.memo[REACH_MEMO]: key -> reachable(...)
-REACH_KEEP = 256  # answers kept at most (a formation's move step asks a few dozen): then afresh
+# answers kept at most, then afresh: a formation's move step and a search from one position ask
+# a dozen or so, and each answer holds a path to every hex reached, so that many more would
+# grow the browser's WebAssembly heap past its 30 MiB (tests/e2e/test_boot_replays.py)
+REACH_KEEP = 32
 
 
 def reach(board: Board, uid: str) -> Reachable:
