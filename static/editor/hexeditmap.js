@@ -97,15 +97,11 @@ export class EditMap extends HexMap {
     };
     const old = this._keys;
     this._keys = keys;
-    // What the counters show: the units on the map (a counter shows no formation) and the
-    // sides' colours.
+    // What the counters show: where each unit on the map stands (and the sides' colours), and
+    // how each looks (a counter shows no formation). A change of looks alone (a name, a
+    // rating) redraws only the stacks it touches.
     const placed = (scenario.units || []).filter((u) => u && u.hex);
     const noFormation = (k, v) => (k === "formation" ? undefined : v);
-    const units = JSON.stringify([placed, scenario.sides || []], noFormation);
-    const unitsOld = this._unitsKey;
-    this._unitsKey = units;
-    // Where each counter stands (and the sides), and how each looks: a change of looks alone
-    // (a name, a rating) redraws only the stacks it touches.
     const where = JSON.stringify([placed.map((u) => [u.id, u.hex]), scenario.sides || []]);
     const whereOld = this._whereKey;
     this._whereKey = where;
@@ -154,12 +150,12 @@ export class EditMap extends HexMap {
     }
     // Two thousand counters drawn again are a long frame: only when they would look otherwise.
     this._units = (scenario.units || []).slice(); // as drawn, with their formations
-    if (units === unitsOld) return;
     if (where === whereOld) {
       const hexes = new Set();
       for (const u of placed) {
         if (this._looks.get(String(u.id)) !== looksOld.get(String(u.id))) hexes.add(u.hex);
       }
+      if (!hexes.size) return; // nothing the counters show changed
       if (hexes.size <= RESTACK_MOST && this._redrawStacks([...hexes])) return;
     }
     this._drawUnits(scenario.units || []);
