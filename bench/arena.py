@@ -9,17 +9,22 @@ odds). Sides alternate from game to game (each pairing plays both sides equally 
 0.07), fewer near 0 % or 100 %: 37 at 95 %. A game is seeded by its number, so a run repeats.
 
     python bench/arena.py [--games 196] [--processes 2] [--scenario demo-valmont] [--level 2]
+
+``--tweak 2:deepen=0,replies=1`` plays a level changed (``opponent.LEVELS``) to try a change
+before making it; the table says so.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import math
 import multiprocessing
 import random
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "py"))
@@ -73,10 +78,23 @@ def move(player: str, game: Game, side: str, rng: random.Random, seed: int) -> d
     return advise(game, side, int(player), seed)["action"]
 
 
-def play(job: tuple[str, str, str, int]) -> tuple[str, str, str, int, str, int]:
+def tweak(text: str) -> None:
+    """Change a level of ``LEVELS`` as ``--tweak`` says (``2:deepen=0,replies=1``)."""
+    level, _, fields = text.partition(":")
+    changes: dict[str, Any] = {k: int(v) for k, v in (f.split("=") for f in fields.split(","))}
+    LEVELS[int(level)] = dataclasses.replace(LEVELS[int(level)], **changes)
+
+
+Job = tuple[str, str, str, int, tuple[str, ...]]
+
+
+def play(job: Job) -> tuple[str, str, str, int, str, int, str]:
     """One game: ``first`` plays the scenario's first side when ``n`` is even, else the
-    second. The outcome for ``first`` (win, draw or loss) and the game's length in actions."""
-    scenario_id, first, second, n = job
+    second. The outcome for ``first`` (win, draw or loss), the game's length in actions and
+    the side ``first`` played."""
+    scenario_id, first, second, n, tweaks = job
+    for text in tweaks:
+        tweak(text)
     sc = load_builtin(scenario_id)
     rules = game_rules(sc.system)
     sides = [s["id"] for s in sc.data["sides"]]
@@ -94,7 +112,7 @@ def play(job: tuple[str, str, str, int]) -> tuple[str, str, str, int, str, int]:
         game.apply(move(player, game, side, rng, n))
     winner = (game.state.get("result") or {}).get("winner")
     outcome = "draw" if winner is None else ("win" if winner == mine else "loss")
-    return scenario_id, first, second, n, outcome, len(game.actions)
+    return scenario_id, first, second, n, outcome, len(game.actions), mine
 
 
 def interval(k: int, n: int) -> tuple[float, float]:
@@ -115,7 +133,11 @@ def main() -> None:
     ap.add_argument("--scenario", action="append", help="a demo (default: all three)")
     ap.add_argument("--level", type=int, action="append", help="a level (default: all)")
     ap.add_argument("--against", action="append", help="random, greedy or below (default all)")
+    ap.add_argument("--tweak", action="append", default=[], help="LEVEL:field=value,...")
     args = ap.parse_args()
+    for text in args.tweak:
+        tweak(text)  # here too, to fail early on a field that does not exist
+        print(f"Levels changed for this run: {text}")
     pairings = []
     for scenario_id in args.scenario or DEMOS:
         for level in args.level or sorted(LEVELS):
@@ -125,13 +147,21 @@ def main() -> None:
                         continue
                     against = str(level - 1)
                 pairings.append((scenario_id, str(level), against))
-    jobs = [(s, a, b, n) for s, a, b in pairings for n in range(args.games)]
+    tweaks = tuple(args.tweak)
+    jobs = [(s, a, b, n, tweaks) for s, a, b in pairings for n in range(args.games)]
     tally: dict[tuple[str, str, str], dict[str, int]] = {}
+    # the wins, draws and losses of the pairing with Muster on each side: how much the
+    # scenario decides (a side that wins whoever plays it leaves the other little to gain)
+    by_side: dict[tuple[str, str, str], dict[str, list[int]]] = {}
     lengths: dict[tuple[str, str, str], list[int]] = {}
     start = time.monotonic()
     with multiprocessing.Pool(args.processes) as pool:
-        for done, (s, a, b, n, outcome, length) in enumerate(pool.imap_unordered(play, jobs), 1):
+        for done, (s, a, b, n, outcome, length, side) in enumerate(
+            pool.imap_unordered(play, jobs), 1
+        ):
             tally.setdefault((s, a, b), {"win": 0, "draw": 0, "loss": 0})[outcome] += 1
+            counts = by_side.setdefault((s, a, b), {}).setdefault(side, [0, 0, 0])
+            counts[("win", "draw", "loss").index(outcome)] += 1
             lengths.setdefault((s, a, b), []).append(length)
             took = time.monotonic() - start
             print(
@@ -142,11 +172,11 @@ def main() -> None:
             )
     print(
         "| demo | Muster | against | games | win | draw | loss | win % [95 % interval] "
-        "| actions (median, most) |"
+        "| actions (median, most) | win-draw-loss by Muster's side |"
     )
     print(
         "| ---- | ------ | ------- | ----- | --- | ---- | ---- | --------------------- "
-        "| ---------------------- |"
+        "| ---------------------- | ------------------------------ |"
     )
     for s, a, b in pairings:
         t = tally.get((s, a, b), {"win": 0, "draw": 0, "loss": 0})
@@ -155,9 +185,14 @@ def main() -> None:
         against = b if not b.isdigit() else f"level {b}"
         long = sorted(lengths.get((s, a, b), [0]))
         lo, hi = interval(t["win"], n)
+        sides = ", ".join(
+            f"{side} {w}-{d}-{lost}"
+            for side, (w, d, lost) in sorted(by_side.get((s, a, b), {}).items())
+        )
         print(
             f"| {s} | level {a} | {against} | {n} | {t['win']} | {t['draw']} | {t['loss']} "
-            f"| {pct:.0f} [{lo:.0f}–{hi:.0f}] | {long[len(long) // 2]}, {long[-1]} |"
+            f"| {pct:.0f} [{lo:.0f}–{hi:.0f}] | {long[len(long) // 2]}, {long[-1]} "
+            f"| {sides} |"
         )
 
 
