@@ -11,13 +11,19 @@ odds). Sides alternate from game to game (each pairing plays both sides equally 
     python bench/arena.py [--games 196] [--processes 2] [--scenario demo-valmont] [--level 2]
 
 ``--tweak 2:deepen=0,replies=1`` plays a level changed (``opponent.LEVELS``) to try a change
-before making it; the table says so.
+before making it; the table says so. ``--record FILE`` keeps each game's result (a line of
+JSON) and plays only the games not kept yet for the same core (``core()``: the rules and
+Muster's code and data, and the arena's players) and tweaks, so that a run cut short, or one
+machine's spare hours after another's, add up to one table.
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import hashlib
+import inspect
+import json
 import math
 import multiprocessing
 import random
@@ -115,6 +121,33 @@ def play(job: Job) -> tuple[str, str, str, int, str, int, str]:
     return scenario_id, first, second, n, outcome, len(game.actions), mine
 
 
+def core() -> str:
+    """What the games' results depend on, as a short hash: every file of the core
+    (``py/muster``: the rules, Muster, their data) and the arena's own players."""
+    digest = hashlib.sha256()
+    folder = ROOT / "py" / "muster"
+    for path in sorted(folder.rglob("*")):
+        if path.suffix in (".py", ".json") and "__pycache__" not in path.parts:
+            digest.update(path.relative_to(folder).as_posix().encode())
+            digest.update(path.read_bytes())
+    for function in (greedy, move, play):
+        digest.update(inspect.getsource(function).encode())
+    return digest.hexdigest()[:16]
+
+
+def kept(path: Path | None, key: dict[str, Any]) -> dict[tuple[str, str, str, int], dict]:
+    """The games of ``path`` (``--record``) played with the same core and tweaks as ``key``,
+    by pairing and number."""
+    found: dict[tuple[str, str, str, int], dict] = {}
+    if path is None or not path.exists():
+        return found
+    for line in path.read_text(encoding="utf-8").splitlines():
+        game = json.loads(line)
+        if all(game.get(k) == v for k, v in key.items()):
+            found[(game["scenario"], game["muster"], game["against"], game["n"])] = game
+    return found
+
+
 def interval(k: int, n: int) -> tuple[float, float]:
     """The 95 % interval (Wilson) of the share won with ``k`` wins in ``n`` games, in points:
     its low and high ends (not centred on k / n: near 0 % or 100 % it leans inwards)."""
@@ -134,6 +167,7 @@ def main() -> None:
     ap.add_argument("--level", type=int, action="append", help="a level (default: all)")
     ap.add_argument("--against", action="append", help="random, greedy or below (default all)")
     ap.add_argument("--tweak", action="append", default=[], help="LEVEL:field=value,...")
+    ap.add_argument("--record", type=Path, help="a file of JSON lines: each game's result")
     args = ap.parse_args()
     for text in args.tweak:
         tweak(text)  # here too, to fail early on a field that does not exist
@@ -148,7 +182,16 @@ def main() -> None:
                     against = str(level - 1)
                 pairings.append((scenario_id, str(level), against))
     tweaks = tuple(args.tweak)
-    jobs = [(s, a, b, n, tweaks) for s, a, b in pairings for n in range(args.games)]
+    key = {"core": core(), "tweaks": list(tweaks)}
+    games = kept(args.record, key)
+    if games:
+        print(f"Kept in {args.record}: {len(games)} games of this core ({key['core']})")
+    jobs = [
+        (s, a, b, n, tweaks)
+        for s, a, b in pairings
+        for n in range(args.games)
+        if (s, a, b, n) not in games
+    ]
     tally: dict[tuple[str, str, str], dict[str, int]] = {}
     # the wins, draws and losses of the pairing with Muster on each side: how much the
     # scenario decides (a side that wins whoever plays it leaves the other little to gain)
@@ -159,10 +202,12 @@ def main() -> None:
         for done, (s, a, b, n, outcome, length, side) in enumerate(
             pool.imap_unordered(play, jobs), 1
         ):
-            tally.setdefault((s, a, b), {"win": 0, "draw": 0, "loss": 0})[outcome] += 1
-            counts = by_side.setdefault((s, a, b), {}).setdefault(side, [0, 0, 0])
-            counts[("win", "draw", "loss").index(outcome)] += 1
-            lengths.setdefault((s, a, b), []).append(length)
+            game = {"scenario": s, "muster": a, "against": b, "n": n, "outcome": outcome}
+            game |= {"actions": length, "side": side}
+            games[(s, a, b, n)] = game
+            if args.record:
+                with args.record.open("a", encoding="utf-8") as out:
+                    out.write(json.dumps({**key, **game}) + "\n")
             took = time.monotonic() - start
             print(
                 f"[{done}/{len(jobs)} games, {took:.0f} s] {s} level {a} vs {b} #{n}: "
@@ -170,6 +215,14 @@ def main() -> None:
                 file=sys.stderr,
                 flush=True,
             )
+    for (s, a, b, n), game in games.items():
+        if (s, a, b) not in pairings or n >= args.games:
+            continue
+        outcome, side = game["outcome"], game["side"]
+        tally.setdefault((s, a, b), {"win": 0, "draw": 0, "loss": 0})[outcome] += 1
+        counts = by_side.setdefault((s, a, b), {}).setdefault(side, [0, 0, 0])
+        counts[("win", "draw", "loss").index(outcome)] += 1
+        lengths.setdefault((s, a, b), []).append(game["actions"])
     print(
         "| demo | Muster | against | games | win | draw | loss | win % [95 % interval] "
         "| actions (median, most) | win-draw-loss by Muster's side |"
