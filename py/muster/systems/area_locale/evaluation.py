@@ -23,7 +23,8 @@ def evaluate(scenario: Any, state: Any, side: str) -> float:
     over = worth.ended(state, side, w)
     if over is not None:
         return over
-    total = worth.points(R.RULES.score(scenario, state), side, w)
+    score = R.RULES.score(scenario, state)
+    total = worth.points(score, side, w) + worth.closing(state, score, side, w)
     total += w["morale"] * worth.signed(state["army"], side)
     near: dict[str, list[tuple[str, str | None]]] = {}
     for pid, p in state["pieces"].items():
