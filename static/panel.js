@@ -20,8 +20,7 @@ import { legendSections } from "./legend.js";
 
 // A tap this soon after the panel changed is a double tap's second half: one tap, one action.
 const QUIET_MS = 450;
-// Views shown so far, on the page's root as data-shown: tests wait on it after a tap.
-let shown = 0;
+let shown = 0; // views shown so far, on the page's root as data-shown (tests wait on it)
 
 export class Play {
   constructor(opts) {
@@ -199,9 +198,10 @@ export class Play {
     }
     return this.engine.call("new_game", params).then((view) => {
       this.slot = newSlot();
+      // The briefing over the new game (Begin starts play; Muster waits for it: musterNext).
+      this.briefingDue = briefingAtNewGame();
       const shown = this.show(view);
-      // The scenario's briefing over the new game (its button begins play).
-      if (briefingAtNewGame()) this.openScenario(true);
+      if (this.briefingDue) this.openScenario(true).then(() => this.briefingOpened());
       return shown;
     }, this.onError);
   }

@@ -4,7 +4,7 @@ worker given the whole game once; undo takes back Muster's reply with the player
 Fontanella never shows Muster's blocks and has no privacy screen; Muster on both sides plays
 by itself, Play now and Stop work, and its sides are taken back from it during the game; the
 advisor proposes a legal action with a worded why and changes nothing; a reload resumes the
-game against Muster."""
+game against Muster; at a new game Muster begins once the briefing is closed."""
 
 from __future__ import annotations
 
@@ -268,5 +268,34 @@ def test_muster_on_both_sides_plays_by_itself_and_stops(browser, site_url):
         page.wait_for_timeout(250)
         saved = page.evaluate(read)
     assert [o.get("muster") for o in saved] == [None]
+    app.assert_no_errors()
+    app.context.close()
+
+
+def test_muster_begins_once_the_briefing_of_a_new_game_is_closed(browser, site_url):
+    name = "demo-valmont"  # its cup is drawn at once when Muster plays
+    chosen = json.dumps({name: {"austria": 1, "france": 1}})
+    init = f"try {{ localStorage.setItem('muster.players', {json.dumps(chosen)}); }} catch (e) {{}}"
+    app = open_app(
+        browser, site_url + f"?scenario={name}", init_script=init, briefing=True, **tablet()
+    )
+    page = app.page
+    press(page, "#new-game")
+    page.wait_for_selector("#briefing-dialog[open]", timeout=TURN_MS)
+    start = log_text(page)
+    # While the player reads the briefing, Muster plays nothing behind it.
+    page.wait_for_timeout(3000)
+    assert log_text(page) == start
+    assert page.locator("#briefing-dialog[open]").count() == 1
+    # Begin: Muster plays, its actions in the log.
+    page.locator("#briefing-close").tap()
+    page.wait_for_function(
+        "(text) => { const b = document.querySelector('#play-now'); if (b) b.click();"
+        " return document.querySelector('#log-panel').innerText !== text; }",
+        arg=start,
+        polling=300,
+        timeout=TURN_MS,
+    )
+    assert page.locator("#briefing-dialog[open]").count() == 0
     app.assert_no_errors()
     app.context.close()
