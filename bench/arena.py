@@ -94,10 +94,13 @@ def tweak(text: str) -> None:
 Job = tuple[str, str, str, int, tuple[str, ...]]
 
 
-def play(job: Job) -> tuple[str, str, str, int, str, int, str]:
+Played = tuple[str, str, str, int, str, int, str, dict[str, int]]
+
+
+def play(job: Job) -> Played:
     """One game: ``first`` plays the scenario's first side when ``n`` is even, else the
-    second. The outcome for ``first`` (win, draw or loss), the game's length in actions and
-    the side ``first`` played."""
+    second. The outcome for ``first`` (win, draw or loss), the game's length in actions, the
+    side ``first`` played and each side's points at the end (the score the rules count)."""
     scenario_id, first, second, n, tweaks = job
     for text in tweaks:
         tweak(text)
@@ -118,7 +121,8 @@ def play(job: Job) -> tuple[str, str, str, int, str, int, str]:
         game.apply(move(player, game, side, rng, n))
     winner = (game.state.get("result") or {}).get("winner")
     outcome = "draw" if winner is None else ("win" if winner == mine else "loss")
-    return scenario_id, first, second, n, outcome, len(game.actions), mine
+    points = {side: sum(parts.values()) for side, parts in rules.score(sc, game.state).items()}
+    return scenario_id, first, second, n, outcome, len(game.actions), mine, points
 
 
 def core() -> str:
@@ -199,11 +203,11 @@ def main() -> None:
     lengths: dict[tuple[str, str, str], list[int]] = {}
     start = time.monotonic()
     with multiprocessing.Pool(args.processes) as pool:
-        for done, (s, a, b, n, outcome, length, side) in enumerate(
+        for done, (s, a, b, n, outcome, length, side, points) in enumerate(
             pool.imap_unordered(play, jobs), 1
         ):
             game = {"scenario": s, "muster": a, "against": b, "n": n, "outcome": outcome}
-            game |= {"actions": length, "side": side}
+            game |= {"actions": length, "side": side, "points": points}
             games[(s, a, b, n)] = game
             if args.record:
                 with args.record.open("a", encoding="utf-8") as out:
@@ -211,7 +215,7 @@ def main() -> None:
             took = time.monotonic() - start
             print(
                 f"[{done}/{len(jobs)} games, {took:.0f} s] {s} level {a} vs {b} #{n}: "
-                f"{outcome} in {length} actions",
+                f"{outcome} in {length} actions as {side}, points {points}",
                 file=sys.stderr,
                 flush=True,
             )
