@@ -40,31 +40,6 @@ def points(score: Mapping[str, Mapping[str, float]], side: str, w: Mapping[str, 
     return w["points"] * signed({s: sum(parts.values()) for s, parts in score.items()}, side)
 
 
-def closing(
-    state: Mapping[str, Any],
-    score: Mapping[str, Mapping[str, float]],
-    side: str,
-    w: Mapping[str, float],
-) -> float:
-    """In the game's last ``w["closing_turns"]`` turns, what leading by the score now is worth
-    (``w["closing"]``; trailing, its opposite; level, nothing), more the nearer the end: a
-    side behind near the end stakes its men on the fight that may turn the score (the
-    material it keeps is worth nothing once the game is lost), a side ahead risks nothing.
-    Earlier, nothing: who leads then says little of who wins."""
-    weight, span = w["closing"], int(w["closing_turns"])
-    turn, turns = state.get("turn"), state.get("turns")
-    if not isinstance(turn, int) or not isinstance(turns, int) or span <= 0:
-        return 0.0
-    left = turns - turn  # 0 in the last turn
-    if left >= span:
-        return 0.0
-    total = {s: sum(parts.values()) for s, parts in score.items()}
-    mine = total.get(side, 0.0)
-    theirs = max((v for s, v in total.items() if s != side), default=0.0)
-    lead = (mine > theirs) - (mine < theirs)
-    return weight * lead * (span - left) / span
-
-
 def reach(
     goals: Iterable[tuple[Any, float]],
     near: Mapping[str, Iterable[Any]],

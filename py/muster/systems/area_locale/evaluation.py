@@ -23,8 +23,7 @@ def evaluate(scenario: Any, state: Any, side: str) -> float:
     over = worth.ended(state, side, w)
     if over is not None:
         return over
-    score = R.RULES.score(scenario, state)
-    total = worth.points(score, side, w) + worth.closing(state, score, side, w)
+    total = worth.points(R.RULES.score(scenario, state), side, w)
     total += w["morale"] * worth.signed(state["army"], side)
     near: dict[str, list[tuple[str, str | None]]] = {}
     for pid, p in state["pieces"].items():

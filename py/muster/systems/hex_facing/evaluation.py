@@ -19,8 +19,7 @@ def evaluate(scenario: Any, state: Any, side: str) -> float:
     over = worth.ended(state, side, w)
     if over is not None:
         return over
-    score = R.RULES.score(scenario, state)
-    total = worth.points(score, side, w) + worth.closing(state, score, side, w)
+    total = worth.points(R.RULES.score(scenario, state), side, w)
     near: dict[str, list[Any]] = {}
     for uid, u in state["units"].items():
         if u["out"]:
