@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 _spec = importlib.util.spec_from_file_location("arena", ROOT / "bench" / "arena.py")
 assert _spec and _spec.loader
 arena = importlib.util.module_from_spec(_spec)
