@@ -198,10 +198,10 @@ export class Play {
     }
     return this.engine.call("new_game", params).then((view) => {
       this.slot = newSlot();
-      // The briefing over the new game (Begin starts play; Muster waits for it: musterNext).
+      // The briefing over the new game (Begin starts play; Muster waits for it).
       this.briefingDue = briefingAtNewGame();
       const shown = this.show(view);
-      if (this.briefingDue) this.openScenario(true).then(() => this.briefingOpened());
+      if (this.briefingDue) this.awaitBriefing(this.openScenario(true));
       return shown;
     }, this.onError);
   }

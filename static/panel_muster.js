@@ -182,30 +182,25 @@ export const musterMethods = {
 
   // ---- Muster's turn -----------------------------------------------------------------------
 
-  // The briefing of a new game is open (or failed to): Muster may begin once it is closed.
-  briefingOpened() {
-    this.briefingDue = false;
-    this.musterNext();
+  // A new game's briefing (`opened`: it is on screen, or failed to open): Muster begins once
+  // the player has read it and tapped Begin, so that its first moves are seen as they are
+  // made, not behind it. Until then `briefingDue` holds it (musterNext).
+  awaitBriefing(opened) {
+    const go = () => {
+      this.briefingDue = false;
+      this.musterNext();
+    };
+    opened.then(() => {
+      const brief = document.getElementById("briefing-dialog");
+      if (brief && brief.open) brief.addEventListener("close", go, { once: true });
+      else go();
+    });
   },
 
   // After each view: if Muster decides now, it takes its next action (one at a time).
   musterNext() {
     if (!this.musterDeciding() || this.musterBusy || this.musterStopped) return;
-    // The briefing open over a new game: Muster begins once the player has read it and
-    // tapped Begin, so that its first moves are seen as they are made, not behind it.
-    if (this.briefingDue) return;
-    const brief = document.getElementById("briefing-dialog");
-    if (brief && brief.open) {
-      if (!this.musterWaits) {
-        this.musterWaits = true;
-        const go = () => {
-          this.musterWaits = false;
-          this.musterNext();
-        };
-        brief.addEventListener("close", go, { once: true });
-      }
-      return;
-    }
+    if (this.briefingDue) return; // a new game's briefing is read first (awaitBriefing)
     const run = (this.musterRun = (this.musterRun || 0) + 1);
     const side = this.view.decider;
     const level = this.musterSides()[side];

@@ -28,9 +28,9 @@ DEMOS = {
 TURN_MS = 120_000
 
 
-def choose(scenario: str, side: str) -> str:
-    """The init script that chose Muster for ``side`` at level 1 at New game."""
-    chosen = json.dumps({scenario: {side: 1}})
+def choose(scenario: str, *sides: str) -> str:
+    """The init script that chose Muster for each of ``sides`` at level 1 at New game."""
+    chosen = json.dumps({scenario: dict.fromkeys(sides, 1)})
     return f"try {{ localStorage.setItem('muster.players', {json.dumps(chosen)}); }} catch (e) {{}}"
 
 
@@ -214,8 +214,7 @@ def stop(page) -> None:
 
 def test_muster_on_both_sides_plays_by_itself_and_stops(browser, site_url):
     name = "demo-hohenbrueck"
-    chosen = json.dumps({name: {"austria": 1, "prussia": 1}})
-    init = f"try {{ localStorage.setItem('muster.players', {json.dumps(chosen)}); }} catch (e) {{}}"
+    init = choose(name, "austria", "prussia")
     app = open_app(browser, site_url + f"?scenario={name}", init_script=init, **tablet())
     page = app.page
     press(page, "#new-game")
@@ -274,8 +273,7 @@ def test_muster_on_both_sides_plays_by_itself_and_stops(browser, site_url):
 
 def test_muster_begins_once_the_briefing_of_a_new_game_is_closed(browser, site_url):
     name = "demo-valmont"  # its cup is drawn at once when Muster plays
-    chosen = json.dumps({name: {"austria": 1, "france": 1}})
-    init = f"try {{ localStorage.setItem('muster.players', {json.dumps(chosen)}); }} catch (e) {{}}"
+    init = choose(name, "austria", "france")
     app = open_app(
         browser, site_url + f"?scenario={name}", init_script=init, briefing=True, **tablet()
     )
