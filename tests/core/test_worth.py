@@ -9,9 +9,11 @@ import pytest
 
 from muster import worth
 from muster.game import Game
+from muster.hexgrid import hex_neighbors
 from muster.opponent import evaluation
 from muster.scenario import load_builtin
 from muster.systems import game_rules
+from muster.systems.hex_hexside.evaluation import threat
 
 DEMOS = {"hex-facing": "demo-valmont", "hex-hexside": "demo-hohenbrueck"}
 DEMOS["area-locale"] = "demo-fontanella"
@@ -50,7 +52,7 @@ class Read(dict):
 @pytest.mark.parametrize("system", sorted(DEMOS))
 def test_every_weight_is_read(system, monkeypatch):
     sc, states = positions(DEMOS[system])
-    evaluate = evaluation(system)
+    evaluate = evaluation(system, threats=True)
     side = sc.data["sides"][0]["id"]
     noted = Read(worth.weights(system))
     monkeypatch.setattr(worth, "weights", lambda _system: noted)
@@ -68,10 +70,11 @@ def test_every_weight_is_read(system, monkeypatch):
 @pytest.mark.parametrize("system", sorted(DEMOS))
 def test_the_worth_of_a_position_is_zero_sum(system):
     sc, states = positions(DEMOS[system])
-    evaluate = evaluation(system)
     a, b = (s["id"] for s in sc.data["sides"])
-    for state in states:
-        assert evaluate(sc, state, a) == pytest.approx(-evaluate(sc, state, b))
+    for threats in (False, True):
+        evaluate = evaluation(system, threats)
+        for state in states:
+            assert evaluate(sc, state, a) == pytest.approx(-evaluate(sc, state, b))
 
 
 def test_every_piece_brought_forward_gains_not_only_the_nearest():
@@ -91,3 +94,73 @@ def test_every_piece_brought_forward_gains_not_only_the_nearest():
     assert worth.advance(goals, forward, "b", distance, 8) == -worth.advance(
         goals, forward, "a", distance, 8
     )
+
+
+def bombardments(sc, state, side) -> dict[str, list[dict]]:
+    """Each gun of ``side`` with the bombardments the rules would let it fire in its side's
+    bombardment phase from ``state`` (every gun not yet fired)."""
+    rules = game_rules(sc.system)
+    units = {uid: {**u, "bombarded": False} for uid, u in state["units"].items()}
+    turn = {**state, "units": units, "side": side, "phase": "bombardment"}
+    turn.update(combat=None, decision=None, chance=None)
+    found: dict[str, list[dict]] = {}
+    for action in rules.legal_actions(sc, turn):
+        if action["type"] == "bombard":
+            found.setdefault(action["unit"], []).append(rules.preview(sc, turn, action))
+    return found
+
+
+def test_the_guns_threat_is_the_best_bombardment_the_rules_allow_each_gun():
+    """hex-hexside's ``threat``: each gun counts the best of the bombardments the rules would
+    let it fire at its side's next bombardment phase (by their previews' exact odds), and a
+    gun with none counts nothing; the side's guns less the other's."""
+    sc, states = positions("demo-hohenbrueck", count=8, step=20)
+    # and a gun with an enemy next to it (it may not fire), the other still in range
+    start = Game.start(sc, game_rules(sc.system), 1).state
+    gun = start["units"]["pr-art2"]["hex"]
+    occupied = {u["hex"] for u in start["units"].values()}
+    beside = next(
+        sc.label(h)
+        for h in hex_neighbors(sc.hex_at(gun))
+        if h in sc.hexes and sc.label(h) not in occupied
+    )
+    units = {**start["units"], "au-grz": {**start["units"]["au-grz"], "hex": beside}}
+    states.append({**start, "units": units})
+    assert "pr-art2" not in bombardments(sc, states[-1], "prussia")
+    w = worth.weights("hex-hexside")
+    step = w["steps"] + w["morale"] + w["points"]  # a step lost: 1 point to the enemy
+    a, b = (s["id"] for s in sc.data["sides"])
+    fired = 0
+    for state in states:
+        harm = {}
+        for side in (a, b):
+            total = 0.0
+            for previews in bombardments(sc, state, side).values():
+                best = 0.0
+                for shown in previews:
+                    value = 0.0
+                    for o in shown["outcomes"]:  # as the player sees them
+                        said = {x["key"]: x["params"] for x in o["outcome"]["target"]}
+                        lost = said.get("effect.hh_loss", {"n": 0})["n"]
+                        lost += 1 if "effect.hh_S" in said else 0
+                        retreat = 1 if "effect.hh_r" in said else 0
+                        value += o["p"] * (lost * step - retreat * w["disrupted"])
+                    best = max(best, value)
+                total += best
+                fired += 1
+            harm[side] = total
+        expected = w["threat"] * (harm[a] - harm[b])
+        assert threat(sc, state, a) == pytest.approx(expected)
+        assert threat(sc, state, b) == pytest.approx(-expected)
+    assert fired, "no position where a gun could fire: the test would prove nothing"
+
+
+def test_a_routed_gun_threatens_nothing():
+    sc = load_builtin("demo-hohenbrueck")
+    state = Game.start(sc, game_rules(sc.system), 1).state
+    assert bombardments(sc, state, "prussia")  # at the start a Prussian gun has a target
+    assert threat(sc, state, "prussia") > 0
+    guns = [uid for uid in state["units"] if sc.units[uid]["type"] == "artillery"]
+    routed = {uid: {**u, "status": "routed"} for uid, u in state["units"].items() if uid in guns}
+    assert not bombardments(sc, {**state, "units": {**state["units"], **routed}}, "prussia")
+    assert threat(sc, {**state, "units": {**state["units"], **routed}}, "prussia") == 0.0

@@ -57,6 +57,9 @@ class Level:
     worlds: int
     nodes: int
     replies: int = 0  # how many forced answers of an exchange it follows (``settle``)
+    # whether it weighs what the other side could do at its next turn's fire (the system's
+    # ``threat``, added to every position's value)
+    threats: bool = False
 
 
 @dataclass

@@ -113,7 +113,9 @@ class System:
     - ``terrain_chart``: the rule its combat lines name its terrain chart by, in the rules
       reference ("" without one).
     - ``evaluate``: the computer player's reading of a position (:data:`Evaluate`), None
-      where the system has none yet.
+      where the system has none yet; ``threat``: what each side could do to the other at its
+      next turn's fire, in the same units (:data:`Evaluate`), read by the levels that look
+      at the other side's turn (None: the system has no such reading).
     """
 
     id: str
@@ -131,6 +133,7 @@ class System:
     sequence_problem: Callable[[Any], Problem | None] | None = None
     terrain_chart: str = ""
     evaluate: Evaluate | None = None
+    threat: Evaluate | None = None
 
 
 # Systems of other packages, registered by id (the shipped ones are read from FOLDERS).

@@ -11,7 +11,7 @@ from ...movement import movement_data
 from ...reference import label
 from .. import Editor, OwnerTable, System
 from .combat import check_scenario_crt, crt_info
-from .evaluation import evaluate
+from .evaluation import evaluate, threat
 from .movement import RULES as MOVEMENT
 from .reference import DRM_ROWS
 from .rules import RULES
@@ -70,4 +70,5 @@ SYSTEM = System(
     editor=Editor(unit_types=UNIT_TYPES, words=WORDED, headings=headings),
     terrain_chart="terrain effects chart",
     evaluate=evaluate,
+    threat=threat,
 )

@@ -6,8 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 from ... import worth
-from ...hexgrid import hex_distance
+from ...hexgrid import hex_distance, hex_neighbors
+from ...los import line_of_sight
+from . import combat
 from . import rules as R
+from .position import board_for
 
 SYSTEM = "hex-hexside"
 
@@ -36,3 +39,94 @@ def evaluate(scenario: Any, state: Any, side: str) -> float:
     total += w["reach"] * worth.reach(goals, near, side, hex_distance, int(w["reach_cap"]))
     total += w["advance"] * worth.advance(goals, near, side, hex_distance, int(w["advance_cap"]))
     return total
+
+
+def threat(scenario: Any, state: Any, side: str) -> float:
+    """What the guns threaten at their side's next bombardment, for the search that looks at
+    the other side's turn (``Level.threats``): for each gun that may fire (not routed, not
+    next to an enemy), the expected harm of its best target in range and sight (the steps it
+    takes, "S" as a step, an "r" as a unit put out of order), ``side``'s guns less the
+    other's, times ``w["threat"]``. A gun that has fired this turn still counts: its threat
+    is the next turn's."""
+    w = worth.weights(SYSTEM)
+    if not w["threat"]:
+        return 0.0
+    rule = combat.settings(scenario)["bombardment"]
+    step = (
+        w["steps"]
+        + w["morale"]
+        + w["points"] * combat.settings(scenario)["victory"]["enemy_step_points"]
+    )
+    units = state["units"]
+    places: dict[str, dict[str, list[str]]] = {}  # side -> hex -> its combat units
+    for uid, u in units.items():
+        if u["out"] or scenario.units[uid]["type"] == "leader":
+            continue
+        places.setdefault(scenario.units[uid]["side"], {}).setdefault(u["hex"], []).append(uid)
+    harm: dict[str, float] = {}
+    for gside, hexes in places.items():
+        enemy = {h: us for s, hs in places.items() if s != gside for h, us in hs.items()}
+        near = {n for h in enemy for n in hex_neighbors(scenario.hex_at(h))}
+        total = 0.0
+        for here_label, uids in hexes.items():
+            here = scenario.hex_at(here_label)
+            if rule["not_adjacent_to_enemy"] and here in near:
+                continue
+            for uid in uids:
+                spec = scenario.units[uid]
+                if spec["type"] not in rule["who"] or units[uid]["status"] == "routed":
+                    continue
+                reach = int(spec.get("ratings", {}).get("range", rule["range"]))
+                best = 0.0
+                for label, targets in enemy.items():
+                    drm = _shot(scenario, state, here_label, label, reach)
+                    if drm is None:
+                        continue
+                    best = max(best, _harm(scenario, state, uid, targets, drm, step, w))
+                total += best
+        harm[gside] = total
+    return w["threat"] * worth.signed(harm, side)
+
+
+def _shot(scenario: Any, state: Any, a: str, d: str, reach: int) -> int | None:
+    """The Bomb column DRM of a gun at ``a`` firing at ``d`` (within ``reach``), or None where
+    it may not (out of range, a prohibited hex or hexside, no line of sight): the map's alone,
+    worked out once per scenario."""
+    key = ("threat.shot", a, d, reach)
+    memo = scenario.memo
+    if key in memo:
+        return memo[key]  # type: ignore[no-any-return]
+    ha, hd = scenario.hex_at(a), scenario.hex_at(d)
+    found: int | None = None
+    if hex_distance(ha, hd) <= reach:
+        rule = combat.settings(scenario)["bombardment"]
+        parts = combat.bombard_parts(board_for(scenario, state), ha, hd)
+        los = scenario.data.get("overrides", {}).get("los")
+        if parts.prohibited is None and (
+            not rule["needs_los"] or line_of_sight(scenario, ha, hd, los).clear
+        ):
+            found = int(sum(p.value for p in parts.parts))
+    memo[key] = found
+    return found
+
+
+def _harm(
+    scenario: Any, state: Any, gun: str, targets: list[str], drm: int, step: float, w: Any
+) -> float:
+    """The expected harm of ``gun`` bombarding the units ``targets`` (one hex) with ``drm``."""
+    defenders = targets
+    if combat.settings(scenario)["bombardment"]["defender_strength"] == "strongest_unit":
+        defenders = [max(targets, key=lambda u: combat.strength(scenario, state, u))]
+    odds = combat.odds(scenario, state, [gun], defenders)
+    key = ("threat.harm", (state.get("crt") or {}).get("key"), odds["column"], drm)
+    memo = scenario.memo
+    found = memo.get(key)
+    if found is None:
+        t = combat.tables_of(scenario, state)
+        steps = retreats = 0.0
+        for outcome in combat.distribution(scenario, state, odds["column"], drm):
+            e = combat.result_effects(tuple(outcome["codes"]), t)["defender"]
+            steps += outcome["p"] * (e["loss"] + (1 if e["S"] else 0))
+            retreats += outcome["p"] * (1 if e["r"] else 0)
+        found = memo[key] = (steps, retreats)
+    return float(found[0] * step - found[1] * w["disrupted"])
