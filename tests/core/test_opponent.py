@@ -283,3 +283,30 @@ def test_a_fight_looked_at_further_is_weighed_over_every_face_not_one_drawn(scen
                     return
             game.push(rng.choice(legal))
     assert found, "no fight was offered in 40 random games"
+
+
+def test_the_levels_that_look_at_the_other_sides_turn_weigh_its_threat(monkeypatch):
+    """Levels 2 and 3 add the system's ``threat`` (what each side's fire could do at its next
+    turn) to every position's value; level 1 does not. A threat that only one move lifts
+    (a made-up one: one unit standing on one hex) is that move for level 2, not for level 1."""
+    import dataclasses
+
+    from muster import systems
+
+    assert [n for n, lv in LEVELS.items() if lv.threats] == [2, 3]
+    sc = load_builtin("demo-hohenbrueck")
+    game = Game.start(sc, game_rules(sc.system), 1)
+    legal = game.legal_actions()
+    moves = [a for a in legal if a["type"] == "move"]
+    plain = {lv: think(game, "prussia", LEVELS[lv], "t/1")["action"] for lv in (1, 2)}
+    wanted = next(m for m in reversed(moves) if m not in plain.values())
+    shipped = systems.get(sc.system)
+
+    def threat(scenario, state, side):
+        there = state["units"][wanted["unit"]]["hex"] == wanted["to"]
+        return (100.0 if there else 0.0) * (1 if side == "prussia" else -1)
+
+    changed = dataclasses.replace(shipped, threat=threat)
+    monkeypatch.setattr(systems, "get", lambda system: changed)
+    assert think(game, "prussia", LEVELS[2], "t/1")["action"] == wanted
+    assert think(game, "prussia", LEVELS[1], "t/1")["action"] == plain[1]
