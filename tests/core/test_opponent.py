@@ -287,18 +287,23 @@ def test_a_fight_looked_at_further_is_weighed_over_every_face_not_one_drawn(scen
 
 def test_the_levels_that_look_at_the_other_sides_turn_weigh_its_threat(monkeypatch):
     """Levels 2 and 3 add the system's ``threat`` (what each side's fire could do at its next
-    turn) to every position's value; level 1 does not. A threat that only one move lifts
-    (a made-up one: one unit standing on one hex) is that move for level 2, not for level 1."""
+    turn) to every position's value, level 3 its ``assault`` (its close combats) too; level 1
+    neither. A threat that only one move lifts (a made-up one: one unit standing on one hex)
+    is that move for level 2, not for level 1; an assault so made up is that move for level 3,
+    not for level 2, and level 3 counts it."""
     import dataclasses
 
     from muster import systems
 
     assert [n for n, lv in LEVELS.items() if lv.threats] == [2, 3]
+    assert [n for n, lv in LEVELS.items() if lv.assaults] == [3]
     sc = load_builtin("demo-hohenbrueck")
     game = Game.start(sc, game_rules(sc.system), 1)
     legal = game.legal_actions()
     moves = [a for a in legal if a["type"] == "move"]
-    plain = {lv: think(game, "prussia", LEVELS[lv], "t/1")["action"] for lv in (1, 2)}
+    levels = {**LEVELS, 3: dataclasses.replace(LEVELS[3], nodes=1500)}  # its sight, less budget
+    answers = {lv: think(game, "prussia", levels[lv], "t/1") for lv in (1, 2, 3)}
+    plain = {lv: answer["action"] for lv, answer in answers.items()}
     wanted = next(m for m in reversed(moves) if m not in plain.values())
     shipped = systems.get(sc.system)
 
@@ -310,3 +315,8 @@ def test_the_levels_that_look_at_the_other_sides_turn_weigh_its_threat(monkeypat
     monkeypatch.setattr(systems, "get", lambda system: changed)
     assert think(game, "prussia", LEVELS[2], "t/1")["action"] == wanted
     assert think(game, "prussia", LEVELS[1], "t/1")["action"] == plain[1]
+    assaulting = dataclasses.replace(shipped, assault=threat)
+    monkeypatch.setattr(systems, "get", lambda system: assaulting)
+    assert think(game, "prussia", LEVELS[2], "t/1")["action"] == plain[2]
+    # level 3 takes the made-up gain too (on the way to more: its line goes on past it)
+    assert think(game, "prussia", levels[3], "t/1")["value"] >= answers[3]["value"] + 50

@@ -3,6 +3,7 @@ weight of ``evaluation.json`` is read, and every piece's advance counts, not onl
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -13,7 +14,7 @@ from muster.hexgrid import hex_neighbors
 from muster.opponent import evaluation
 from muster.scenario import load_builtin
 from muster.systems import game_rules
-from muster.systems.hex_hexside.evaluation import threat
+from muster.systems.hex_hexside.evaluation import assault, threat
 
 DEMOS = {"hex-facing": "demo-valmont", "hex-hexside": "demo-hohenbrueck"}
 DEMOS["area-locale"] = "demo-fontanella"
@@ -52,7 +53,7 @@ class Read(dict):
 @pytest.mark.parametrize("system", sorted(DEMOS))
 def test_every_weight_is_read(system, monkeypatch):
     sc, states = positions(DEMOS[system])
-    evaluate = evaluation(system, threats=True)
+    evaluate = evaluation(system, threats=1.0, assaults=1.0)
     side = sc.data["sides"][0]["id"]
     noted = Read(worth.weights(system))
     monkeypatch.setattr(worth, "weights", lambda _system: noted)
@@ -71,7 +72,7 @@ def test_every_weight_is_read(system, monkeypatch):
 def test_the_worth_of_a_position_is_zero_sum(system):
     sc, states = positions(DEMOS[system])
     a, b = (s["id"] for s in sc.data["sides"])
-    for threats in (False, True):
+    for threats in (0.0, 1.0):
         evaluate = evaluation(system, threats)
         for state in states:
             assert evaluate(sc, state, a) == pytest.approx(-evaluate(sc, state, b))
@@ -164,3 +165,63 @@ def test_a_routed_gun_threatens_nothing():
     routed = {uid: {**u, "status": "routed"} for uid, u in state["units"].items() if uid in guns}
     assert not bombardments(sc, {**state, "units": {**state["units"], **routed}}, "prussia")
     assert threat(sc, {**state, "units": {**state["units"], **routed}}, "prussia") == 0.0
+
+
+def assaults(sc, state, side) -> list[tuple[float, str, frozenset]]:
+    """Each close combat ``side`` could designate at its next combat phase from ``state`` (the
+    rules' own ``attack``: every unit able to join is in it), with its expected result by the
+    preview of its confirmation as the player sees it: the defender's steps lost and "r" less
+    the attacker's."""
+    rules = game_rules(sc.system)
+    w = worth.weights("hex-hexside")
+    step = w["steps"] + w["morale"] + w["points"]  # a step lost: 1 point to the enemy
+    fresh = {
+        uid: {**u, "attacked": False, "bombarded": False, "wcm": None, "must": False}
+        for uid, u in state["units"].items()
+    }
+    turn = {**state, "units": fresh, "side": side, "phase": "combat"}
+    turn.update(combat=None, decision=None, chance=None)
+    found = []
+    for action in rules.legal_actions(sc, turn):
+        if action["type"] != "attack":
+            continue
+        designated = json.loads(json.dumps(turn))
+        rules.apply(sc, designated, action)
+        shown = rules.preview(sc, designated, {"type": "confirm"})
+        value = 0.0
+        for o in shown["outcomes"]:
+            for who, sign in (("defender", 1), ("attacker", -1)):
+                said = {x["key"]: x["params"] for x in o["outcome"][who]}
+                lost = said.get("effect.hh_loss", {"n": 0})["n"]
+                lost += 1 if "effect.hh_S" in said else 0
+                retreat = 1 if "effect.hh_r" in said else 0
+                value += sign * o["p"] * (lost * step - retreat * w["disrupted"])
+        attackers = frozenset(designated["combat"]["attackers"])
+        found.append((value, action["target"], attackers))
+    return found
+
+
+def test_the_assault_threat_is_each_combat_the_rules_would_let_a_side_designate():
+    """hex-hexside's ``assault``: each enemy hex a side could attack at its next combat phase,
+    with every unit the rules' ``attack`` puts in it, by the exact odds of its preview;
+    combats that gain counted, the best first, each unit in one only; the side's less the
+    other's."""
+    sc, states = positions("demo-hohenbrueck", count=10, step=20)
+    w = worth.weights("hex-hexside")
+    a, b = (s["id"] for s in sc.data["sides"])
+    fought = 0
+    for state in states:
+        gain = {}
+        for side in (a, b):
+            used: set = set()
+            gain[side] = 0.0
+            combats = [c for c in assaults(sc, state, side) if c[0] > 0]
+            fought += len(combats)
+            for value, _target, attackers in sorted(combats, key=lambda c: (-c[0], c[1])):
+                if not attackers & used:
+                    used |= attackers
+                    gain[side] += value
+        expected = w["assault"] * (gain[a] - gain[b])
+        assert assault(sc, state, a) == pytest.approx(expected)
+        assert assault(sc, state, b) == pytest.approx(-expected)
+    assert fought, "no position where a combat could gain: the test would prove nothing"

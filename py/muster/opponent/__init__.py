@@ -29,9 +29,10 @@ LEVELS = {
     # The default level is meant to decide within 2 s in the browser: bench/advise_pyodide.py
     # measures each level there (and bench/advise_speed.py in CPython).
     1: Level("level.muster_1", chances=1, deepen=2, plies=1, worlds=1, nodes=800, replies=4),
-    # Levels 2 and 3 weigh what the other side's fire could do at its next turn (``threats``):
-    # in demo-hohenbrueck it took level 2 against level 1 from 42 % to 65 %, and level 3
-    # against greedy from 60 % to 85 % (40 games each, README).
+    # Level 2 also weighs what each side's fire could do at its next turn (``threats``), level 3
+    # that and what its close combats could (``assaults``): in demo-hohenbrueck, the threat took
+    # level 2 against level 1 from 42 % to 65 % and level 3 against greedy from 60 % to 85 %;
+    # the close combats took level 3 against level 2 from 50 % to 90 % (40 games each, README).
     2: Level(
         "level.muster_2",
         chances=1,
@@ -40,7 +41,7 @@ LEVELS = {
         worlds=2,
         nodes=1500,
         replies=5,
-        threats=True,
+        threats=1.0,
     ),
     3: Level(
         "level.muster_3",
@@ -50,7 +51,8 @@ LEVELS = {
         worlds=3,
         nodes=6000,
         replies=6,
-        threats=True,
+        threats=1.0,
+        assaults=1.0,
     ),
 }
 DEFAULT_LEVEL = 2
@@ -58,16 +60,20 @@ RECENT = 256  # at most how many of the turn's positions Muster remembers, not t
 Label = dict[str, Any]
 
 
-def evaluation(system: str, threats: bool = False) -> Evaluate:
-    """The system's ``evaluate(scenario, state, side) -> float``; with ``threats``, plus what
-    each side could do to the other at its next turn's fire (the system's ``threat``, where
-    it has one)."""
+def evaluation(system: str, threats: float = 0.0, assaults: float = 0.0) -> Evaluate:
+    """The system's ``evaluate(scenario, state, side) -> float``; plus, ``threats`` times,
+    what each side could do to the other at its next turn's fire (the system's ``threat``,
+    where it has one), and ``assaults`` times what its close combats could (``assault``)."""
     described = systems.get(system)
     found = described.evaluate
     if found is None:
         raise RulesError("error.no_opponent", "Muster cannot play {system} yet", system=system)
-    threat = described.threat
-    if not threats or threat is None:
+    looks = [
+        (weight, term)
+        for weight, term in ((threats, described.threat), (assaults, described.assault))
+        if weight and term is not None
+    ]
+    if not looks:
         return found
     base = found
 
@@ -75,7 +81,7 @@ def evaluation(system: str, threats: bool = False) -> Evaluate:
         value = base(scenario, state, side)
         if state.get("result"):
             return value
-        return value + threat(scenario, state, side)
+        return value + sum(weight * term(scenario, state, side) for weight, term in looks)
 
     return looking
 
@@ -119,7 +125,7 @@ def think(
     shown = game.view(side, 0)
     legal: list[Action] = shown["legal"]
     deadline = None if budget_ms is None else time.monotonic() + budget_ms / 1000
-    evaluate = evaluation(scenario.system, lv.threats)
+    evaluate = evaluation(scenario.system, lv.threats, lv.assaults)
     worlds = lv.worlds if rules.hidden_information else 1
     # The positions the side has seen this turn (as its screen showed them), not to go back
     # to, each with how long ago it was seen (0: the newest).

@@ -57,9 +57,11 @@ class Level:
     worlds: int
     nodes: int
     replies: int = 0  # how many forced answers of an exchange it follows (``settle``)
-    # whether it weighs what the other side could do at its next turn's fire (the system's
-    # ``threat``, added to every position's value)
-    threats: bool = False
+    # how much it weighs what each side could do at its next turn's fire (the system's
+    # ``threat``, times this, added to every position's value; 0: not at all)
+    threats: float = 0.0
+    # and what each side's close combats could do at its next turn (the system's ``assault``)
+    assaults: float = 0.0
 
 
 @dataclass

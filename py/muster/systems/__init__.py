@@ -115,7 +115,8 @@ class System:
     - ``evaluate``: the computer player's reading of a position (:data:`Evaluate`), None
       where the system has none yet; ``threat``: what each side could do to the other at its
       next turn's fire, in the same units (:data:`Evaluate`), read by the levels that look
-      at the other side's turn (None: the system has no such reading).
+      at the other side's turn (None: the system has no such reading); ``assault``: the same
+      for the close combats each side could make at its next turn.
     """
 
     id: str
@@ -134,6 +135,7 @@ class System:
     terrain_chart: str = ""
     evaluate: Evaluate | None = None
     threat: Evaluate | None = None
+    assault: Evaluate | None = None
 
 
 # Systems of other packages, registered by id (the shipped ones are read from FOLDERS).

@@ -11,7 +11,7 @@ from ...movement import movement_data
 from ...reference import label
 from .. import Editor, OwnerTable, System
 from .combat import check_scenario_crt, crt_info
-from .evaluation import evaluate, threat
+from .evaluation import assault, evaluate, threat
 from .movement import RULES as MOVEMENT
 from .reference import DRM_ROWS
 from .rules import RULES
@@ -71,4 +71,5 @@ SYSTEM = System(
     terrain_chart="terrain effects chart",
     evaluate=evaluate,
     threat=threat,
+    assault=assault,
 )

@@ -8,9 +8,9 @@ from typing import Any
 from ... import worth
 from ...hexgrid import hex_distance, hex_neighbors
 from ...los import line_of_sight
-from . import combat
+from . import combat, screen
 from . import rules as R
-from .position import board_for
+from .position import board_for, new_combat, pair_ok
 
 SYSTEM = "hex-hexside"
 
@@ -130,3 +130,128 @@ def _harm(
             retreats += outcome["p"] * (1 if e["r"] else 0)
         found = memo[key] = (steps, retreats)
     return float(found[0] * step - found[1] * w["disrupted"])
+
+
+ASSAULTS = "threat.assaults"  # the scenario's memo of close combats valued (``assault``)
+ASSAULTS_KEPT = 5000  # at most how many it keeps before it starts again (a few MB)
+
+
+def assault(scenario: Any, state: Any, side: str) -> float:
+    """What each side's close combats could do at its next combat phase from where its units
+    stand, for the level that looks at it (``Level.assaults``): for each enemy hex, every unit
+    of the side that could attack it (of the types and states ``designation`` allows, next to
+    it across a hexside the chart lets it attack), the combat's expected result by the rules'
+    own preview (its odds, DRM and the CRT's exact chances): the defender's steps and "r" less
+    the attacker's, counted where it gains. A unit counts in one combat only, the best first.
+    ``side``'s less the other's, times ``w["assault"]``."""
+    w = worth.weights(SYSTEM)
+    if not w["assault"]:
+        return 0.0
+    rule = combat.settings(scenario)["designation"]
+    step = (
+        w["steps"]
+        + w["morale"]
+        + w["points"] * combat.settings(scenario)["victory"]["enemy_step_points"]
+    )
+    units = state["units"]
+    hexes: dict[str, list[str]] = {}  # hex -> every unit in it (leaders too)
+    sides: dict[str, str] = {}  # hex -> the side of its combat units
+    for uid, u in units.items():
+        if u["out"]:
+            continue
+        hexes.setdefault(u["hex"], []).append(uid)
+        if scenario.units[uid]["type"] != "leader":
+            sides[u["hex"]] = scenario.units[uid]["side"]
+    board = None
+    gain: dict[str, float] = {s: 0.0 for s in set(sides.values())}
+    for aside in gain:
+        found: list[tuple[float, str, frozenset[str]]] = []
+        able = [
+            uid
+            for uid, u in units.items()
+            if not u["out"]
+            and scenario.units[uid]["side"] == aside
+            and scenario.units[uid]["type"] in rule["may_attack"]
+            and u["status"] not in rule["not_states"]
+        ]
+        for target, tside in sides.items():
+            if tside == aside:
+                continue
+            d = scenario.hex_at(target)
+            near = [uid for uid in able if hex_distance(scenario.hex_at(units[uid]["hex"]), d) == 1]
+            if not near:
+                continue
+            if board is None:
+                board = board_for(scenario, state)
+            # in the order the rules' designation puts them (the provisional lead unit is the
+            # first of the best morale)
+            attackers = [uid for uid in near if pair_ok(scenario, state, board, uid, target)]
+            if not attackers:
+                continue
+            value = _assault(scenario, state, aside, attackers, target, hexes, step, w)
+            if value > 0:
+                found.append((value, target, frozenset(attackers)))
+        used: set[str] = set()
+        for value, _target, group in sorted(found, key=lambda f: (-f[0], f[1])):
+            if group & used:
+                continue
+            used |= group
+            gain[aside] += value
+    return w["assault"] * worth.signed(gain, side)
+
+
+def _assault(
+    scenario: Any,
+    state: Any,
+    aside: str,
+    attackers: list[str],
+    target: str,
+    hexes: dict[str, list[str]],
+    step: float,
+    w: Any,
+) -> float:
+    """The expected result of ``attackers`` (of ``aside``) attacking ``target`` at the next
+    combat phase, by ``screen.preview`` of the combat as designated (kept in the scenario's
+    memo by what it reads: every unit of the hexes involved, its steps lost and state)."""
+    units = state["units"]
+    involved = sorted({units[a]["hex"] for a in attackers} | {target})
+    key = (
+        (state.get("crt") or {}).get("key"),
+        tuple(attackers),
+        target,
+        tuple(
+            (
+                uid,
+                units[uid]["hex"],
+                units[uid]["lost"],
+                units[uid]["status"],
+                units[uid]["engaged"],
+            )
+            for h in involved
+            for uid in sorted(hexes.get(h, ()))
+        ),
+    )
+    memo = scenario.memo.setdefault(ASSAULTS, {})
+    found = memo.get(key)
+    if found is not None:
+        return float(found)
+    if len(memo) >= ASSAULTS_KEPT:
+        memo.clear()
+    fresh = {
+        uid: {**u, "attacked": False, "bombarded": False, "wcm": None, "must": False}
+        for uid, u in units.items()
+    }
+    scratch: Any = {**state, "units": fresh, "side": aside, "phase": "combat", "decision": None}
+    scratch["chance"] = None
+    scratch["combat"] = new_combat(scratch, list(attackers), [target], None)
+    shown = screen.preview(scenario, scratch, {"type": "confirm"})
+    t = combat.tables_of(scenario, state)
+    value = 0.0
+    for outcome in shown["outcomes"]:
+        e = combat.result_effects(tuple(outcome["codes"]), t)
+        for who, sign in (("defender", 1), ("attacker", -1)):
+            lost = e[who]["loss"] + (1 if e[who]["S"] else 0)
+            retreat = 1 if e[who]["r"] else 0
+            value += sign * outcome["p"] * (lost * step - retreat * w["disrupted"])
+    memo[key] = value
+    return value
