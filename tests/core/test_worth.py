@@ -128,6 +128,10 @@ def test_the_guns_threat_is_the_best_bombardment_the_rules_allow_each_gun():
     units = {**start["units"], "au-grz": {**start["units"]["au-grz"], "hex": beside}}
     states.append({**start, "units": units})
     assert "pr-art2" not in bombardments(sc, states[-1], "prussia")
+    # and with an enemy leader alone next to it: the rules count him as an enemy beside it
+    units = {**start["units"], "au-ldr": {**start["units"]["au-ldr"], "hex": beside}}
+    states.append({**start, "units": units})
+    assert "pr-art2" not in bombardments(sc, states[-1], "prussia")
     w = worth.weights("hex-hexside")
     step = w["steps"] + w["morale"] + w["points"]  # a step lost: 1 point to the enemy
     a, b = (s["id"] for s in sc.data["sides"])

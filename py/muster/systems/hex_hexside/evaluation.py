@@ -37,8 +37,34 @@ def evaluate(scenario: Any, state: Any, side: str) -> float:
         near.setdefault(spec["side"], []).append(scenario.hex_at(u["hex"]))
     goals = [(scenario.hex_at(o["hex"]), o["points"]) for o in scenario.data.get("objectives", [])]
     total += w["reach"] * worth.reach(goals, near, side, hex_distance, int(w["reach_cap"]))
-    total += w["advance"] * worth.advance(goals, near, side, hex_distance, int(w["advance_cap"]))
+    cap = int(w["advance_cap"])
+    if w["advance"]:  # (0 here: not worked out for nothing)
+        total += w["advance"] * worth.advance(goals, near, side, hex_distance, cap)
     return total
+
+
+def _neighbours(scenario: Any, label: str) -> frozenset[str]:
+    """The labels of the hexes next to ``label`` on the map, worked out once per scenario."""
+    key = ("threat.near", label)
+    found = scenario.memo.get(key)
+    if found is None:
+        h = scenario.hex_at(label)
+        found = frozenset(scenario.label(n) for n in hex_neighbors(h) if n in scenario.hexes)
+        scenario.memo[key] = found
+    return found  # type: ignore[no-any-return]
+
+
+def _may_cross(scenario: Any, state: Any, uid: str, target: str) -> bool:
+    """``pair_ok``: ``uid`` next to ``target`` across a hexside the chart lets it attack; the
+    chart's answer (the map's alone) worked out once per unit type and pair of hexes."""
+    here = state["units"][uid]["hex"]
+    key = ("threat.cross", scenario.units[uid]["type"], here, target)
+    found = scenario.memo.get(key)
+    if found is None:
+        found = scenario.memo[key] = pair_ok(
+            scenario, state, board_for(scenario, state), uid, target
+        )
+    return found  # type: ignore[no-any-return]
 
 
 def threat(scenario: Any, state: Any, side: str) -> float:
@@ -59,18 +85,22 @@ def threat(scenario: Any, state: Any, side: str) -> float:
     )
     units = state["units"]
     places: dict[str, dict[str, list[str]]] = {}  # side -> hex -> its combat units
+    stands: dict[str, set[str]] = {}  # side -> the hexes of its units, leaders too
     for uid, u in units.items():
-        if u["out"] or scenario.units[uid]["type"] == "leader":
+        if u["out"]:
             continue
-        places.setdefault(scenario.units[uid]["side"], {}).setdefault(u["hex"], []).append(uid)
+        stands.setdefault(scenario.units[uid]["side"], set()).add(u["hex"])
+        if scenario.units[uid]["type"] != "leader":
+            places.setdefault(scenario.units[uid]["side"], {}).setdefault(u["hex"], []).append(uid)
     harm: dict[str, float] = {}
     for gside, hexes in places.items():
         enemy = {h: us for s, hs in places.items() if s != gside for h, us in hs.items()}
-        near = {n for h in enemy for n in hex_neighbors(scenario.hex_at(h))}
+        # next to an enemy: a leader alone too, as the rules' board counts it
+        others = {h for s, hs in stands.items() if s != gside for h in hs}
         total = 0.0
         for here_label, uids in hexes.items():
-            here = scenario.hex_at(here_label)
-            if rule["not_adjacent_to_enemy"] and here in near:
+            near = _neighbours(scenario, here_label)
+            if rule["not_adjacent_to_enemy"] and not near.isdisjoint(others):
                 continue
             for uid in uids:
                 spec = scenario.units[uid]
@@ -162,7 +192,6 @@ def assault(scenario: Any, state: Any, side: str) -> float:
         hexes.setdefault(u["hex"], []).append(uid)
         if scenario.units[uid]["type"] != "leader":
             sides[u["hex"]] = scenario.units[uid]["side"]
-    board = None
     gain: dict[str, float] = {s: 0.0 for s in set(sides.values())}
     for aside in gain:
         found: list[tuple[float, str, frozenset[str]]] = []
@@ -177,15 +206,14 @@ def assault(scenario: Any, state: Any, side: str) -> float:
         for target, tside in sides.items():
             if tside == aside:
                 continue
-            d = scenario.hex_at(target)
-            near = [uid for uid in able if hex_distance(scenario.hex_at(units[uid]["hex"]), d) == 1]
-            if not near:
-                continue
-            if board is None:
-                board = board_for(scenario, state)
+            beside = _neighbours(scenario, target)
             # in the order the rules' designation puts them (the provisional lead unit is the
             # first of the best morale)
-            attackers = [uid for uid in near if pair_ok(scenario, state, board, uid, target)]
+            attackers = [
+                uid
+                for uid in able
+                if units[uid]["hex"] in beside and _may_cross(scenario, state, uid, target)
+            ]
             if not attackers:
                 continue
             value = _assault(scenario, state, aside, attackers, target, hexes, step, w)
