@@ -78,11 +78,7 @@ def threat(scenario: Any, state: Any, side: str) -> float:
     if not w["threat"]:
         return 0.0
     rule = combat.settings(scenario)["bombardment"]
-    step = (
-        w["steps"]
-        + w["morale"]
-        + w["points"] * combat.settings(scenario)["victory"]["enemy_step_points"]
-    )
+    step = _step_worth(scenario, w)
     units = state["units"]
     places: dict[str, dict[str, list[str]]] = {}  # side -> hex -> its combat units
     stands: dict[str, set[str]] = {}  # side -> the hexes of its units, leaders too
@@ -140,6 +136,20 @@ def _shot(scenario: Any, state: Any, a: str, d: str, reach: int) -> int | None:
     return found
 
 
+def _step_worth(scenario: Any, w: Any) -> float:
+    """What one step lost is worth, as ``evaluate`` counts it: the step, the army morale point
+    it costs and the points it gives the enemy."""
+    per_step = combat.settings(scenario)["victory"]["enemy_step_points"]
+    return float(w["steps"] + w["morale"] + w["points"] * per_step)
+
+
+def _hurt(effect: dict[str, Any], step: float, w: Any) -> float:
+    """What one side's CRT effect costs it (``combat.result_effects``): its loss points and an
+    "S" at the worth of a step, an "r" at that of a unit out of order."""
+    lost = effect["loss"] + (1 if effect["S"] else 0)
+    return float(lost * step - (1 if effect["r"] else 0) * w["disrupted"])
+
+
 def _harm(
     scenario: Any, state: Any, gun: str, targets: list[str], drm: int, step: float, w: Any
 ) -> float:
@@ -153,13 +163,12 @@ def _harm(
     found = memo.get(key)
     if found is None:
         t = combat.tables_of(scenario, state)
-        steps = retreats = 0.0
-        for outcome in combat.distribution(scenario, state, odds["column"], drm):
-            e = combat.result_effects(tuple(outcome["codes"]), t)["defender"]
-            steps += outcome["p"] * (e["loss"] + (1 if e["S"] else 0))
-            retreats += outcome["p"] * (1 if e["r"] else 0)
-        found = memo[key] = (steps, retreats)
-    return float(found[0] * step - found[1] * w["disrupted"])
+        found = memo[key] = sum(
+            outcome["p"]
+            * _hurt(combat.result_effects(tuple(outcome["codes"]), t)["defender"], step, w)
+            for outcome in combat.distribution(scenario, state, odds["column"], drm)
+        )
+    return float(found)
 
 
 ASSAULTS = "threat.assaults"  # the scenario's memo of close combats valued (``assault``)
@@ -178,11 +187,7 @@ def assault(scenario: Any, state: Any, side: str) -> float:
     if not w["assault"]:
         return 0.0
     rule = combat.settings(scenario)["designation"]
-    step = (
-        w["steps"]
-        + w["morale"]
-        + w["points"] * combat.settings(scenario)["victory"]["enemy_step_points"]
-    )
+    step = _step_worth(scenario, w)
     units = state["units"]
     hexes: dict[str, list[str]] = {}  # hex -> every unit in it (leaders too)
     sides: dict[str, str] = {}  # hex -> the side of its combat units
@@ -277,9 +282,6 @@ def _assault(
     value = 0.0
     for outcome in shown["outcomes"]:
         e = combat.result_effects(tuple(outcome["codes"]), t)
-        for who, sign in (("defender", 1), ("attacker", -1)):
-            lost = e[who]["loss"] + (1 if e[who]["S"] else 0)
-            retreat = 1 if e[who]["r"] else 0
-            value += sign * outcome["p"] * (lost * step - retreat * w["disrupted"])
+        value += outcome["p"] * (_hurt(e["defender"], step, w) - _hurt(e["attacker"], step, w))
     memo[key] = value
     return value
