@@ -30,9 +30,9 @@ LEVELS = {
     # measures each level there (and bench/advise_speed.py in CPython).
     1: Level("level.muster_1", chances=1, deepen=2, plies=1, worlds=1, nodes=800, replies=4),
     # Level 2 also weighs what each side's fire could do at its next turn (``threats``), level 3
-    # that and what its close combats could (``assaults``): in demo-hohenbrueck, the threat took
-    # level 2 against level 1 from 42 % to 65 % and level 3 against greedy from 60 % to 85 %;
-    # the close combats took level 3 against level 2 from 50 % to 90 % (40 games each, README).
+    # that and what its close combats could (``assaults``): in demo-hohenbrueck level 2 against
+    # level 1 went from 42 % to 70 %, level 3 against level 2 from 48 % to 88 % and against
+    # greedy from 60 % to 100 % (README, Strength: the runs, and each reading tried alone).
     2: Level(
         "level.muster_2",
         chances=1,
