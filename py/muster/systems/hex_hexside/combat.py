@@ -19,10 +19,10 @@ from typing import Any
 
 from ... import play
 from ...errors import RulesError, ScenarioError
-from ...hexgrid import Hex, Hexside
+from ...hexgrid import Hex, Hexside, hex_distance
 from ...hexmap import Scenario
 from ...limits import MAX_CRT_CHARS, MAX_CRT_COLUMNS, check_count, check_plain, check_size
-from ...los import los_config, trace
+from ...los import line_of_sight, los_config, trace
 from ...modifier import Modifier
 from ...movement import Board
 from ...parsing import show
@@ -257,6 +257,28 @@ def bombard_parts(board: Board, a: Hex, d: Hex) -> TerrainDrm:
     pick = min if vertex == "either" else max
     side = pick(open_, key=lambda s: s.value)  # the first of equal ones
     return TerrainDrm(found.parts + side.parts, found.shock_allowed and side.shock_allowed)
+
+
+def bombard_reach(scenario: Scenario, uid: str) -> int:
+    """How far a gun bombards: its own range rating, else ``bombardment.range``."""
+    rule = settings(scenario)["bombardment"]
+    return int(scenario.units[uid].get("ratings", {}).get("range", rule["range"]))
+
+
+def bombard_shot(board: Board, a: Hex, d: Hex, reach: int) -> TerrainDrm | None:
+    """The Bomb column DRM of a bombardment from ``a`` at ``d`` (``bombard_parts``), or None
+    where the map forbids it: beyond ``reach``, a hex or hexside the chart prohibits, or out
+    of sight (``bombardment.needs_los``). Who fires, and when, the rules ask apart."""
+    sc = board.scenario
+    if hex_distance(a, d) > reach:
+        return None
+    parts = bombard_parts(board, a, d)
+    if parts.prohibited is not None:
+        return None
+    needs_sight = settings(sc)["bombardment"]["needs_los"]
+    if needs_sight and not line_of_sight(sc, a, d, sc.data.get("overrides", {}).get("los")).clear:
+        return None
+    return parts
 
 
 def entry_hexes(scenario: Scenario, a: Hex, d: Hex) -> list[Hex]:

@@ -7,7 +7,6 @@ from typing import Any
 
 from ... import worth
 from ...hexgrid import hex_distance, hex_neighbors
-from ...los import line_of_sight
 from . import combat, screen
 from . import rules as R
 from .position import board_for, new_combat, pair_ok
@@ -102,7 +101,7 @@ def threat(scenario: Any, state: Any, side: str) -> float:
                 spec = scenario.units[uid]
                 if spec["type"] not in rule["who"] or units[uid]["status"] == "routed":
                     continue
-                reach = int(spec.get("ratings", {}).get("range", rule["range"]))
+                reach = combat.bombard_reach(scenario, uid)
                 best = 0.0
                 for label, targets in enemy.items():
                     drm = _shot(scenario, state, here_label, label, reach)
@@ -116,22 +115,15 @@ def threat(scenario: Any, state: Any, side: str) -> float:
 
 def _shot(scenario: Any, state: Any, a: str, d: str, reach: int) -> int | None:
     """The Bomb column DRM of a gun at ``a`` firing at ``d`` (within ``reach``), or None where
-    it may not (out of range, a prohibited hex or hexside, no line of sight): the map's alone,
-    worked out once per scenario."""
+    it may not (``combat.bombard_shot``): the map's alone, worked out once per scenario."""
     key = ("threat.shot", a, d, reach)
     memo = scenario.memo
     if key in memo:
         return memo[key]  # type: ignore[no-any-return]
-    ha, hd = scenario.hex_at(a), scenario.hex_at(d)
-    found: int | None = None
-    if hex_distance(ha, hd) <= reach:
-        rule = combat.settings(scenario)["bombardment"]
-        parts = combat.bombard_parts(board_for(scenario, state), ha, hd)
-        los = scenario.data.get("overrides", {}).get("los")
-        if parts.prohibited is None and (
-            not rule["needs_los"] or line_of_sight(scenario, ha, hd, los).clear
-        ):
-            found = int(sum(p.value for p in parts.parts))
+    shot = combat.bombard_shot(
+        board_for(scenario, state), scenario.hex_at(a), scenario.hex_at(d), reach
+    )
+    found = None if shot is None else int(sum(p.value for p in shot.parts))
     memo[key] = found
     return found
 

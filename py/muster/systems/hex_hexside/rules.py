@@ -378,7 +378,6 @@ class HexHexsideRules(RulesBase[HexHexsideState, Action]):
     ) -> list[Action]:
         rule = settings(scenario)["bombardment"]
         board = board or board_for(scenario, state)
-        los_config = scenario.data.get("overrides", {}).get("los")
         enemy_hexes = sorted(
             {
                 u["hex"]
@@ -397,14 +396,9 @@ class HexHexsideRules(RulesBase[HexHexsideState, Action]):
             here = scenario.hex_at(u["hex"])
             if rule["not_adjacent_to_enemy"] and board.adjacent_to_enemy(here, phasing(state)):
                 continue
-            reach = int(spec.get("ratings", {}).get("range", rule["range"]))
+            reach = combat.bombard_reach(scenario, uid)
             for label in enemy_hexes:
-                there = scenario.hex_at(label)
-                if hex_distance(here, there) > reach:
-                    continue
-                if combat.bombard_parts(board, here, there).prohibited is not None:
-                    continue
-                if rule["needs_los"] and not line_of_sight(scenario, here, there, los_config).clear:
+                if combat.bombard_shot(board, here, scenario.hex_at(label), reach) is None:
                     continue
                 actions.append({"type": "bombard", "unit": uid, "target": label})
         return actions
@@ -465,7 +459,7 @@ class HexHexsideRules(RulesBase[HexHexsideState, Action]):
         if rule["not_adjacent_to_enemy"] and board.adjacent_to_enemy(here, phasing(state)):
             return refusal("error.hh_bombard_adjacent", {"who": who}, None, place)
         distance = hex_distance(here, there)
-        reach = int(spec.get("ratings", {}).get("range", rule["range"]))
+        reach = combat.bombard_reach(scenario, uid)
         if distance > reach:
             far = {"who": who, "place": place, "distance": distance, "reach": reach}
             return refusal("error.hh_bombard_range", far, None, place)
