@@ -14,6 +14,7 @@ from muster.hexgrid import hex_neighbors
 from muster.opponent import evaluation
 from muster.scenario import load_builtin
 from muster.systems import game_rules
+from muster.systems.hex_facing import evaluation as facing
 from muster.systems.hex_hexside.evaluation import assault, threat
 
 DEMOS = {"hex-facing": "demo-valmont", "hex-hexside": "demo-hohenbrueck"}
@@ -229,3 +230,73 @@ def test_the_assault_threat_is_each_combat_the_rules_would_let_a_side_designate(
         assert assault(sc, state, a) == pytest.approx(expected)
         assert assault(sc, state, b) == pytest.approx(-expected)
     assert fought, "no position where a combat could gain: the test would prove nothing"
+
+
+def valmont_before_the_village() -> tuple:
+    """demo-valmont at its start with Valmont's 0805 (3 points, Austria's) emptied: its two
+    battalions out, every French unit put back far from it. 0705 is next to 0805 and to 0806
+    (2 points, Austria's, held by a battalion in good order and a leader)."""
+    sc = load_builtin("demo-valmont")
+    state = json.loads(json.dumps(Game.start(sc, game_rules(sc.system), 1).state))
+    for uid in ("au-1-1", "au-1-4"):
+        state["units"][uid]["out"] = True
+    return sc, state
+
+
+def test_an_empty_objective_next_to_a_unit_that_will_move_weighs_its_points():
+    sc, state = valmont_before_the_village()
+    w = worth.weights("hex-facing")
+    assert facing.threat(sc, state, "france") == 0  # no French unit next to an objective
+    state["units"]["fr-1-1"]["hex"] = "0705"
+    assert facing.threat(sc, state, "france") == w["take"] * 3
+    assert facing.threat(sc, state, "austria") == -w["take"] * 3  # zero-sum
+    # 0806's battalion routed: the one unit beside both counts once, for the first objective
+    state["units"]["au-1-2"]["status"] = "routed"
+    assert facing.threat(sc, state, "france") == w["take"] * 3
+    state["units"]["au-1-2"]["status"] = "good"
+    # a second unit beside it: 0806 still has a battalion in good order, so nothing more
+    state["units"]["fr-1-2"]["hex"] = "0705"
+    assert facing.threat(sc, state, "france") == w["take"] * 3
+    # the battalion routed: a melee may drive it and the leader off, the second unit counts
+    state["units"]["au-1-2"]["status"] = "routed"
+    assert facing.threat(sc, state, "france") == w["take"] * 3 + w["take_routed"] * 2
+    # a routed unit takes nothing
+    state["units"]["fr-1-1"]["status"] = "routed"
+    state["units"]["fr-1-2"]["status"] = "routed"
+    assert facing.threat(sc, state, "france") == 0
+
+
+def test_an_objective_with_enemies_on_it_is_weighed_by_their_state():
+    sc, state = valmont_before_the_village()
+    w = worth.weights("hex-facing")
+    state["units"]["fr-1-1"]["hex"] = "0904"
+    state["units"]["au-1-3"]["hex"] = "0805"  # a battalion in good order on it
+    assert facing.threat(sc, state, "france") == 0
+    state["units"]["au-1-3"]["status"] = "disordered"
+    assert facing.threat(sc, state, "france") == 0
+    state["units"]["au-1-3"]["status"] = "routed"
+    assert facing.threat(sc, state, "france") == w["take_routed"] * 3
+    state["units"]["au-1-3"]["hex"] = "0905"
+    state["units"]["au-l-2"]["hex"] = "0805"  # a leader alone
+    assert facing.threat(sc, state, "france") == w["take_routed"] * 3
+    # an objective the side holds is not weighed for it again; the other side's battalion
+    # beside it (0905) may walk back in
+    state["units"]["au-l-2"]["hex"] = "1304"
+    state["held"]["0805"] = "france"
+    assert facing.threat(sc, state, "france") == -w["take"] * 3
+
+
+def test_in_the_last_turn_only_a_formation_that_will_still_move_may_take():
+    sc, state = valmont_before_the_village()
+    w = worth.weights("hex-facing")
+    state["units"]["fr-1-1"]["hex"] = "0705"  # of fr-bde1
+    state["turn"] = state["turns"]
+    state["cup"], state["active"] = [], None
+    assert facing.threat(sc, state, "france") == 0
+    state["cup"] = ["au-bde1", "fr-bde1"]
+    assert facing.threat(sc, state, "france") == w["take"] * 3
+    state["cup"] = ["au-bde1"]
+    active = {"formation": "fr-bde1", "side": "france", "orders": True, "acted": []}
+    for step, gains in (("fire", True), ("move", True), ("combat", False)):
+        state["active"] = {**active, "step": step, "facing_due": None}
+        assert facing.threat(sc, state, "france") == (w["take"] * 3 if gains else 0), step

@@ -8,7 +8,7 @@ from pathlib import Path
 from ...hexmap import UNIT_TYPES
 from ...reference import label
 from .. import Editor, Setting, System, Table
-from .evaluation import evaluate
+from .evaluation import evaluate, threat
 from .movement import RULES as MOVEMENT
 from .reference import HEADINGS
 from .rules import RULES
@@ -63,4 +63,5 @@ SYSTEM = System(
     ),
     terrain_chart="terrain table",
     evaluate=evaluate,
+    threat=threat,
 )

@@ -3,11 +3,13 @@ are data (``evaluation.json``), each term the side's own less the other's (``mus
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ... import worth
-from ...hexgrid import hex_distance
+from ...hexgrid import hex_distance, hex_neighbors
 from . import rules as R
+from .position import settings
 
 SYSTEM = "hex-facing"
 
@@ -37,4 +39,72 @@ def evaluate(scenario: Any, state: Any, side: str) -> float:
     goals = [(scenario.hex_at(o["hex"]), o["points"]) for o in scenario.data.get("objectives", [])]
     total += w["reach"] * worth.reach(goals, near, side, hex_distance, int(w["reach_cap"]))
     total += w["advance"] * worth.advance(goals, near, side, hex_distance, int(w["advance_cap"]))
+    return total
+
+
+def _neighbours(scenario: Any, label: str) -> frozenset[str]:
+    """The labels of the hexes next to ``label`` on the map, worked out once per scenario."""
+    key = ("take.near", label)
+    found = scenario.memo.get(key)
+    if found is None:
+        h = scenario.hex_at(label)
+        found = frozenset(scenario.label(n) for n in hex_neighbors(h) if n in scenario.hexes)
+        scenario.memo[key] = found
+    return found  # type: ignore[no-any-return]
+
+
+def _will_move(scenario: Any, state: Any) -> Callable[[str], bool]:
+    """Whether a formation's units may still move before the end: any, while a turn follows
+    this one; in the last turn, those of a formation still in the cup, or of the one active
+    before its combat step (the rules' ``formation_steps``)."""
+    if state["turn"] < state["turns"]:
+        return lambda formation: True
+    later = set(state["cup"])
+    active = state.get("active")
+    if active:
+        steps = settings(scenario)["formation_steps"]
+        if "move" in steps and active["step"] in steps[: steps.index("move") + 1]:
+            later.add(active["formation"])
+    return later.__contains__
+
+
+def threat(scenario: Any, state: Any, side: str) -> float:
+    """The objectives each side could take at its next move, for the levels that look at the
+    other side's turn (``Level.threats``): an objective the side does not hold, with none of
+    the other side's units on it (``w["take"]`` times its points) or only routed ones and
+    leaders, that a melee may drive off (``w["take_routed"]`` times), and one of the side's
+    units next to it, not routed, of a formation that will move again before the end;
+    ``side``'s less the other's. No unit counts twice."""
+    w = worth.weights(SYSTEM)
+    take, take_routed = w["take"], w["take_routed"]
+    if not take and not take_routed:
+        return 0.0
+    goals = [(o["hex"], o["points"]) for o in scenario.data.get("objectives", [])]
+    if not goals:
+        return 0.0
+    on: dict[str, list[str]] = {}
+    for uid, u in state["units"].items():
+        if not u["out"]:
+            on.setdefault(u["hex"], []).append(uid)
+    moves = _will_move(scenario, state)
+    used: set[str] = set()
+    total = 0.0
+    for label, points in goals:
+        there = [(scenario.units[uid], state["units"][uid]) for uid in on.get(label, ())]
+        for taker in (side, *(s["id"] for s in scenario.data["sides"] if s["id"] != side)):
+            if taker == state["held"].get(label):
+                continue
+            others = [(spec, u) for spec, u in there if spec["side"] != taker]
+            if any(spec["type"] != "leader" and u["status"] != "routed" for spec, u in others):
+                continue
+            weight = take_routed if others else take
+            for uid in (uid for n in sorted(_neighbours(scenario, label)) for uid in on.get(n, ())):
+                spec, u = scenario.units[uid], state["units"][uid]
+                if uid in used or spec["side"] != taker or u["status"] == "routed":
+                    continue
+                if not moves(str(spec.get("formation", uid))):
+                    continue
+                used.add(uid)
+                total += (1 if taker == side else -1) * weight * points
+                break
     return total
