@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable, Mapping
 from functools import cache
 from typing import Any
 
+from .hexgrid import hex_neighbors
 from .systems import data_path
 
 
@@ -28,6 +29,18 @@ def ended(state: Mapping[str, Any], side: str, w: Mapping[str, float]) -> float 
         return None
     winner = result.get("winner")
     return 0.0 if winner is None else (w["win"] if winner == side else -w["win"])
+
+
+def neighbours(scenario: Any, label: str) -> frozenset[str]:
+    """The labels of the hexes next to hex ``label`` on a hex map, worked out once per
+    scenario (``scenario.memo``)."""
+    key = ("worth.near", label)
+    found = scenario.memo.get(key)
+    if found is None:
+        h = scenario.hex_at(label)
+        found = frozenset(scenario.label(n) for n in hex_neighbors(h) if n in scenario.hexes)
+        scenario.memo[key] = found
+    return found  # type: ignore[no-any-return]
 
 
 def signed(by_side: Mapping[str, float], side: str) -> float:

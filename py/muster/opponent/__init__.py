@@ -62,8 +62,9 @@ Label = dict[str, Any]
 
 def evaluation(system: str, threats: float = 0.0, assaults: float = 0.0) -> Evaluate:
     """The system's ``evaluate(scenario, state, side) -> float``; plus, ``threats`` times,
-    what each side could do to the other at its next turn's fire (the system's ``threat``,
-    where it has one), and ``assaults`` times what its close combats could (``assault``)."""
+    what each side could do to the other at its next turn (the system's ``threat``: its fire,
+    the objectives it could take; where it has one), and ``assaults`` times what its close
+    combats could (``assault``)."""
     described = systems.get(system)
     found = described.evaluate
     if found is None:

@@ -57,8 +57,9 @@ class Level:
     worlds: int
     nodes: int
     replies: int = 0  # how many forced answers of an exchange it follows (``settle``)
-    # how much it weighs what each side could do at its next turn's fire (the system's
-    # ``threat``, times this, added to every position's value; 0: not at all)
+    # how much it weighs what each side could do at its next turn (the system's ``threat``:
+    # its fire, the objectives it could take; times this, added to every position's value;
+    # 0: not at all)
     threats: float = 0.0
     # and what each side's close combats could do at its next turn (the system's ``assault``)
     assaults: float = 0.0

@@ -114,9 +114,10 @@ class System:
       reference ("" without one).
     - ``evaluate``: the computer player's reading of a position (:data:`Evaluate`), None
       where the system has none yet; ``threat``: what each side could do to the other at its
-      next turn (its fire, the objectives it could take), in the same units (:data:`Evaluate`), read by the levels that look
-      at the other side's turn (None: the system has no such reading); ``assault``: the same
-      for the close combats each side could make at its next turn.
+      next turn (its fire, the objectives it could take), in the same units
+      (:data:`Evaluate`), read by the levels that look at the other side's turn (None: the
+      system has no such reading); ``assault``: the same for the close combats each side
+      could make at its next turn.
     """
 
     id: str

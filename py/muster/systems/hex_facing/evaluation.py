@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ... import worth
-from ...hexgrid import hex_distance, hex_neighbors
+from ...hexgrid import hex_distance
 from . import rules as R
 from .position import settings
 
@@ -40,17 +40,6 @@ def evaluate(scenario: Any, state: Any, side: str) -> float:
     total += w["reach"] * worth.reach(goals, near, side, hex_distance, int(w["reach_cap"]))
     total += w["advance"] * worth.advance(goals, near, side, hex_distance, int(w["advance_cap"]))
     return total
-
-
-def _neighbours(scenario: Any, label: str) -> frozenset[str]:
-    """The labels of the hexes next to ``label`` on the map, worked out once per scenario."""
-    key = ("take.near", label)
-    found = scenario.memo.get(key)
-    if found is None:
-        h = scenario.hex_at(label)
-        found = frozenset(scenario.label(n) for n in hex_neighbors(h) if n in scenario.hexes)
-        scenario.memo[key] = found
-    return found  # type: ignore[no-any-return]
 
 
 def _will_move(scenario: Any, state: Any) -> Callable[[str], bool]:
@@ -98,7 +87,9 @@ def threat(scenario: Any, state: Any, side: str) -> float:
             if any(spec["type"] != "leader" and u["status"] != "routed" for spec, u in others):
                 continue
             weight = take_routed if others else take
-            for uid in (uid for n in sorted(_neighbours(scenario, label)) for uid in on.get(n, ())):
+            for uid in (
+                uid for n in sorted(worth.neighbours(scenario, label)) for uid in on.get(n, ())
+            ):
                 spec, u = scenario.units[uid], state["units"][uid]
                 if uid in used or spec["side"] != taker or u["status"] == "routed":
                     continue

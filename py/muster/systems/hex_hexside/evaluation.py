@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ... import worth
-from ...hexgrid import hex_distance, hex_neighbors
+from ...hexgrid import hex_distance
 from . import combat, screen
 from . import rules as R
 from .position import board_for, new_combat, pair_ok
@@ -40,17 +40,6 @@ def evaluate(scenario: Any, state: Any, side: str) -> float:
     if w["advance"]:  # (0 here: not worked out for nothing)
         total += w["advance"] * worth.advance(goals, near, side, hex_distance, cap)
     return total
-
-
-def _neighbours(scenario: Any, label: str) -> frozenset[str]:
-    """The labels of the hexes next to ``label`` on the map, worked out once per scenario."""
-    key = ("threat.near", label)
-    found = scenario.memo.get(key)
-    if found is None:
-        h = scenario.hex_at(label)
-        found = frozenset(scenario.label(n) for n in hex_neighbors(h) if n in scenario.hexes)
-        scenario.memo[key] = found
-    return found  # type: ignore[no-any-return]
 
 
 def _may_cross(scenario: Any, state: Any, uid: str, target: str) -> bool:
@@ -94,7 +83,7 @@ def threat(scenario: Any, state: Any, side: str) -> float:
         others = {h for s, hs in stands.items() if s != gside for h in hs}
         total = 0.0
         for here_label, uids in hexes.items():
-            near = _neighbours(scenario, here_label)
+            near = worth.neighbours(scenario, here_label)
             if rule["not_adjacent_to_enemy"] and not near.isdisjoint(others):
                 continue
             for uid in uids:
@@ -203,7 +192,7 @@ def assault(scenario: Any, state: Any, side: str) -> float:
         for target, tside in sides.items():
             if tside == aside:
                 continue
-            beside = _neighbours(scenario, target)
+            beside = worth.neighbours(scenario, target)
             # in the order the rules' designation puts them (the provisional lead unit is the
             # first of the best morale)
             attackers = [
