@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ... import worth
+from ... import play, worth
 from ...hexgrid import hex_distance
 from . import rules as R
-from .position import settings
+from .position import formation_of, settings
 
 SYSTEM = "hex-facing"
 
@@ -68,7 +68,7 @@ def threat(scenario: Any, state: Any, side: str) -> float:
     take, take_routed = w["take"], w["take_routed"]
     if not take and not take_routed:
         return 0.0
-    goals = [(o["hex"], o["points"]) for o in scenario.data.get("objectives", [])]
+    goals = play.objectives(scenario)
     if not goals:
         return 0.0
     on: dict[str, list[str]] = {}
@@ -80,6 +80,7 @@ def threat(scenario: Any, state: Any, side: str) -> float:
     total = 0.0
     for label, points in goals:
         there = [(scenario.units[uid], state["units"][uid]) for uid in on.get(label, ())]
+        beside = [uid for n in sorted(worth.neighbours(scenario, label)) for uid in on.get(n, ())]
         for taker in (side, *(s["id"] for s in scenario.data["sides"] if s["id"] != side)):
             if taker == state["held"].get(label):
                 continue
@@ -87,13 +88,11 @@ def threat(scenario: Any, state: Any, side: str) -> float:
             if any(spec["type"] != "leader" and u["status"] != "routed" for spec, u in others):
                 continue
             weight = take_routed if others else take
-            for uid in (
-                uid for n in sorted(worth.neighbours(scenario, label)) for uid in on.get(n, ())
-            ):
+            for uid in beside:
                 spec, u = scenario.units[uid], state["units"][uid]
                 if uid in used or spec["side"] != taker or u["status"] == "routed":
                     continue
-                if not moves(str(spec.get("formation", uid))):
+                if not moves(formation_of(scenario, uid)):
                     continue
                 used.add(uid)
                 total += (1 if taker == side else -1) * weight * points
