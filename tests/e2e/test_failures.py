@@ -22,7 +22,9 @@ def test_an_error_screen_when_pyodide_fails_to_load(browser, site_url, boot, mis
         page.locator("#fatal-detail").inner_text().startswith("The rules engine could not start:")
     )
     assert page.locator("#status").get_attribute("data-state") == "failed"
-    # The map was drawn from the scenario file all the same.
+    # The map is drawn from the scenario file all the same; the failure may come first when
+    # the worker's loader is refused at once, so the map is waited for, not counted at once.
+    page.wait_for_selector("svg[data-map-drawn='1']", state="attached", timeout=30_000)
     assert page.locator("svg[data-map-drawn='1']").count() == 1
     # Not the snapshot's fault: it is not remembered as refused.
     assert page.evaluate("localStorage.getItem('muster.snapshots-refused')") is None
