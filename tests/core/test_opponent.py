@@ -285,6 +285,29 @@ def test_a_fight_looked_at_further_is_weighed_over_every_face_not_one_drawn(scen
     assert found, "no fight was offered in 40 random games"
 
 
+def test_a_line_looked_at_further_stops_where_the_budget_is_spent():
+    """A line ``deepen_one`` follows stops when the budget is spent, even halfway through the
+    side's next decision of hundreds of actions: the time a level is given in the browser is
+    not overrun by a line (it went on to value every action of the decision, a second and
+    more of level 3 in demo-hohenbrueck). Such a line is not compared (``decide``)."""
+    from muster.opponent.search import Search
+
+    sc = load_builtin("demo-hohenbrueck")
+    rules = game_rules(sc.system)
+    evaluate = rules_evaluation(sc.system)
+    level = Level("level.muster_1", chances=1, deepen=2, plies=2, worlds=1, nodes=100_000)
+    game = Game.start(sc, rules, 1)
+    side = rules.decider(sc, game.state)
+    moves = [a for a in game.legal_actions() if a["type"] == "move"]
+    # a move whose next decision is a long list (the side's other units' moves)
+    search = Search(rules, sc, side, evaluate, random.Random(0), level)
+    search.deepen_one(game.state, moves[0])
+    assert search.nodes > 100  # followed whole, the line takes more than a hundred actions
+    cut = Search(rules, sc, side, evaluate, random.Random(0), level, budget=20)
+    cut.deepen_one(game.state, moves[0])
+    assert 20 <= cut.nodes <= 22  # the action, the decision's first 19, the position valued
+
+
 def test_the_levels_that_look_at_the_other_sides_turn_weigh_its_threat(monkeypatch):
     """Levels 2 and 3 add the system's ``threat`` (what each side's fire could do at its next
     turn) to every position's value, level 3 its ``assault`` (its close combats) too; level 1

@@ -188,12 +188,17 @@ class Search:
         legal: list[Action],
         chances: int,
         seen: Mapping[str, int] | None = None,
+        stop: bool = False,
     ) -> list[float]:
         """The value of each action of ``legal`` in ``state``, its chance points settled, less
-        ``REPEAT`` for one that comes back to a position of ``seen``."""
+        ``REPEAT`` for one that comes back to a position of ``seen``; with ``stop``, only of the
+        actions looked at before the budget was spent (the others -inf)."""
         seen = self.seen if seen is None else seen
-        values = []
+        values: list[float] = []
         for action in legal:
+            if stop and self.spent():
+                values.append(float("-inf"))
+                continue
             try:
                 after = self.child(state, action)
                 back = self.repeats(after, seen)
@@ -236,7 +241,9 @@ class Search:
             seen = {key: age + 1 for key, age in seen.items()}
             seen[self.fingerprint(after)] = 0
             here = self.evaluate(self.scenario, after, self.side)
-            values = self.first_pass(after, legal, min(1, self.level.chances), seen)
+            values = self.first_pass(after, legal, min(1, self.level.chances), seen, True)
+            if self.spent():
+                break  # cut short: ``decide`` does not compare this line
             best = max(range(len(legal)), key=lambda i: (values[i], legal[i]["type"] in ENDING))
             if values[best] <= here or values[best] <= -REPEAT / 2:
                 break  # nothing gains (or only positions seen before): the side stops here
