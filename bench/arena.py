@@ -4,7 +4,12 @@ greedy one-ply player and the level below; win/draw/loss per pairing.
 
 The random player takes any legal action; the greedy one takes the action whose position
 right after it is best by the system's evaluation (before its dice are rolled: one ply, no
-odds). Sides alternate from game to game (each pairing plays both sides equally often). A
+odds). Games go in pairs (``n`` and ``n + 1``) from one opening, with sides swapped: the same
+game seed (its dice) and the same first ``OPENING`` decisions, drawn at random (never an
+ending while another action is legal), then the players. Without it a demo without dice
+(area-locale) between two players that choose alike is one game played again: in
+demo-fontanella 19 of 20 games of level 3 against level 2 as Austria were the same 133
+actions. Each game's actions are kept as a hash, and the table counts the distinct games. A
 95 % interval within ±7 points needs up to 196 games per pairing (p = 0.5; 1.96·√(p(1−p)/n) ≤
 0.07), fewer near 0 % or 100 %: 37 at 95 %. A game is seeded by its number, so a run repeats.
 
@@ -44,6 +49,7 @@ from muster.systems import game_rules  # noqa: E402
 
 DEMOS = ("demo-valmont", "demo-hohenbrueck", "demo-fontanella")
 LIMIT = 20_000
+OPENING = 4  # how many decisions of each game's start are drawn at random (``opening``)
 
 
 def greedy(game: Game, side: str, rng: random.Random) -> dict:
@@ -94,13 +100,41 @@ def tweak(text: str) -> None:
 Job = tuple[str, str, str, int, tuple[str, ...]]
 
 
-Played = tuple[str, str, str, int, str, int, str, dict[str, int]]
+Played = tuple[str, str, str, int, str, int, str, dict[str, int], str]
+
+
+def roll_or_decider(game: Game) -> str | None:
+    """The side to decide, once every die due is rolled by the game's own seeded stream (a
+    player that chose among the faces typed in from a table's die would choose its own luck);
+    None at the end."""
+    rules, sc = game.rules, game.scenario
+    while not game.state.get("result") and len(game.actions) < LIMIT:
+        side = rules.decider(sc, game.state)
+        if side is not None and not game.state.get("chance"):
+            return side  # type: ignore[no-any-return]
+        game.push({"type": "roll"})
+    return None
+
+
+def opening(game: Game, pair: int) -> None:
+    """The first ``OPENING`` decisions of the game, whoever decides, drawn at random by the
+    pair's own stream (the two games of a pair open alike): an action that ends a step,
+    phase or turn only where nothing else is legal."""
+    rng = random.Random(f"opening/{pair}")
+    for _ in range(OPENING):
+        if roll_or_decider(game) is None:
+            return
+        legal = game.legal_actions()
+        going_on = [a for a in legal if a["type"] not in ENDING]
+        game.apply(rng.choice(going_on or legal))
 
 
 def play(job: Job) -> Played:
     """One game: ``first`` plays the scenario's first side when ``n`` is even, else the
-    second. The outcome for ``first`` (win, draw or loss), the game's length in actions, the
-    side ``first`` played and each side's points at the end (the score the rules count)."""
+    second; the pair of games ``n`` and ``n + 1`` has one seed and one ``opening``. The
+    outcome for ``first`` (win, draw or loss), the game's length in actions, the side ``first``
+    played, each side's points at the end (the score the rules count) and a hash of the
+    game's actions (two games alike have the same)."""
     scenario_id, first, second, n, tweaks = job
     for text in tweaks:
         tweak(text)
@@ -108,21 +142,17 @@ def play(job: Job) -> Played:
     rules = game_rules(sc.system)
     sides = [s["id"] for s in sc.data["sides"]]
     mine = sides[n % 2]
-    game = Game.start(sc, rules, 1000 + n)
+    game = Game.start(sc, rules, 1000 + n // 2)
+    opening(game, n // 2)
     rng = random.Random(n)
-    while not game.state.get("result") and len(game.actions) < LIMIT:
-        side = rules.decider(sc, game.state)
-        if side is None or game.state.get("chance"):
-            # every die is rolled by the game's own seeded stream: a player that chose among
-            # the faces typed in from a table's die would choose its own luck
-            game.push({"type": "roll"})
-            continue
+    while (side := roll_or_decider(game)) is not None:
         player = first if side == mine else second
         game.apply(move(player, game, side, rng, n))
     winner = (game.state.get("result") or {}).get("winner")
     outcome = "draw" if winner is None else ("win" if winner == mine else "loss")
     points = {side: sum(parts.values()) for side, parts in rules.score(sc, game.state).items()}
-    return scenario_id, first, second, n, outcome, len(game.actions), mine, points
+    moves = hashlib.sha256(json.dumps(game.actions, sort_keys=True).encode()).hexdigest()[:12]
+    return scenario_id, first, second, n, outcome, len(game.actions), mine, points, moves
 
 
 def core() -> str:
@@ -134,8 +164,9 @@ def core() -> str:
         if path.suffix in (".py", ".json") and "__pycache__" not in path.parts:
             digest.update(path.relative_to(folder).as_posix().encode())
             digest.update(path.read_bytes())
-    for function in (greedy, move, play):
+    for function in (greedy, move, roll_or_decider, opening, play):
         digest.update(inspect.getsource(function).encode())
+    digest.update(f"{LIMIT} {OPENING}".encode())
     return digest.hexdigest()[:16]
 
 
@@ -161,6 +192,61 @@ def interval(k: int, n: int) -> tuple[float, float]:
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
     return 100 * max(0.0, centre - half), 100 * min(1.0, centre + half)
+
+
+def table(
+    pairings: list[tuple[str, str, str]], games: dict[tuple[str, str, str, int], dict], most: int
+) -> list[str]:
+    """The table of ``pairings`` from ``games`` (by pairing and number; those numbered under
+    ``most``), as Markdown lines: win/draw/loss, the share won with its 95 % interval, the
+    games' lengths, how many of them differ (by their actions' hash; "?" where a game kept
+    has none), and by the side Muster played, its win-draw-loss (how much the scenario
+    decides: a side that wins whoever plays it leaves the other little to gain) and its mean
+    margin of points (the stronger player's edge where the scenario decides the winner)."""
+    tally: dict[tuple[str, str, str], dict[str, int]] = {}
+    by_side: dict[tuple[str, str, str], dict[str, list[int]]] = {}
+    margins: dict[tuple[str, str, str], dict[str, list[int]]] = {}
+    lengths: dict[tuple[str, str, str], list[int]] = {}
+    kinds: dict[tuple[str, str, str], set[str | None]] = {}
+    for (s, a, b, n), game in games.items():
+        if (s, a, b) not in pairings or n >= most:
+            continue
+        outcome, side, points = game["outcome"], game["side"], game["points"]
+        tally.setdefault((s, a, b), {"win": 0, "draw": 0, "loss": 0})[outcome] += 1
+        counts = by_side.setdefault((s, a, b), {}).setdefault(side, [0, 0, 0])
+        counts[("win", "draw", "loss").index(outcome)] += 1
+        margin = 2 * points[side] - sum(points.values())  # the side's less the other's
+        margins.setdefault((s, a, b), {}).setdefault(side, []).append(margin)
+        lengths.setdefault((s, a, b), []).append(game["actions"])
+        kinds.setdefault((s, a, b), set()).add(game.get("moves"))
+    lines = [
+        "| demo | Muster | against | games | win | draw | loss | win % [95 % interval] "
+        "| actions (median, most) | games that differ "
+        "| by Muster's side: win-draw-loss, mean margin of points |",
+        "| ---- | ------ | ------- | ----- | --- | ---- | ---- | --------------------- "
+        "| ---------------------- | ----------------- "
+        "| ------------------------------------------------------ |",
+    ]
+    for s, a, b in pairings:
+        t = tally.get((s, a, b), {"win": 0, "draw": 0, "loss": 0})
+        n = sum(t.values())
+        pct = 100 * t["win"] / n if n else 0
+        against = b if not b.isdigit() else f"level {b}"
+        long = sorted(lengths.get((s, a, b), [0]))
+        lo, hi = interval(t["win"], n)
+        found = kinds.get((s, a, b), set())
+        differ = "?" if None in found else str(len(found))
+        sides = ", ".join(
+            f"{side} {w}-{d}-{lost}, {sum(m) / len(m):+.1f}"
+            for side, (w, d, lost) in sorted(by_side.get((s, a, b), {}).items())
+            for m in [margins[(s, a, b)][side]]
+        )
+        lines.append(
+            f"| {s} | level {a} | {against} | {n} | {t['win']} | {t['draw']} | {t['loss']} "
+            f"| {pct:.0f} [{lo:.0f}–{hi:.0f}] | {long[len(long) // 2]}, {long[-1]} "
+            f"| {differ} | {sides} |"
+        )
+    return lines
 
 
 def main() -> None:
@@ -196,18 +282,13 @@ def main() -> None:
         for n in range(args.games)
         if (s, a, b, n) not in games
     ]
-    tally: dict[tuple[str, str, str], dict[str, int]] = {}
-    # the wins, draws and losses of the pairing with Muster on each side: how much the
-    # scenario decides (a side that wins whoever plays it leaves the other little to gain)
-    by_side: dict[tuple[str, str, str], dict[str, list[int]]] = {}
-    lengths: dict[tuple[str, str, str], list[int]] = {}
     start = time.monotonic()
     with multiprocessing.Pool(args.processes) as pool:
-        for done, (s, a, b, n, outcome, length, side, points) in enumerate(
+        for done, (s, a, b, n, outcome, length, side, points, moves) in enumerate(
             pool.imap_unordered(play, jobs), 1
         ):
             game = {"scenario": s, "muster": a, "against": b, "n": n, "outcome": outcome}
-            game |= {"actions": length, "side": side, "points": points}
+            game |= {"actions": length, "side": side, "points": points, "moves": moves}
             games[(s, a, b, n)] = game
             if args.record:
                 with args.record.open("a", encoding="utf-8") as out:
@@ -219,38 +300,7 @@ def main() -> None:
                 file=sys.stderr,
                 flush=True,
             )
-    for (s, a, b, n), game in games.items():
-        if (s, a, b) not in pairings or n >= args.games:
-            continue
-        outcome, side = game["outcome"], game["side"]
-        tally.setdefault((s, a, b), {"win": 0, "draw": 0, "loss": 0})[outcome] += 1
-        counts = by_side.setdefault((s, a, b), {}).setdefault(side, [0, 0, 0])
-        counts[("win", "draw", "loss").index(outcome)] += 1
-        lengths.setdefault((s, a, b), []).append(game["actions"])
-    print(
-        "| demo | Muster | against | games | win | draw | loss | win % [95 % interval] "
-        "| actions (median, most) | win-draw-loss by Muster's side |"
-    )
-    print(
-        "| ---- | ------ | ------- | ----- | --- | ---- | ---- | --------------------- "
-        "| ---------------------- | ------------------------------ |"
-    )
-    for s, a, b in pairings:
-        t = tally.get((s, a, b), {"win": 0, "draw": 0, "loss": 0})
-        n = sum(t.values())
-        pct = 100 * t["win"] / n if n else 0
-        against = b if not b.isdigit() else f"level {b}"
-        long = sorted(lengths.get((s, a, b), [0]))
-        lo, hi = interval(t["win"], n)
-        sides = ", ".join(
-            f"{side} {w}-{d}-{lost}"
-            for side, (w, d, lost) in sorted(by_side.get((s, a, b), {}).items())
-        )
-        print(
-            f"| {s} | level {a} | {against} | {n} | {t['win']} | {t['draw']} | {t['loss']} "
-            f"| {pct:.0f} [{lo:.0f}–{hi:.0f}] | {long[len(long) // 2]}, {long[-1]} "
-            f"| {sides} |"
-        )
+    print("\n".join(table(pairings, games, args.games)))
 
 
 if __name__ == "__main__":

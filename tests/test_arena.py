@@ -68,3 +68,59 @@ def test_a_tweak_changes_the_fields_it_names_of_one_level(monkeypatch):
     assert arena.LEVELS[1] == before[1] and arena.LEVELS[3] == before[3]
     with pytest.raises(TypeError):
         arena.tweak("2:depth=3")  # no such field: refused before any game is played
+
+
+def test_the_two_games_of_a_pair_open_alike_and_pairs_differ():
+    """A pair of games (sides swapped) starts from one opening: the same seed and the same
+    first decisions, drawn at random, never an ending while another action is legal; the next
+    pair opens otherwise (a demo without dice is not one game played again)."""
+    from muster.game import Game
+    from muster.scenario import load_builtin
+    from muster.systems import game_rules
+
+    sc = load_builtin("demo-fontanella")
+    rules = game_rules(sc.system)
+    openings = []
+    for pair in (0, 0, 1):
+        game = Game.start(sc, rules, 1000 + pair)
+        arena.opening(game, pair)
+        openings.append(game.actions)
+    assert openings[0] == openings[1]
+    assert openings[0] != openings[2]
+    decided = [a for a in openings[0] if a["type"] != "roll"]
+    assert len(decided) == arena.OPENING
+    assert not any(a["type"] in arena.ENDING for a in decided)
+
+
+def test_the_table_counts_the_games_that_differ_and_each_sides_margin():
+    """The table says how many of a pairing's games differ (a pairing of one game played
+    again is no sample) and, by the side Muster played, its win-draw-loss and mean margin."""
+    pairing = ("demo-fontanella", "2", "greedy")
+    games = {}
+    for n, (side, points, moves) in enumerate(
+        [
+            ("austria", {"austria": 1, "france": 9}, "aaa"),
+            ("france", {"austria": 2, "france": 8}, "bbb"),
+            ("austria", {"austria": 1, "france": 9}, "aaa"),
+            ("france", {"austria": 5, "france": 5}, "ccc"),
+        ]
+    ):
+        outcome = "draw" if points["austria"] == points["france"] else None
+        outcome = outcome or ("win" if points[side] > 5 else "loss")
+        games[(*pairing, n)] = {
+            "outcome": outcome,
+            "side": side,
+            "points": points,
+            "actions": 100 + n,
+            "moves": moves,
+        }
+    row = arena.table([pairing], games, 4)[2]
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    assert cells[3:7] == ["4", "1", "1", "2"]  # games, win, draw, loss
+    assert cells[9] == "3"  # the games that differ
+    assert cells[10] == "austria 0-0-2, -8.0, france 1-1-0, +3.0"
+    # a game kept before the hash was: how many differ is not known
+    del games[(*pairing, 0)]["moves"]
+    assert arena.table([pairing], games, 4)[2].split("|")[10].strip() == "?"
+    # games numbered past the run's count are left out
+    assert arena.table([pairing], games, 2)[2].split("|")[4].strip() == "2"
