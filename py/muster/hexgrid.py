@@ -88,6 +88,25 @@ def hex_distance(a: Hex, b: Hex) -> int:
     return max(abs(a.q - b.q), abs(a.r - b.r), abs(a.s - b.s))
 
 
+def hex_ring(center: Hex, radius: int) -> list[Hex]:
+    """The hexes ``radius`` steps from ``center`` (the centre alone at 0), walking round from
+    the one ``radius`` steps in direction 4.
+
+    >>> len(hex_ring(Hex(0, 0, 0), 2)), hex_ring(Hex(0, 0, 0), 1)[0]
+    (12, Hex(q=-1, r=0, s=1))
+    """
+    if radius == 0:
+        return [center]
+    ring = []
+    q = center.q + HEX_DIRECTIONS[4].q * radius
+    r = center.r + HEX_DIRECTIONS[4].r * radius
+    for step in HEX_DIRECTIONS:
+        for _ in range(radius):
+            ring.append(Hex(q, r, -q - r))
+            q, r = q + step.q, r + step.r
+    return ring
+
+
 def hex_direction_to(a: Hex, b: Hex) -> int:
     """The direction (0-5) from ``a`` to its neighbour ``b``.
 

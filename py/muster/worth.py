@@ -6,11 +6,11 @@ term the side's own less the other's, so the game stays zero-sum.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache
 from typing import Any
 
-from .hexgrid import hex_neighbors
+from .hexgrid import Hex, hex_distance, hex_neighbors, hex_ring
 from .systems import data_path
 
 
@@ -90,5 +90,92 @@ def advance(
     mean: dict[str, float] = {}
     for s, pieces in near.items():
         closeness = [max(0.0, cap - min(distance(p, g) for g in places)) for p in pieces]
+        mean[s] = sum(closeness) / len(closeness) if closeness else 0.0
+    return signed(mean, side)
+
+
+# How many pieces past which ``hex_reach`` looks outward from each objective, ring by ring, for
+# the nearest piece of each side, rather than measure every piece against every objective: a
+# battle of 2,000 units and 50 objectives is 100,000 distances a position the other way.
+MANY = 200
+
+
+def ring(scenario: Any, goal: Hex, radius: int) -> Sequence[Hex]:
+    """The hexes ``radius`` steps from ``goal`` (on the map or off it), worked out once per
+    scenario (``scenario.memo``)."""
+    key = ("worth.ring", goal, radius)
+    found = scenario.memo.get(key)
+    if found is None:
+        found = scenario.memo[key] = tuple(hex_ring(goal, radius))
+    return found  # type: ignore[no-any-return]
+
+
+def hex_reach(
+    scenario: Any,
+    goals: Iterable[tuple[Hex, float]],
+    near: Mapping[str, Iterable[Hex]],
+    side: str,
+    cap: int,
+) -> float:
+    """``reach`` on a hex map, the same value: with more than ``MANY`` pieces, each objective
+    looks outward ring by ring for the nearest piece of each side, and no further than ``cap``
+    rings past the first piece found (beyond that the difference is ``cap`` either way)."""
+    mine = list(near.get(side, ()))
+    theirs = [p for s, places in near.items() if s != side for p in places]
+    if len(mine) + len(theirs) <= MANY or not mine or not theirs:
+        return reach(goals, near, side, hex_distance, cap)
+    occupied: dict[Hex, int] = {}
+    for place in mine:
+        occupied[place] = 1
+    for place in theirs:
+        occupied[place] = occupied.get(place, 0) | 2
+    total = 0.0
+    for goal, value in goals:
+        a = b = -1
+        radius, last = 0, -1
+        while True:
+            for h in ring(scenario, goal, radius):
+                bits = occupied.get(h)
+                if bits:
+                    if bits & 1 and a < 0:
+                        a = radius
+                    if bits & 2 and b < 0:
+                        b = radius
+            if a >= 0 and b >= 0:
+                break
+            if last < 0 and (a >= 0 or b >= 0):
+                last = radius + cap
+            if radius == last:
+                a, b = (a if a >= 0 else last), (b if b >= 0 else last)
+                break
+            radius += 1
+        total += value * max(-cap, min(cap, b - a))
+    return total
+
+
+def hex_advance(
+    scenario: Any,
+    goals: Iterable[tuple[Hex, float]],
+    near: Mapping[str, Iterable[Hex]],
+    side: str,
+    cap: int,
+) -> float:
+    """``advance`` on a hex map, the same value, each hex's distance to the nearest objective
+    worked out once per scenario (``scenario.memo``)."""
+    places = tuple(goal for goal, _ in goals)
+    if not places:
+        return 0.0
+    key = ("worth.nearest", places)
+    nearest: dict[Hex, int] | None = scenario.memo.get(key)
+    if nearest is None:
+        nearest = scenario.memo[key] = {}
+    mean: dict[str, float] = {}
+    for s, pieces in near.items():
+        closeness = []
+        for p in pieces:
+            d = nearest.get(p)
+            if d is None:
+                d = nearest[p] = min(hex_distance(p, g) for g in places)
+            closeness.append(max(0.0, cap - d))
         mean[s] = sum(closeness) / len(closeness) if closeness else 0.0
     return signed(mean, side)

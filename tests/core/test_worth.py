@@ -10,7 +10,7 @@ import pytest
 
 from muster import worth
 from muster.game import Game
-from muster.hexgrid import hex_neighbors
+from muster.hexgrid import axial, hex_distance, hex_neighbors
 from muster.opponent import evaluation
 from muster.scenario import load_builtin
 from muster.systems import game_rules
@@ -77,6 +77,45 @@ def test_the_worth_of_a_position_is_zero_sum(system):
         evaluate = evaluation(system, threats)
         for state in states:
             assert evaluate(sc, state, a) == pytest.approx(-evaluate(sc, state, b))
+
+
+class Memo:
+    """A scenario as the hex readings use it: a place to keep what they work out."""
+
+    def __init__(self):
+        self.memo = {}
+
+
+@pytest.mark.parametrize("pieces", [12, 250, 900])
+def test_the_hex_readings_of_a_big_battle_are_the_plain_ones(pieces):
+    """``hex_reach`` and ``hex_advance`` give ``reach`` and ``advance``'s values exactly: past
+    ``worth.MANY`` pieces the nearest piece to each objective is looked for ring by ring, and
+    each hex's distance to the nearest objective is kept, so a battle of 2,000 units is not
+    100,000 distances a position. Random battles, crowded and sparse, sides lopsided, pieces
+    stacked and on objectives, objectives far from every piece."""
+    rng = random.Random(pieces)
+    for trial in range(30):
+        size = rng.choice([6, 20, 60])
+
+        def spot(size=size):
+            return axial(rng.randrange(-size, size), rng.randrange(-size, size))
+
+        goals = [(spot(), rng.choice([1, 2, 3])) for _ in range(rng.randrange(1, 12))]
+        share = rng.random()
+        near = {"a": [], "b": []}
+        for _ in range(pieces):
+            near["a" if rng.random() < share else "b"].append(spot())
+        if trial % 5 == 0:  # a piece on an objective
+            near["a"].append(goals[0][0])
+        if trial % 7 == 0:  # one side far away from everything
+            near["b"] = [axial(5 * size + rng.randrange(3), 0) for _ in near["b"]] or near["b"]
+        scenario = Memo()
+        for cap in (1, 4, 6, 8):
+            for side in ("a", "b"):
+                plain = worth.reach(goals, near, side, hex_distance, cap)
+                assert worth.hex_reach(scenario, goals, near, side, cap) == plain
+                plain = worth.advance(goals, near, side, hex_distance, cap)
+                assert worth.hex_advance(scenario, goals, near, side, cap) == plain
 
 
 def test_every_piece_brought_forward_gains_not_only_the_nearest():

@@ -123,8 +123,7 @@ def think(
             "{side} does not decide now: nothing to advise",
             side=side,
         )
-    shown = game.view(side, 0)
-    legal: list[Action] = shown["legal"]
+    legal = game.legal_for(side)
     deadline = None if budget_ms is None else time.monotonic() + budget_ms / 1000
     evaluate = evaluation(scenario.system, lv.threats, lv.assaults)
     worlds = lv.worlds if rules.hidden_information else 1

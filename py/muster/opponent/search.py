@@ -107,6 +107,11 @@ class Search:
             return True
         return self.deadline is not None and time.monotonic() > self.deadline
 
+    def late(self) -> bool:
+        """True once the time given (if any) is past: the first pass's and ``escape``'s one
+        bound, as they go on past a budget of actions."""
+        return self.deadline is not None and time.monotonic() > self.deadline
+
     def child(self, state: State, action: Action) -> State:
         """The state after ``action`` (a legal one, or a roll with its value at a chance
         point) on a copy of ``state``."""
@@ -272,7 +277,7 @@ def escape(search: Search, state: State, legal: list[Action]) -> int | None:
         before, actions, first = todo.popleft()
         for i, action in enumerate(actions):
             looked += 1
-            if looked > ESCAPE:
+            if looked > ESCAPE or search.late():
                 return None
             way = i if first < 0 else first
             try:
@@ -317,6 +322,23 @@ def _unordered(value: Any) -> Any:
 FIRST_SHARE = 0.5  # of a search's budget, at most what its first pass may take
 
 
+def spread(legal: list[Action]) -> list[int]:
+    """The indices of ``legal`` in the order a first pass with a time limit looks at them: the
+    actions that end the step first, then one action of each unit in turn (its first listed,
+    then its second...), so that a first pass cut short has looked at every unit's move, not
+    at the many moves of the first units listed."""
+    groups: dict[Any, list[int]] = {}
+    ending = []
+    for i, action in enumerate(legal):
+        if action["type"] in ENDING:
+            ending.append(i)
+        else:
+            groups.setdefault(action.get("unit", action["type"]), []).append(i)
+    rows = list(groups.values())
+    longest = max((len(row) for row in rows), default=0)
+    return ending + [row[k] for k in range(longest) for row in rows if k < len(row)]
+
+
 def first_values(searches: list[tuple[Search, State]], legal: list[Action]) -> list[float]:
     """Each action's value by the first pass, its mean over the determinizations: passes made
     deeper and deeper into the exchanges an action starts (0 forced answers followed, then
@@ -325,19 +347,29 @@ def first_values(searches: list[tuple[Search, State]], legal: list[Action]) -> l
     the budget cut short would value its first actions to their exchanges' end and the last
     ones at a glance, and the order of the list would decide. A deeper pass values again only
     the actions whose exchange the last one left unfollowed (a move that starts none is
-    worth the same at every depth)."""
+    worth the same at every depth). The glance (0 answers) values every action, whatever the
+    budget of actions, but not past the time given (if any): then the actions not yet looked
+    at are never chosen, but for one that ends the step, and the determinizations not yet
+    begun do not count (a battle of hundreds of units decides in its time, on fewer
+    actions)."""
     n = len(searches)
     level = searches[0][0].level
     worlds = [[0.0] * len(legal) for _ in searches]
-    todo = list(range(len(legal)))
+    todo = spread(legal) if searches[0][0].deadline is not None else list(range(len(legal)))
     for replies in range(level.replies + 1):
         again = [list(w) for w in worlds]
         cut: set[int] = set()
         whole = True
         for w, (search, state) in enumerate(searches):
+            if not replies and w and search.late():
+                n = w  # the time is up: the worlds glanced at so far count, no more
+                break
             search.cap = search.nodes + int(FIRST_SHARE * (search.budget or level.nodes))
             search.replies = replies
             for i in todo:
+                if not replies and search.late() and legal[i]["type"] not in ENDING:
+                    again[w][i] = float("-inf")  # not looked at: never chosen
+                    continue
                 before = search.cuts
                 again[w][i] = search.first_pass(state, [legal[i]], level.chances)[0]
                 if search.cuts > before:
@@ -356,7 +388,7 @@ def first_values(searches: list[tuple[Search, State]], legal: list[Action]) -> l
         todo = sorted(cut)
         if not todo:
             break
-    return [sum(w[i] for w in worlds) / n for i in range(len(legal))]
+    return [sum(w[i] for w in worlds[:n]) / n for i in range(len(legal))]
 
 
 def decide(searches: list[tuple[Search, State]], legal: list[Action]) -> tuple[int, list[float]]:

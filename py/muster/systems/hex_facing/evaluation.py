@@ -7,7 +7,6 @@ from collections.abc import Callable
 from typing import Any
 
 from ... import play, worth
-from ...hexgrid import hex_distance
 from . import rules as R
 from .position import formation_of, settings
 
@@ -37,8 +36,8 @@ def evaluate(scenario: Any, state: Any, side: str) -> float:
             total += sign * w["disordered"] * strength
         near.setdefault(spec["side"], []).append(scenario.hex_at(u["hex"]))
     goals = [(scenario.hex_at(o["hex"]), o["points"]) for o in scenario.data.get("objectives", [])]
-    total += w["reach"] * worth.reach(goals, near, side, hex_distance, int(w["reach_cap"]))
-    total += w["advance"] * worth.advance(goals, near, side, hex_distance, int(w["advance_cap"]))
+    total += w["reach"] * worth.hex_reach(scenario, goals, near, side, int(w["reach_cap"]))
+    total += w["advance"] * worth.hex_advance(scenario, goals, near, side, int(w["advance_cap"]))
     return total
 
 

@@ -334,9 +334,12 @@ def terrain(rules: Any, scenario: Scenario, state: State, action: Action) -> lis
     )
 
 
-def close_parts(scenario: Scenario, state: State, c: dict[str, Any]) -> list[Modifier]:
-    """Every DRM of the combat in progress, as it stands."""
-    board = board_for(scenario, state)
+def close_parts(
+    scenario: Scenario, state: State, c: dict[str, Any], board: Board | None = None
+) -> list[Modifier]:
+    """Every DRM of the combat in progress, as it stands (on ``board``, the rules' board of
+    ``state``, if one is given)."""
+    board = board or board_for(scenario, state)
     pair = (scenario.hex_at(c["pair"][0]), scenario.hex_at(c["pair"][1]))
     parts, _ = combat.drm_parts(
         scenario, state, board, c["lead"]["attacker"], c["lead"]["defender"], pair

@@ -19,7 +19,7 @@ from typing import Any
 
 from ... import play
 from ...errors import RulesError, ScenarioError
-from ...hexgrid import Hex, Hexside, hex_distance
+from ...hexgrid import Hex, Hexside, hex_distance, hex_ring
 from ...hexmap import Scenario
 from ...limits import MAX_CRT_CHARS, MAX_CRT_COLUMNS, check_count, check_plain, check_size
 from ...los import line_of_sight, los_config, trace
@@ -263,6 +263,23 @@ def bombard_reach(scenario: Scenario, uid: str) -> int:
     """How far a gun bombards: its own range rating, else ``bombardment.range``."""
     rule = settings(scenario)["bombardment"]
     return int(scenario.units[uid].get("ratings", {}).get("range", rule["range"]))
+
+
+def within(scenario: Scenario, here: str, reach: int) -> frozenset[str]:
+    """The hexes of the map at most ``reach`` from hex ``here``, worked out once per scenario
+    (the bombardments a gun may make are looked for among them, not over the whole map)."""
+    key = ("hh within", here, reach)
+    found = scenario.memo.get(key)
+    if found is None:
+        h = scenario.hex_at(here)
+        found = frozenset(
+            scenario.label(x)
+            for radius in range(reach + 1)
+            for x in hex_ring(h, radius)
+            if x in scenario.hexes
+        )
+        scenario.memo[key] = found
+    return found
 
 
 def bombard_shot(board: Board, a: Hex, d: Hex, reach: int) -> TerrainDrm | None:

@@ -3,10 +3,10 @@ are data (``evaluation.json``), each term the side's own less the other's (``mus
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from ... import worth
-from ...hexgrid import hex_distance
 from . import combat, screen
 from . import rules as R
 from .position import board_for, new_combat, pair_ok
@@ -35,23 +35,24 @@ def evaluate(scenario: Any, state: Any, side: str) -> float:
             total += sign * w["disrupted"]
         near.setdefault(spec["side"], []).append(scenario.hex_at(u["hex"]))
     goals = [(scenario.hex_at(o["hex"]), o["points"]) for o in scenario.data.get("objectives", [])]
-    total += w["reach"] * worth.reach(goals, near, side, hex_distance, int(w["reach_cap"]))
+    total += w["reach"] * worth.hex_reach(scenario, goals, near, side, int(w["reach_cap"]))
     cap = int(w["advance_cap"])
     if w["advance"]:  # (0 here: not worked out for nothing)
-        total += w["advance"] * worth.advance(goals, near, side, hex_distance, cap)
+        total += w["advance"] * worth.hex_advance(scenario, goals, near, side, cap)
     return total
 
 
-def _may_cross(scenario: Any, state: Any, uid: str, target: str) -> bool:
+def _may_cross(scenario: Any, state: Any, uid: str, target: str, board: list[Any]) -> bool:
     """``pair_ok``: ``uid`` next to ``target`` across a hexside the chart lets it attack; the
-    chart's answer (the map's alone) worked out once per unit type and pair of hexes."""
+    chart's answer (the map's alone) worked out once per unit type and pair of hexes, on the
+    rules' board of ``state`` (built into ``board`` the first time one is asked)."""
     here = state["units"][uid]["hex"]
     key = ("threat.cross", scenario.units[uid]["type"], here, target)
     found = scenario.memo.get(key)
     if found is None:
-        found = scenario.memo[key] = pair_ok(
-            scenario, state, board_for(scenario, state), uid, target
-        )
+        if not board:
+            board.append(board_for(scenario, state))
+        found = scenario.memo[key] = pair_ok(scenario, state, board[0], uid, target)
     return found  # type: ignore[no-any-return]
 
 
@@ -77,6 +78,7 @@ def threat(scenario: Any, state: Any, side: str) -> float:
         if scenario.units[uid]["type"] != "leader":
             places.setdefault(scenario.units[uid]["side"], {}).setdefault(u["hex"], []).append(uid)
     harm: dict[str, float] = {}
+    board: list[Any] = []  # the rules' board, built once if a shot not yet kept asks for it
     for gside, hexes in places.items():
         enemy = {h: us for s, hs in places.items() if s != gside for h, us in hs.items()}
         # next to an enemy: a leader alone too, as the rules' board counts it
@@ -92,8 +94,8 @@ def threat(scenario: Any, state: Any, side: str) -> float:
                     continue
                 reach = combat.bombard_reach(scenario, uid)
                 best = 0.0
-                for label, targets in enemy.items():
-                    drm = _shot(scenario, state, here_label, label, reach)
+                for label, targets in _in_reach(scenario, here_label, reach, enemy):
+                    drm = _shot(scenario, state, here_label, label, reach, board)
                     if drm is None:
                         continue
                     best = max(best, _harm(scenario, state, uid, targets, drm, step, w))
@@ -102,16 +104,30 @@ def threat(scenario: Any, state: Any, side: str) -> float:
     return w["threat"] * worth.signed(harm, side)
 
 
-def _shot(scenario: Any, state: Any, a: str, d: str, reach: int) -> int | None:
+def _in_reach(
+    scenario: Any, here: str, reach: int, enemy: dict[str, list[str]]
+) -> Iterable[tuple[str, list[str]]]:
+    """The enemy's hexes (``enemy``: hex -> its units) a gun at ``here`` might reach: all of
+    them where they are fewer than the hexes within ``reach``, else those within it
+    (``combat.within``: in a battle of 2,000 units a gun is not measured against every enemy
+    hex)."""
+    near = combat.within(scenario, here, reach)
+    if len(enemy) <= len(near):
+        return enemy.items()
+    return [(label, enemy[label]) for label in near if label in enemy]
+
+
+def _shot(scenario: Any, state: Any, a: str, d: str, reach: int, board: list[Any]) -> int | None:
     """The Bomb column DRM of a gun at ``a`` firing at ``d`` (within ``reach``), or None where
-    it may not (``combat.bombard_shot``): the map's alone, worked out once per scenario."""
+    it may not (``combat.bombard_shot``): the map's alone, worked out once per scenario, on the
+    rules' board of ``state`` (built into ``board`` the first time one is asked)."""
     key = ("threat.shot", a, d, reach)
     memo = scenario.memo
     if key in memo:
         return memo[key]  # type: ignore[no-any-return]
-    shot = combat.bombard_shot(
-        board_for(scenario, state), scenario.hex_at(a), scenario.hex_at(d), reach
-    )
+    if not board:
+        board.append(board_for(scenario, state))
+    shot = combat.bombard_shot(board[0], scenario.hex_at(a), scenario.hex_at(d), reach)
     found = None if shot is None else int(sum(p.value for p in shot.parts))
     memo[key] = found
     return found
@@ -179,6 +195,7 @@ def assault(scenario: Any, state: Any, side: str) -> float:
         if scenario.units[uid]["type"] != "leader":
             sides[u["hex"]] = scenario.units[uid]["side"]
     gain: dict[str, float] = {s: 0.0 for s in set(sides.values())}
+    board: list[Any] = []  # the rules' board, built once if a crossing not yet kept asks
     for aside in gain:
         found: list[tuple[float, str, frozenset[str]]] = []
         able = [
@@ -189,20 +206,24 @@ def assault(scenario: Any, state: Any, side: str) -> float:
             and scenario.units[uid]["type"] in rule["may_attack"]
             and u["status"] not in rule["not_states"]
         ]
+        order = {uid: i for i, uid in enumerate(able)}
+        at: dict[str, list[str]] = {}  # hex -> the units of ``able`` in it
+        for uid in able:
+            at.setdefault(units[uid]["hex"], []).append(uid)
         for target, tside in sides.items():
             if tside == aside:
                 continue
-            beside = worth.neighbours(scenario, target)
+            beside = [uid for h in worth.neighbours(scenario, target) for uid in at.get(h, ())]
             # in the order the rules' designation puts them (the provisional lead unit is the
             # first of the best morale)
             attackers = [
                 uid
-                for uid in able
-                if units[uid]["hex"] in beside and _may_cross(scenario, state, uid, target)
+                for uid in sorted(beside, key=order.__getitem__)
+                if _may_cross(scenario, state, uid, target, board)
             ]
             if not attackers:
                 continue
-            value = _assault(scenario, state, aside, attackers, target, hexes, step, w)
+            value = _assault(scenario, state, aside, attackers, target, hexes, step, w, board)
             if value > 0:
                 found.append((value, target, frozenset(attackers)))
         used: set[str] = set()
@@ -223,10 +244,13 @@ def _assault(
     hexes: dict[str, list[str]],
     step: float,
     w: Any,
+    board: list[Any],
 ) -> float:
     """The expected result of ``attackers`` (of ``aside``) attacking ``target`` at the next
     combat phase, by ``screen.preview`` of the combat as designated (kept in the scenario's
-    memo by what it reads: every unit of the hexes involved, its steps lost and state)."""
+    memo by what it reads: every unit of the hexes involved, its steps lost and state), on
+    the rules' board of ``state`` (built into ``board`` the first time one is asked: the
+    combat's own state differs from it only where the board does not look)."""
     units = state["units"]
     involved = sorted({units[a]["hex"] for a in attackers} | {target})
     key = (
@@ -258,7 +282,9 @@ def _assault(
     scratch: Any = {**state, "units": fresh, "side": aside, "phase": "combat", "decision": None}
     scratch["chance"] = None
     scratch["combat"] = new_combat(scratch, list(attackers), [target], None)
-    shown = screen.preview(scenario, scratch, {"type": "confirm"})
+    if not board:
+        board.append(board_for(scenario, state))
+    shown = screen.preview(scenario, scratch, {"type": "confirm"}, board[0])
     t = combat.tables_of(scenario, state)
     value = 0.0
     for outcome in shown["outcomes"]:

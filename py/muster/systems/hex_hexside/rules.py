@@ -378,15 +378,14 @@ class HexHexsideRules(RulesBase[HexHexsideState, Action]):
     ) -> list[Action]:
         rule = settings(scenario)["bombardment"]
         board = board or board_for(scenario, state)
-        enemy_hexes = sorted(
-            {
-                u["hex"]
-                for uid, u in state["units"].items()
-                if not u["out"]
-                and scenario.units[uid]["side"] != state["side"]
-                and scenario.units[uid]["type"] != "leader"
-            }
-        )
+        enemy = {
+            u["hex"]
+            for uid, u in state["units"].items()
+            if not u["out"]
+            and scenario.units[uid]["side"] != state["side"]
+            and scenario.units[uid]["type"] != "leader"
+        }
+        enemy_hexes = sorted(enemy)
         actions: list[Action] = []
         for uid in self._own(scenario, state):
             u = state["units"][uid]
@@ -397,7 +396,10 @@ class HexHexsideRules(RulesBase[HexHexsideState, Action]):
             if rule["not_adjacent_to_enemy"] and board.adjacent_to_enemy(here, phasing(state)):
                 continue
             reach = combat.bombard_reach(scenario, uid)
-            for label in enemy_hexes:
+            near = combat.within(scenario, u["hex"], reach)
+            for label in enemy_hexes if len(enemy_hexes) < len(near) else sorted(near):
+                if label not in near or label not in enemy:
+                    continue
                 if combat.bombard_shot(board, here, scenario.hex_at(label), reach) is None:
                     continue
                 actions.append({"type": "bombard", "unit": uid, "target": label})

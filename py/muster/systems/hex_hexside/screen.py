@@ -18,6 +18,7 @@ from ...game import chance_faces
 from ...hexgrid import hex_distance
 from ...hexmap import Scenario
 from ...modifier import Modifier
+from ...movement import Board
 from ...ruleset import Choice, Label, choice, item
 from ...shapes import Action
 from . import aftermath, combat, reference
@@ -114,8 +115,11 @@ def bombard_outcomes(
     return list(found.values())
 
 
-def preview(scenario: Scenario, state: State, action: Action) -> dict[str, Any]:
-    """The DRM (each with its rule) and the exact odds of a close combat or bombardment."""
+def preview(
+    scenario: Scenario, state: State, action: Action, board: Board | None = None
+) -> dict[str, Any]:
+    """The DRM (each with its rule) and the exact odds of a close combat or bombardment (a
+    close combat's worked out on ``board``, the rules' board of ``state``, if one is given)."""
     t = combat.tables_of(scenario, state)
     if action["type"] == "deep_charge":
         uid = action["unit"]
@@ -144,17 +148,18 @@ def preview(scenario: Scenario, state: State, action: Action) -> dict[str, Any]:
             "defender": max(c["defenders"], key=lambda u: combat.morale(scenario, u)),
         }
         c["odds"] = combat.odds(scenario, state, c["attackers"], c["defenders"])
-        pairs = cc.terrain_pairs(scenario, state, board_for(scenario, state), c)
+        board = board or board_for(scenario, state)
+        pairs = cc.terrain_pairs(scenario, state, board, c)
         best = None
         for pair in pairs:
-            parts = cc.close_parts(scenario, state, {**c, "pair": pair})
+            parts = cc.close_parts(scenario, state, {**c, "pair": pair}, board)
             total = sum(p.value for p in parts)
             if best is None or total > best[0]:
                 best = (total, parts)
         parts = best[1] if best else []
     else:
         c["pair"] = [action["from"], action["into"]]
-        parts = cc.close_parts(scenario, state, c)
+        parts = cc.close_parts(scenario, state, c, board)
     return _answer(scenario, state, c["odds"], parts, provisional=provisional, bombard=False)
 
 
