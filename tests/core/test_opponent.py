@@ -308,6 +308,58 @@ def test_a_line_looked_at_further_stops_where_the_budget_is_spent():
     assert 20 <= cut.nodes <= 22  # the action, the decision's first 19, the position valued
 
 
+def test_a_first_pass_with_a_time_limit_looks_at_each_unit_in_turn_and_the_ending_first():
+    """``spread``: the order a first pass looks at the actions when it has a time limit: the
+    actions that end the step, then one action of each unit in turn; every action once."""
+    from muster.opponent.search import spread
+
+    legal = [
+        {"type": "move", "unit": "a", "to": "1"},
+        {"type": "move", "unit": "a", "to": "2"},
+        {"type": "move", "unit": "a", "to": "3"},
+        {"type": "move", "unit": "b", "to": "1"},
+        {"type": "formation", "unit": "b", "to": "column"},
+        {"type": "end_phase"},
+        {"type": "move", "unit": "c", "to": "9"},
+    ]
+    assert spread(legal) == [5, 0, 3, 6, 1, 4, 2]
+    assert spread([]) == []
+
+
+def test_past_its_time_muster_looks_at_no_more_actions_and_still_answers():
+    """With its time already spent (a battle far bigger than the time given), Muster's first
+    pass looks at few actions of hundreds, not at every one (a battle of 2,000 units took
+    minutes a decision), and still answers a legal action with its why."""
+    s = session("demo-hohenbrueck", 1)
+    game = s.game
+    side = game.rules.decider(game.scenario, game.state)
+    legal = game.legal_actions()
+    assert len(legal) > 200
+    whole = s.call("advise", {"viewer": side, "level": 1, "seed": 1})["result"]
+    assert whole["nodes"] > len(legal)  # untimed: every action looked at, at least once
+    answer = s.call("advise", {"viewer": side, "level": 1, "seed": 1, "budget_ms": 1})
+    assert answer["ok"], answer
+    assert answer["result"]["action"] in legal
+    assert answer["result"]["nodes"] < 50  # a machine slower, or paused, looks at fewer
+    assert answer["result"]["considered"] == len(legal)
+
+
+def test_muster_is_given_the_legal_actions_its_sides_screen_shows():
+    """``Game.legal_for``: the view's legal actions without the view: the deciding side's in
+    a game of hidden blocks (none for the other side), every side's otherwise."""
+    for scenario_id in ("demo-fontanella", "demo-valmont"):
+        game = session(scenario_id).game
+        for side in [s["id"] for s in game.scenario.data["sides"]] + [None]:
+            assert game.legal_for(side) == game.view(side, 0)["legal"]
+        if game.rules.hidden_information:
+            waiting = next(
+                s["id"]
+                for s in game.scenario.data["sides"]
+                if s["id"] != game.rules.decider(game.scenario, game.state)
+            )
+            assert game.legal_for(waiting) == []
+
+
 def test_the_levels_that_look_at_the_other_sides_turn_weigh_its_threat(monkeypatch):
     """Levels 2 and 3 add the system's ``threat`` (what each side's fire could do at its next
     turn) to every position's value, level 3 its ``assault`` (its close combats) too; level 1
