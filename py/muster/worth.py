@@ -94,9 +94,9 @@ def advance(
     return signed(mean, side)
 
 
-# How many pieces past which ``hex_reach`` looks outward from each objective, ring by ring, for
-# the nearest piece of each side, rather than measure every piece against every objective: a
-# battle of 2,000 units and 50 objectives is 100,000 distances a position the other way.
+# How many pieces past which ``hex_objectives`` looks outward from each objective, ring by
+# ring, for the nearest piece of each side, rather than measure every piece against every
+# objective: a battle of 2,000 units and 50 objectives is 100,000 distances a position.
 MANY = 200
 
 
@@ -110,16 +110,29 @@ def ring(scenario: Any, goal: Hex, radius: int) -> Sequence[Hex]:
     return found  # type: ignore[no-any-return]
 
 
-def hex_reach(
+def hex_objectives(
+    scenario: Any, near: Mapping[str, Iterable[Hex]], side: str, caps: tuple[int, int | None]
+) -> tuple[float, float]:
+    """``reach`` and ``advance`` of the scenario's objectives on a hex map (``caps``: theirs;
+    the advance's None: not worked out, 0), the same values, worked out so that they grow with
+    the battle, not with its square: with more than ``MANY`` pieces each objective looks
+    outward ring by ring for the nearest piece of each side, no further than the reach's cap
+    past the first found (beyond it the difference is the cap either way), and each hex's
+    distance to the nearest objective is kept (``scenario.memo``)."""
+    goals = [(scenario.hex_at(o["hex"]), o["points"]) for o in scenario.data.get("objectives", [])]
+    near_goals = _hex_reach(scenario, goals, near, side, caps[0])
+    if caps[1] is None:
+        return near_goals, 0.0
+    return near_goals, _hex_advance(scenario, goals, near, side, caps[1])
+
+
+def _hex_reach(
     scenario: Any,
-    goals: Iterable[tuple[Hex, float]],
+    goals: list[tuple[Hex, float]],
     near: Mapping[str, Iterable[Hex]],
     side: str,
     cap: int,
 ) -> float:
-    """``reach`` on a hex map, the same value: with more than ``MANY`` pieces, each objective
-    looks outward ring by ring for the nearest piece of each side, and no further than ``cap``
-    rings past the first piece found (beyond that the difference is ``cap`` either way)."""
     mine = list(near.get(side, ()))
     theirs = [p for s, places in near.items() if s != side for p in places]
     if len(mine) + len(theirs) <= MANY or not mine or not theirs:
@@ -153,15 +166,9 @@ def hex_reach(
     return total
 
 
-def hex_advance(
-    scenario: Any,
-    goals: Iterable[tuple[Hex, float]],
-    near: Mapping[str, Iterable[Hex]],
-    side: str,
-    cap: int,
+def _hex_advance(
+    scenario: Any, goals: list[tuple[Hex, float]], near: Any, side: str, cap: int
 ) -> float:
-    """``advance`` on a hex map, the same value, each hex's distance to the nearest objective
-    worked out once per scenario (``scenario.memo``)."""
     places = tuple(goal for goal, _ in goals)
     if not places:
         return 0.0

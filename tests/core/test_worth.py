@@ -80,15 +80,20 @@ def test_the_worth_of_a_position_is_zero_sum(system):
 
 
 class Memo:
-    """A scenario as the hex readings use it: a place to keep what they work out."""
+    """A scenario as the hex readings use it: its objectives, a place to keep what they work
+    out."""
 
-    def __init__(self):
+    def __init__(self, goals):
         self.memo = {}
+        self.data = {"objectives": [{"hex": h, "points": p} for h, p in goals]}
+
+    def hex_at(self, h):
+        return h
 
 
 @pytest.mark.parametrize("pieces", [12, 250, 900])
 def test_the_hex_readings_of_a_big_battle_are_the_plain_ones(pieces):
-    """``hex_reach`` and ``hex_advance`` give ``reach`` and ``advance``'s values exactly: past
+    """``hex_objectives`` gives ``reach`` and ``advance``'s values exactly: past
     ``worth.MANY`` pieces the nearest piece to each objective is looked for ring by ring, and
     each hex's distance to the nearest objective is kept, so a battle of 2,000 units is not
     100,000 distances a position. Random battles, crowded and sparse, sides lopsided, pieces
@@ -109,13 +114,15 @@ def test_the_hex_readings_of_a_big_battle_are_the_plain_ones(pieces):
             near["a"].append(goals[0][0])
         if trial % 7 == 0:  # one side far away from everything
             near["b"] = [axial(5 * size + rng.randrange(3), 0) for _ in near["b"]] or near["b"]
-        scenario = Memo()
+        scenario = Memo(goals)
         for cap in (1, 4, 6, 8):
             for side in ("a", "b"):
-                plain = worth.reach(goals, near, side, hex_distance, cap)
-                assert worth.hex_reach(scenario, goals, near, side, cap) == plain
-                plain = worth.advance(goals, near, side, hex_distance, cap)
-                assert worth.hex_advance(scenario, goals, near, side, cap) == plain
+                plain = (
+                    worth.reach(goals, near, side, hex_distance, cap),
+                    worth.advance(goals, near, side, hex_distance, cap + 2),
+                )
+                assert worth.hex_objectives(scenario, near, side, (cap, cap + 2)) == plain
+                assert worth.hex_objectives(scenario, near, side, (cap, None)) == (plain[0], 0)
 
 
 def test_every_piece_brought_forward_gains_not_only_the_nearest():

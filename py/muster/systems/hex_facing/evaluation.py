@@ -35,9 +35,10 @@ def evaluate(scenario: Any, state: Any, side: str) -> float:
         if u["status"] == "disordered":
             total += sign * w["disordered"] * strength
         near.setdefault(spec["side"], []).append(scenario.hex_at(u["hex"]))
-    goals = [(scenario.hex_at(o["hex"]), o["points"]) for o in scenario.data.get("objectives", [])]
-    total += w["reach"] * worth.hex_reach(scenario, goals, near, side, int(w["reach_cap"]))
-    total += w["advance"] * worth.hex_advance(scenario, goals, near, side, int(w["advance_cap"]))
+    caps = (int(w["reach_cap"]), int(w["advance_cap"]))
+    reach, advance = worth.hex_objectives(scenario, near, side, caps)
+    total += w["reach"] * reach
+    total += w["advance"] * advance
     return total
 
 

@@ -34,11 +34,13 @@ def evaluate(scenario: Any, state: Any, side: str) -> float:
         if u["status"] != "formed":
             total += sign * w["disrupted"]
         near.setdefault(spec["side"], []).append(scenario.hex_at(u["hex"]))
-    goals = [(scenario.hex_at(o["hex"]), o["points"]) for o in scenario.data.get("objectives", [])]
-    total += w["reach"] * worth.hex_reach(scenario, goals, near, side, int(w["reach_cap"]))
     cap = int(w["advance_cap"])
-    if w["advance"]:  # (0 here: not worked out for nothing)
-        total += w["advance"] * worth.hex_advance(scenario, goals, near, side, cap)
+    # (the advance's weight is 0 here: not worked out for nothing)
+    caps = (int(w["reach_cap"]), cap if w["advance"] else None)
+    reach, advance = worth.hex_objectives(scenario, near, side, caps)
+    total += w["reach"] * reach
+    if w["advance"]:
+        total += w["advance"] * advance
     return total
 
 
