@@ -225,3 +225,50 @@ def test_the_hex_rows_of_the_bomb_column(terrain, into, from_):
         assert preview(g)["total"] == into
     g = gun_and_target(hexes={"0301": [terrain]} if terrain != "deep_water" else None)
     assert preview(g)["total"] == from_
+
+
+def test_in_a_battle_of_2000_units_the_bombardments_are_those_of_every_enemy_hex():
+    """In a crowded battle a gun's bombardments are looked for among the hexes within its
+    reach (``combat.within``), not over every enemy hex: the same list, in the same order, as
+    the chart asked of every enemy hex (the battle of ``bench/limits.py``, 2,000 units)."""
+    import importlib.util
+    from pathlib import Path
+
+    from muster.systems.hex_hexside import combat
+    from muster.systems.hex_hexside.position import board_for
+
+    bench = Path(__file__).resolve().parents[2] / "bench" / "limits.py"
+    spec = importlib.util.spec_from_file_location("limits", bench)
+    assert spec and spec.loader
+    limits = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(limits)
+    s = Session()
+    assert s.call("load_scenario", {"scenario": limits.hex_scenario("hex-hexside")})["ok"]
+    assert s.call("new_game", {"seed": 1})["ok"]
+    sc, state = s.game.scenario, s.game.state
+    listed = RULES._bombard_actions(sc, state)
+    board = board_for(sc, state)
+    enemy = sorted(
+        {
+            u["hex"]
+            for uid, u in state["units"].items()
+            if not u["out"]
+            and sc.units[uid]["side"] != state["side"]
+            and sc.units[uid]["type"] != "leader"
+        }
+    )
+    guns = [a["unit"] for a in listed]
+    assert len(enemy) > 500 and len(set(guns)) > 20
+    plain = [
+        {"type": "bombard", "unit": uid, "target": label}
+        for uid in dict.fromkeys(guns)
+        for label in enemy
+        if combat.bombard_shot(
+            board,
+            sc.hex_at(state["units"][uid]["hex"]),
+            sc.hex_at(label),
+            combat.bombard_reach(sc, uid),
+        )
+        is not None
+    ]
+    assert listed == plain
