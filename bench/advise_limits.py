@@ -10,7 +10,6 @@ CPU ms, the legal actions and how many actions the search took (``nodes``).
 
 from __future__ import annotations
 
-import re
 import sys
 import time
 from pathlib import Path
@@ -19,13 +18,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "py"), str(ROOT / "bench")]
 
 import limits  # noqa: E402
+from advise_speed import APP_BUDGET_MS  # noqa: E402
 
 from muster.api import Session  # noqa: E402
 from muster.opponent import LEVELS  # noqa: E402
-
-APP_BUDGET_MS = int(
-    re.search(r"export const BUDGET_MS = (\d+);", (ROOT / "static/muster.js").read_text())[1]
-)
 
 
 def main() -> int:

@@ -17,7 +17,6 @@ default level's worst within 2 s in the browser, with the app's budget.
 from __future__ import annotations
 
 import argparse
-import re
 import statistics
 import sys
 import tempfile
@@ -28,7 +27,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "py"), str(ROOT / "bench")]
 
-from advise_speed import DEMOS, positions  # noqa: E402
+from advise_speed import APP_BUDGET_MS, DEMOS, positions  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 import build  # noqa: E402
@@ -37,10 +36,6 @@ from muster.opponent import DEFAULT_LEVEL, LEVELS  # noqa: E402
 from tests.conftest import chromium_launch_args  # noqa: E402
 
 TARGET_MS = 2000
-# the budget the app gives Muster's every decision
-APP_BUDGET_MS = int(
-    re.search(r"export const BUDGET_MS = (\d+);", (ROOT / "static/muster.js").read_text())[1]
-)
 
 BROWSER_LOOP = """async ([saves, levels, budget]) => {
   const engine = window.muster.engine;

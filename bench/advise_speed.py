@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import copy
 import random
+import re
 import statistics
 import sys
 import time
@@ -29,6 +30,10 @@ from muster.scenario import load_builtin  # noqa: E402
 from muster.systems import game_rules  # noqa: E402
 
 DEMOS = ("demo-valmont", "demo-hohenbrueck", "demo-fontanella")
+# the budget of time the app gives Muster's every decision (static/muster.js)
+APP_BUDGET_MS = int(
+    re.search(r"export const BUDGET_MS = (\d+);", (ROOT / "static/muster.js").read_text())[1]
+)
 
 
 def positions(scenario_id: str, count: int) -> list[Game]:

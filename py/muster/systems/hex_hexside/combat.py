@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from math import ceil
@@ -265,21 +265,24 @@ def bombard_reach(scenario: Scenario, uid: str) -> int:
     return int(scenario.units[uid].get("ratings", {}).get("range", rule["range"]))
 
 
-def within(scenario: Scenario, here: str, reach: int) -> frozenset[str]:
-    """The hexes of the map at most ``reach`` from hex ``here``, worked out once per scenario
-    (the bombardments a gun may make are looked for among them, not over the whole map)."""
+def targets_within(scenario: Scenario, here: str, reach: int, enemy: Collection[str]) -> list[str]:
+    """The hexes of ``enemy`` at most ``reach`` from hex ``here``, in label order: the hexes a
+    gun there may bombard are looked for among them. The hexes within reach are worked out
+    once per scenario, and looked up where there are more enemy hexes than them (in a battle
+    of 2,000 units a gun is not measured against every enemy hex)."""
     key = ("hh within", here, reach)
-    found = scenario.memo.get(key)
-    if found is None:
+    near = scenario.memo.get(key)
+    if near is None:
         h = scenario.hex_at(here)
-        found = frozenset(
+        near = scenario.memo[key] = frozenset(
             scenario.label(x)
             for radius in range(reach + 1)
             for x in hex_ring(h, radius)
             if x in scenario.hexes
         )
-        scenario.memo[key] = found
-    return found
+    if len(enemy) < len(near):
+        return sorted(label for label in enemy if label in near)
+    return sorted(label for label in near if label in enemy)
 
 
 def bombard_shot(board: Board, a: Hex, d: Hex, reach: int) -> TerrainDrm | None:

@@ -3,7 +3,7 @@ are data (``evaluation.json``), each term the side's own less the other's (``mus
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable
 from typing import Any
 
 from ... import worth
@@ -44,17 +44,27 @@ def evaluate(scenario: Any, state: Any, side: str) -> float:
     return total
 
 
-def _may_cross(scenario: Any, state: Any, uid: str, target: str, board: list[Any]) -> bool:
+def _board_once(scenario: Any, state: Any) -> Callable[[], Any]:
+    """The rules' board of ``state``, built the first time it is asked: a reading whose every
+    answer is kept (the map's alone) builds none."""
+    built: list[Any] = []
+
+    def board() -> Any:
+        if not built:
+            built.append(board_for(scenario, state))
+        return built[0]
+
+    return board
+
+
+def _may_cross(scenario: Any, state: Any, uid: str, target: str, board: Callable[[], Any]) -> bool:
     """``pair_ok``: ``uid`` next to ``target`` across a hexside the chart lets it attack; the
-    chart's answer (the map's alone) worked out once per unit type and pair of hexes, on the
-    rules' board of ``state`` (built into ``board`` the first time one is asked)."""
+    chart's answer (the map's alone) worked out once per unit type and pair of hexes."""
     here = state["units"][uid]["hex"]
     key = ("threat.cross", scenario.units[uid]["type"], here, target)
     found = scenario.memo.get(key)
     if found is None:
-        if not board:
-            board.append(board_for(scenario, state))
-        found = scenario.memo[key] = pair_ok(scenario, state, board[0], uid, target)
+        found = scenario.memo[key] = pair_ok(scenario, state, board(), uid, target)
     return found  # type: ignore[no-any-return]
 
 
@@ -80,7 +90,7 @@ def threat(scenario: Any, state: Any, side: str) -> float:
         if scenario.units[uid]["type"] != "leader":
             places.setdefault(scenario.units[uid]["side"], {}).setdefault(u["hex"], []).append(uid)
     harm: dict[str, float] = {}
-    board: list[Any] = []  # the rules' board, built once if a shot not yet kept asks for it
+    board = _board_once(scenario, state)
     for gside, hexes in places.items():
         enemy = {h: us for s, hs in places.items() if s != gside for h, us in hs.items()}
         # next to an enemy: a leader alone too, as the rules' board counts it
@@ -96,40 +106,24 @@ def threat(scenario: Any, state: Any, side: str) -> float:
                     continue
                 reach = combat.bombard_reach(scenario, uid)
                 best = 0.0
-                for label, targets in _in_reach(scenario, here_label, reach, enemy):
-                    drm = _shot(scenario, state, here_label, label, reach, board)
+                for label in combat.targets_within(scenario, here_label, reach, enemy):
+                    drm = _shot(scenario, here_label, label, reach, board)
                     if drm is None:
                         continue
-                    best = max(best, _harm(scenario, state, uid, targets, drm, step, w))
+                    best = max(best, _harm(scenario, state, uid, enemy[label], drm, step, w))
                 total += best
         harm[gside] = total
     return w["threat"] * worth.signed(harm, side)
 
 
-def _in_reach(
-    scenario: Any, here: str, reach: int, enemy: dict[str, list[str]]
-) -> Iterable[tuple[str, list[str]]]:
-    """The enemy's hexes (``enemy``: hex -> its units) a gun at ``here`` might reach: all of
-    them where they are fewer than the hexes within ``reach``, else those within it
-    (``combat.within``: in a battle of 2,000 units a gun is not measured against every enemy
-    hex)."""
-    near = combat.within(scenario, here, reach)
-    if len(enemy) <= len(near):
-        return enemy.items()
-    return [(label, enemy[label]) for label in near if label in enemy]
-
-
-def _shot(scenario: Any, state: Any, a: str, d: str, reach: int, board: list[Any]) -> int | None:
+def _shot(scenario: Any, a: str, d: str, reach: int, board: Callable[[], Any]) -> int | None:
     """The Bomb column DRM of a gun at ``a`` firing at ``d`` (within ``reach``), or None where
-    it may not (``combat.bombard_shot``): the map's alone, worked out once per scenario, on the
-    rules' board of ``state`` (built into ``board`` the first time one is asked)."""
+    it may not (``combat.bombard_shot``): the map's alone, worked out once per scenario."""
     key = ("threat.shot", a, d, reach)
     memo = scenario.memo
     if key in memo:
         return memo[key]  # type: ignore[no-any-return]
-    if not board:
-        board.append(board_for(scenario, state))
-    shot = combat.bombard_shot(board[0], scenario.hex_at(a), scenario.hex_at(d), reach)
+    shot = combat.bombard_shot(board(), scenario.hex_at(a), scenario.hex_at(d), reach)
     found = None if shot is None else int(sum(p.value for p in shot.parts))
     memo[key] = found
     return found
@@ -197,7 +191,7 @@ def assault(scenario: Any, state: Any, side: str) -> float:
         if scenario.units[uid]["type"] != "leader":
             sides[u["hex"]] = scenario.units[uid]["side"]
     gain: dict[str, float] = {s: 0.0 for s in set(sides.values())}
-    board: list[Any] = []  # the rules' board, built once if a crossing not yet kept asks
+    board = _board_once(scenario, state)
     for aside in gain:
         found: list[tuple[float, str, frozenset[str]]] = []
         able = [
@@ -246,13 +240,13 @@ def _assault(
     hexes: dict[str, list[str]],
     step: float,
     w: Any,
-    board: list[Any],
+    board: Callable[[], Any],
 ) -> float:
     """The expected result of ``attackers`` (of ``aside``) attacking ``target`` at the next
     combat phase, by ``screen.preview`` of the combat as designated (kept in the scenario's
     memo by what it reads: every unit of the hexes involved, its steps lost and state), on
-    the rules' board of ``state`` (built into ``board`` the first time one is asked: the
-    combat's own state differs from it only where the board does not look)."""
+    the rules' board of ``state`` (``board``: the combat's own state differs from it only
+    where the board does not look)."""
     units = state["units"]
     involved = sorted({units[a]["hex"] for a in attackers} | {target})
     key = (
@@ -284,9 +278,7 @@ def _assault(
     scratch: Any = {**state, "units": fresh, "side": aside, "phase": "combat", "decision": None}
     scratch["chance"] = None
     scratch["combat"] = new_combat(scratch, list(attackers), [target], None)
-    if not board:
-        board.append(board_for(scenario, state))
-    shown = screen.preview(scenario, scratch, {"type": "confirm"}, board[0])
+    shown = screen.preview(scenario, scratch, {"type": "confirm"}, board())
     t = combat.tables_of(scenario, state)
     value = 0.0
     for outcome in shown["outcomes"]:

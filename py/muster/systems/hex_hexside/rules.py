@@ -385,7 +385,6 @@ class HexHexsideRules(RulesBase[HexHexsideState, Action]):
             and scenario.units[uid]["side"] != state["side"]
             and scenario.units[uid]["type"] != "leader"
         }
-        enemy_hexes = sorted(enemy)
         actions: list[Action] = []
         for uid in self._own(scenario, state):
             u = state["units"][uid]
@@ -396,10 +395,7 @@ class HexHexsideRules(RulesBase[HexHexsideState, Action]):
             if rule["not_adjacent_to_enemy"] and board.adjacent_to_enemy(here, phasing(state)):
                 continue
             reach = combat.bombard_reach(scenario, uid)
-            near = combat.within(scenario, u["hex"], reach)
-            for label in enemy_hexes if len(enemy_hexes) < len(near) else sorted(near):
-                if label not in near or label not in enemy:
-                    continue
+            for label in combat.targets_within(scenario, u["hex"], reach, enemy):
                 if combat.bombard_shot(board, here, scenario.hex_at(label), reach) is None:
                     continue
                 actions.append({"type": "bombard", "unit": uid, "target": label})
