@@ -24,6 +24,7 @@ from test_play_hex_hexside import U, scenario
 from muster.api import Session
 from muster.game import Game
 from muster.reference import anchor
+from muster.scenario import parse_scenario
 from muster.systems.hex_hexside.rules import RULES
 
 TEC = "terrain effects chart"
@@ -227,25 +228,47 @@ def test_the_hex_rows_of_the_bomb_column(terrain, into, from_):
     assert preview(g)["total"] == from_
 
 
-def test_in_a_battle_of_2000_units_the_bombardments_are_those_of_every_enemy_hex():
+def test_in_a_crowded_battle_the_bombardments_are_those_of_every_enemy_hex():
     """In a crowded battle a gun's bombardments are looked for among the hexes within its
-    reach (``combat.within``), not over every enemy hex: the same list, in the same order, as
-    the chart asked of every enemy hex (the battle of ``bench/limits.py``, 2,000 units)."""
-    import importlib.util
-    from pathlib import Path
+    reach (``combat.targets_within``), not over every enemy hex: the same list, in the same
+    order, as the chart asked of every enemy hex. 40 Prussian guns and 500 Austrian units on a
+    map of 40x30 hexes with woods and towns (more enemy hexes than any gun's reach holds)."""
+    import random
 
+    from muster.hexgrid import hex_distance
     from muster.systems.hex_hexside import combat
     from muster.systems.hex_hexside.position import board_for
 
-    bench = Path(__file__).resolve().parents[2] / "bench" / "limits.py"
-    spec = importlib.util.spec_from_file_location("limits", bench)
-    assert spec and spec.loader
-    limits = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(limits)
-    s = Session()
-    assert s.call("load_scenario", {"scenario": limits.hex_scenario("hex-hexside")})["ok"]
-    assert s.call("new_game", {"seed": 1})["ok"]
-    sc, state = s.game.scenario, s.game.state
+    rng = random.Random(5)
+    labels = [f"{c:02d}{r:02d}" for c in range(1, 41) for r in range(1, 31)]
+    rng.shuffle(labels)
+    units = [
+        U(f"g{i}", labels[i], kind="artillery", morale=3, movement=2, range=rng.choice([2, 3, 4]))
+        for i in range(40)
+    ]
+    data = {
+        "format": "muster-scenario/1",
+        "id": "crowded",
+        "system": "hex-hexside",
+        "title": "crowded",
+        "map": {
+            "orientation": "flat",
+            "stagger": "even",
+            "columns": 40,
+            "rows": 30,
+            "hexes": {h: {"terrain": [rng.choice(["woods", "town"])]} for h in labels[:300]},
+            "hexsides": [],
+        },
+        "sides": [{"id": "prussia", "name": "P"}, {"id": "austria", "name": "A"}],
+        "units": units,
+    }
+    # the Austrians nowhere next to a gun (a gun next to an enemy may not bombard)
+    guns_only = parse_scenario(data)
+    at = [guns_only.hex_at(u["hex"]) for u in units]
+    free = [h for h in labels[40:] if min(hex_distance(guns_only.hex_at(h), g) for g in at) > 1]
+    data["units"] = units + [U(f"a{i}", h, side="austria") for i, h in enumerate(free[:500])]
+    sc = parse_scenario(data)
+    state = Game.start(sc, RULES, 7).state
     listed = RULES._bombard_actions(sc, state)
     board = board_for(sc, state)
     enemy = sorted(
@@ -258,7 +281,7 @@ def test_in_a_battle_of_2000_units_the_bombardments_are_those_of_every_enemy_hex
         }
     )
     guns = [a["unit"] for a in listed]
-    assert len(enemy) > 500 and len(set(guns)) > 20
+    assert len(enemy) > 300 and len(set(guns)) > 10
     plain = [
         {"type": "bombard", "unit": uid, "target": label}
         for uid in dict.fromkeys(guns)
