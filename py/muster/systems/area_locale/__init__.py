@@ -8,7 +8,7 @@ from typing import Any
 
 from ...reference import label
 from .. import Editor, System
-from .evaluation import evaluate
+from .evaluation import evaluate, threat
 from .rules import RULES
 from .tables import defaults, piece_steps, problem
 
@@ -69,4 +69,5 @@ SYSTEM = System(
     sequence_problem=problem,
     editor=Editor(unit_types=tuple(PIECES), approach=True, words=WORDED),
     evaluate=evaluate,
+    threat=threat,
 )

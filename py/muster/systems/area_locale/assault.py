@@ -49,12 +49,17 @@ def _log(key: str, **params: Any) -> Event:
 
 
 def leading_options(
-    scenario: AreaScenario, state: State, approach: str, role: str
+    scenario: AreaScenario,
+    state: State,
+    approach: str,
+    role: str,
+    standing: list[str] | None = None,
 ) -> list[list[str]]:
     """The sets of leading pieces allowed on ``approach`` ("A/N") for ``role``, "attacker"
     (step 1 of an assault) or "defender" (step 3): 1 narrow, up to 2 wide; infantry or cavalry,
     not mixed; the attacker's with one of 2 or more steps, the defender's of any steps, or
-    none (``leading`` of sequence.json)."""
+    none (``leading`` of sequence.json). ``standing``: the pieces on the approach, where the
+    caller has them already (else they are looked for)."""
     a, n = approach.split("/")
     ap = scenario.approach(a, n)
     rule = P.settings(scenario)["leading"]
@@ -63,7 +68,7 @@ def leading_options(
     obstructed = "cavalry_obstructed" in (ap.flags | scenario.approach(n, a).flags)
     here = [
         pid
-        for pid in P.at(state, a, n)
+        for pid in (P.at(state, a, n) if standing is None else standing)
         if P.kind(scenario, pid) in types
         and not (obstructed and P.kind(scenario, pid) == "cavalry")
     ]

@@ -11,6 +11,8 @@ from typing import Any
 
 from ... import worth
 from ...play import objectives
+from . import assault as A
+from . import position as P
 from . import rules as R
 
 SYSTEM = "area-locale"
@@ -62,3 +64,201 @@ def _distances(scenario: Any, goal: str) -> dict[str, int]:
                     todo.append(there)
         scenario.memo[key] = found
     return found
+
+
+Place = tuple[str, str | None]  # a locale and the approach's facing locale (None: its reserve)
+Placed = dict[str, dict[Place, list[str]]]  # side -> place -> its pieces there
+
+
+def threat(scenario: Any, state: Any, side: str) -> float:
+    """What each side could strike at its next player turn, for the levels that look at the
+    other side's turn (``Level.threats``): ``w["strike"]`` times the worth of each side's
+    best strikes (``strikes``), ``side``'s less the other's."""
+    w = worth.weights(SYSTEM)
+    if not w["strike"] or state.get("result"):
+        return 0.0
+    placed = _placed(scenario, state)
+    total = 0.0
+    for taker in (s["id"] for s in scenario.data["sides"]):
+        found = sum(s["worth"] for s in strikes(scenario, state, taker, placed))
+        total += found if taker == side else -found
+    return w["strike"] * total
+
+
+def _placed(scenario: Any, state: Any) -> Placed:
+    placed: Placed = {s["id"]: {} for s in scenario.data["sides"]}
+    for pid, p in state["pieces"].items():
+        if not p["out"]:
+            owner = scenario.units[pid]["side"]
+            placed[owner].setdefault((p["locale"], p["approach"]), []).append(pid)
+    return placed
+
+
+def strikes(
+    scenario: Any, state: Any, taker: str, placed: Placed | None = None
+) -> list[dict[str, Any]]:
+    """``taker``'s best strikes at its next player turn, as this reading sees them: each
+    ``{"from": (locale, facing or None), "to": locale, "kind", "lost", "worth"}``, at most one
+    a command, each of its places and each locale struck once, the worthiest first. A strike
+    is an objective walked into (``kind`` "walk": no enemy there), a maneuver attack the enemy
+    cannot block ("maneuver": from an approach it does not block, or from a reserve into a
+    locale with none of its pieces in reserve, across a border it does not block) or an
+    assault the attacker wins whatever the defender leads, its guns firing ("assault"). The
+    objective changes hands; the defenders lose (``lost``) what their fall back costs (guns
+    eliminated, a step a group but on the approach struck and for the reserve's cavalry, a
+    group with nowhere to go all its steps) and, in an assault, the result's steps. ``worth``
+    is in the terms of ``evaluate``: the points changing hands, and the steps, the defender's
+    lost less the attacker's."""
+    w = worth.weights(SYSTEM)
+    settings = P.settings(scenario)
+    placed = _placed(scenario, state) if placed is None else placed
+    mine = placed.get(taker, {})
+    theirs = [places for side, places in placed.items() if side != taker]
+    goals = dict(objectives(scenario))
+    step = w["steps"] + w["morale"] * settings["army_morale"]["points_per_step"]
+    held = state["held"]
+    crowd: dict[str, int] = {}  # pieces of the taker in each locale (its capacity)
+    for (locale, _), ids in mine.items():
+        crowd[locale] = crowd.get(locale, 0) + len(ids)
+    enemy_at: dict[str, dict[Place, list[str]]] = {}
+    others: dict[str, int] = {}  # and of the other side
+    for places in theirs:
+        for place, ids in places.items():
+            enemy_at.setdefault(place[0], {})[place] = ids
+            others[place[0]] = others.get(place[0], 0) + len(ids)
+    crowds = (crowd, others)
+
+    def taken(locale: str) -> float:
+        """What the objective at ``locale`` changing hands to the taker is worth."""
+        points = goals.get(locale, 0)
+        if not points or held.get(locale) == taker:
+            return 0.0
+        return w["points"] * points * (1 if held.get(locale) is None else 2)
+
+    def strike(place: Place, to: str, kind: str, lost: int = 0, cost: int = 0) -> None:
+        value = taken(to) + step * (lost - cost)
+        found.append({"from": place, "to": to, "kind": kind, "lost": lost, "worth": value})
+
+    def falls(there: dict[Place, list[str]], came_from: str, skip: bool = False) -> int:
+        return _retreat(scenario, state, settings, there, came_from, crowds, skip)
+
+    found: list[dict[str, Any]] = []
+    demoralized = P.demoralized(scenario, state, taker)
+    for place, ids in mine.items():
+        a, facing = place
+        ways = scenario.neighbors[a] if facing is None else (facing,)
+        for n in ways:
+            if not scenario.passable(a, n) or scenario.locales[n].capacity <= crowd.get(n, 0):
+                continue
+            there = enemy_at.get(n)
+            if not there:
+                strike(place, n, "walk")
+            elif (n, a) not in there and (facing is not None or (n, None) not in there):
+                # nobody on the border, and (from a reserve) nobody in its reserve to block
+                strike(place, n, "maneuver", falls(there, a))
+        if facing is not None and (facing, a) in enemy_at.get(facing, {}) and not demoralized:
+            won = _assault(scenario, state, settings, place, ids, enemy_at[facing])
+            if won is not None:
+                lost, kept = won
+                strike(place, facing, "assault", lost + falls(enemy_at[facing], a, True), kept)
+    found.sort(key=lambda f: -f["worth"])
+    used: set[Place] = set()
+    struck: set[str] = set()
+    chosen: list[dict[str, Any]] = []
+    for each in found:
+        if len(chosen) >= settings["commands"]["per_turn"] or each["worth"] <= 0:
+            break
+        if each["from"] in used or each["to"] in struck:
+            continue
+        used.add(each["from"])
+        struck.add(each["to"])
+        chosen.append(each)
+    return chosen
+
+
+def _assault(
+    scenario: Any,
+    state: Any,
+    settings: dict[str, Any],
+    place: Place,
+    ids: list[str],
+    there: dict[Place, list[str]],
+) -> tuple[int, int] | None:
+    """An assault from ``place`` (an approach) on the enemy blocking it, if the attacker
+    wins it whatever the defender leads, its guns firing: the steps the defenders on the
+    attacked approach lose, and the attacker's. None if it may lose (or may not be made)."""
+    a, n = place
+    assert n is not None
+    pieces = state["pieces"]
+    attack = A.leading_options(scenario, state, f"{a}/{n}", "attacker", sorted(ids))
+    blockers = there[(n, a)]
+    if not attack:
+        return None
+    defence = A.leading_options(scenario, state, f"{n}/{a}", "defender", blockers)
+    guns = list(blockers)
+    if settings["artillery_fire"]["from"] == "locale":
+        guns += there.get((n, None), [])
+    fire = settings["artillery_fire"]["per_step"] * sum(
+        pieces[g]["steps"]
+        for g in guns
+        if P.kind(scenario, g) == "artillery"
+        and not pieces[g]["declared"]
+        and pieces[g]["bombarded"] < state["turn"] - 1
+    )
+    effect = scenario.approach(n, a).effect
+    strongest = max(sum(pieces[p]["steps"] for p in lead) for lead in defence)
+    best = max(sum(pieces[p]["steps"] for p in lead) for lead in attack)
+    result = best - fire - effect - strongest
+    if result < settings["assault"]["wins_at"]:
+        return None
+    losses = settings["losses"]
+    standing = sum(pieces[p]["steps"] for p in blockers)
+    return min(standing, losses["loser"] + abs(result)), losses["winner"]
+
+
+def _retreat(
+    scenario: Any,
+    state: Any,
+    settings: dict[str, Any],
+    there: dict[Place, list[str]],
+    came_from: str,
+    crowds: tuple[dict[str, int], dict[str, int]],
+    skip: bool = False,
+) -> int:
+    """The steps the defenders of a locale lose as they all fall back from it (``there``: their
+    pieces by place) before an attack from ``came_from``: guns eliminated, the attacked
+    approach without loss (``skip``: not counted, an assault's losses are its own), each other
+    group a step (the reserve's but for its cavalry), a group with nowhere to go all its steps
+    (a locale holding the attacker, the one the attack came from or one full is no way out)."""
+    rule = settings["retreat"]
+    pieces = state["pieces"]
+    attackers, defenders = crowds
+    total = 0
+    for (locale, facing), group in there.items():
+        if skip and facing == came_from:
+            continue
+        out = [p for p in group if P.kind(scenario, p) in rule["eliminated"]]
+        total += sum(pieces[p]["steps"] for p in out)
+        group = [p for p in group if p not in out]
+        if not group:
+            continue
+        ways = [
+            m
+            for m in scenario.neighbors[locale]
+            if m != came_from
+            and scenario.passable(locale, m)
+            and not attackers.get(m)
+            and scenario.locales[m].capacity - defenders.get(m, 0) >= len(group)
+        ]
+        if not ways:
+            total += sum(pieces[p]["steps"] for p in group)
+            continue
+        if facing == came_from:
+            loss = rule["attacked_approach"]
+        elif facing is None:
+            takers = [p for p in group if P.kind(scenario, p) not in rule["reserve_spared"]]
+            loss = rule["reserve"] if takers else 0
+        else:
+            loss = rule["other_approach"]
+        total += min(loss, sum(pieces[p]["steps"] for p in group))
+    return total
