@@ -303,7 +303,7 @@ class Game:
         hidden = rules.hidden_information
         if hidden and viewer is None:
             viewer = decider
-        mine = self._shown_to(viewer)
+        mine = self._shown_to(viewer, decider)
         legal = self.legal_actions() if mine else []
         chance = state.get("chance")
         if hidden:
@@ -368,14 +368,15 @@ class Game:
         view.update(rules.view_extra(sc, state, viewer))
         return view
 
-    def _shown_to(self, viewer: str | None) -> bool:
+    def _shown_to(self, viewer: str | None, decider: str | None = None) -> bool:
         """True if ``viewer``'s screen shows the legal actions: every screen's without hidden
         information, else only the deciding side's (None: the side that decides), while the
-        game goes on."""
+        game goes on. ``decider``: the side that decides, where the caller has it already."""
         rules, sc, state = self.rules, self.scenario, self.state
         if not rules.hidden_information:
             return True
-        decider = rules.decider(sc, state)
+        if decider is None:
+            decider = rules.decider(sc, state)
         return (viewer is None or viewer == decider) and not state.get("result")
 
     def legal_for(self, viewer: str | None) -> list[Action]:

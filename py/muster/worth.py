@@ -31,6 +31,14 @@ def ended(state: Mapping[str, Any], side: str, w: Mapping[str, float]) -> float 
     return 0.0 if winner is None else (w["win"] if winner == side else -w["win"])
 
 
+def lasting(state: Mapping[str, Any], w: Mapping[str, float]) -> float:
+    """What a side's forces are still worth, as a share of their worth at the start: they
+    count for what they can still do, and the end counts only points, so their worth falls
+    by ``w["late"]`` of it over the game's turns (0: never; 1: to nothing past the last)."""
+    turns = int(state.get("turns") or 1)
+    return 1.0 - w["late"] * (int(state.get("turn", 1)) - 1) / turns
+
+
 def neighbours(scenario: Any, label: str) -> frozenset[str]:
     """The labels of the hexes next to hex ``label`` on a hex map, worked out once per
     scenario (``scenario.memo``)."""

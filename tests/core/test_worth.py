@@ -12,6 +12,7 @@ from muster import worth
 from muster.game import Game
 from muster.hexgrid import axial, hex_distance, hex_neighbors
 from muster.opponent import evaluation
+from muster.play import objectives
 from muster.scenario import load_builtin
 from muster.systems import game_rules
 from muster.systems.hex_facing import evaluation as facing
@@ -346,3 +347,53 @@ def test_in_the_last_turn_only_a_formation_that_will_still_move_may_take():
     for step, gains in (("fire", True), ("move", True), ("combat", False)):
         state["active"] = {**active, "step": step, "facing_due": None}
         assert facing.threat(sc, state, "france") == (w["take"] * 3 if gains else 0), step
+
+
+def harmed(system: str, sc, state, side: str):
+    """``state`` with one of ``side``'s pieces harmed, where nothing else changes: a step off
+    a block of two or more (and its army's point of morale), or a unit in good order
+    disordered."""
+    state = json.loads(json.dumps(state))
+    if system == "area-locale":
+        pid = next(
+            k
+            for k, p in sorted(state["pieces"].items())
+            if not p["out"] and p["steps"] > 1 and sc.units[k]["side"] == side
+        )
+        state["pieces"][pid]["steps"] -= 1
+        state["army"][side] -= 1
+    else:
+        uid = next(
+            k
+            for k, u in sorted(state["units"].items())
+            if not u["out"] and u["status"] == "good" and sc.units[k]["side"] == side
+        )
+        state["units"][uid]["status"] = "disordered"
+    return state
+
+
+@pytest.mark.parametrize("system", ["area-locale", "hex-facing"])
+def test_forces_count_less_as_the_turns_run_out_and_points_never(system):
+    """A side's forces count for what they can still do: the same harm weighs less each turn,
+    ``late`` of it gone by the last; an objective changing hands weighs the same throughout."""
+    sc, [state] = positions(DEMOS[system], count=1, step=1)
+    w = worth.weights(system)
+    assert w["late"] > 0
+    side = sc.data["sides"][0]["id"]
+    evaluate = evaluation(system)
+    goal = next(place for place, _ in objectives(sc) if state["held"].get(place) != side)
+
+    def weighs(turn: int) -> tuple[float, float]:
+        """What the harm and the objective taken are worth at ``turn``."""
+        at = {**state, "turn": turn}
+        taken = {**at, "held": {**at["held"], goal: side}}
+        here = evaluate(sc, at, side)
+        return here - evaluate(sc, harmed(system, sc, at, side), side), evaluate(
+            sc, taken, side
+        ) - here
+
+    turns = state["turns"]
+    (harm, goal_worth), (harm_late, goal_late) = weighs(1), weighs(turns)
+    assert harm > 0 and goal_worth > 0
+    assert harm_late == pytest.approx(harm * (1 - w["late"] * (turns - 1) / turns))
+    assert goal_late == pytest.approx(goal_worth)

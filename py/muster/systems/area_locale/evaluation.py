@@ -26,13 +26,14 @@ def evaluate(scenario: Any, state: Any, side: str) -> float:
     if over is not None:
         return over
     total = worth.points(R.RULES.score(scenario, state), side, w)
-    total += w["morale"] * worth.signed(state["army"], side)
+    keep = worth.lasting(state, w)
+    total += keep * w["morale"] * worth.signed(state["army"], side)
     near: dict[str, list[tuple[str, str | None]]] = {}
     for pid, p in state["pieces"].items():
         if p["out"]:
             continue
         owner = scenario.units[pid]["side"]
-        total += (1 if owner == side else -1) * w["steps"] * p["steps"]
+        total += (1 if owner == side else -1) * keep * w["steps"] * p["steps"]
         near.setdefault(owner, []).append((p["locale"], p["approach"]))
     cap = int(w["reach_cap"])
 
@@ -115,7 +116,8 @@ def strikes(
     mine = placed.get(taker, {})
     theirs = [places for side, places in placed.items() if side != taker]
     goals = dict(objectives(scenario))
-    step = w["steps"] + w["morale"] * settings["army_morale"]["points_per_step"]
+    per_step = settings["army_morale"]["points_per_step"]  # morale a step lost costs
+    step = worth.lasting(state, w) * (w["steps"] + w["morale"] * per_step)
     held = state["held"]
     crowd: dict[str, int] = {}  # pieces of the taker in each locale (its capacity)
     for (locale, _), ids in mine.items():

@@ -22,11 +22,12 @@ def evaluate(scenario: Any, state: Any, side: str) -> float:
         return over
     total = worth.points(R.RULES.score(scenario, state), side, w)
     near: dict[str, list[Any]] = {}
+    keep = worth.lasting(state, w)
     for uid, u in state["units"].items():
         if u["out"]:
             continue
         spec = scenario.units[uid]
-        sign = 1 if spec["side"] == side else -1
+        sign = keep if spec["side"] == side else -keep
         strength = spec["ratings"].get("strength", 1)
         if u["status"] == "routed":
             total += sign * w["routed"] * strength
