@@ -180,3 +180,27 @@ def strongest(g: Game) -> list[str]:
     """The attacker's leading pieces of most steps among those the rules offer."""
     options = [a["units"] for a in g.legal_actions() if a["type"] == "lead"]
     return max(options, key=lambda ids: sum(steps(g, pid) for pid in ids))
+
+
+def test_the_advisor_says_which_strike_an_action_guards_against_or_readies():
+    """``why``: a block moved back into its locale's reserve keeps the other side from walking
+    in by a maneuver attack (it guards it); a block moved up beside a locale the enemy cannot
+    hold against it readies its own attack next turn."""
+    from muster.opponent import evaluation, why
+
+    # x holds c (an objective) with x1 on its approach facing d; y1 in b may walk in
+    g = game("a b c d", "y1:i2@b x1:i2@c/d x2:i2@a", obj={"c": 2})
+    g.state["phase"] = "movement"
+    assert strikes(g.scenario, g.state, "y")[0]["to"] == "c"
+    g.apply({"type": "select", "unit": "x1"})
+    back = {"type": "move", "to": "c"}  # into c's reserve: a block to stop the attack
+    labels = why(g.rules, g.scenario, g.state, "x", back, evaluation("area-locale"))
+    assert {"key": "advise.guards", "params": {"at": "c"}} in labels
+    # y1 on c's approach facing d, nobody in c's reserve: x2 moved up from a to b readies it
+    g = game("a b c d", "x2:i2@a y1:i2@c/d", obj={"c": 2})
+    g.state["phase"] = "movement"
+    g.apply({"type": "select", "unit": "x2"})
+    up = {"type": "move", "to": "b"}
+    labels = why(g.rules, g.scenario, g.state, "x", up, evaluation("area-locale"))
+    assert {"key": "advise.prepares", "params": {"at": "c"}} in labels
+    assert not [lb for lb in labels if lb["key"] == "advise.guards"]

@@ -229,7 +229,9 @@ def why(
     rules: Any, scenario: Any, state: State, side: str, action: Action, evaluate: Evaluate
 ) -> list[Label]:
     """Why the action: the modifiers and the odds of a previewable one (``rules.preview``),
-    the chance point it leads to and its faces, and the objective it weighed most."""
+    the chance point it leads to and its faces, the strike of the other side it guards against
+    and the one of its own it readies (where the system reads them), and the objective it
+    weighed most."""
     labels: list[Label] = []
     if action["type"] in rules.previewable:
         try:
@@ -261,9 +263,31 @@ def why(
         chance = after["chance"]
         params = {"count": len(chance_faces(chance)), "purpose": chance.get("purpose", "")}
         labels.append({"key": "advise.chance", "params": params})
+    labels += _strikes(scenario, state, after, side)
     goal = _objective(scenario, state, after, side, evaluate)
     if goal is not None:
         labels.append({"key": "advise.objective", "params": {"at": goal[0], "worth": goal[1]}})
+    return labels
+
+
+def _strikes(scenario: Any, before: State, after: Any, side: str) -> list[Label]:
+    """Where the system reads the strikes each side could make at its next turn: the worthiest
+    place the other side could strike before the action and not after it (the action guards
+    it), and the worthiest the side could strike after it and not before (it readies it)."""
+    places = systems.get(scenario.system).strikes
+    if places is None or after is None or after.get("result"):
+        return []
+    labels = []
+    for other in (s["id"] for s in scenario.data["sides"] if s["id"] != side):
+        still = set(places(scenario, after, other))
+        guarded = [p for p in places(scenario, before, other) if p not in still]
+        if guarded:
+            labels.append({"key": "advise.guards", "params": {"at": guarded[0]}})
+            break
+    known = set(places(scenario, before, side))
+    ready = [p for p in places(scenario, after, side) if p not in known]
+    if ready:
+        labels.append({"key": "advise.prepares", "params": {"at": ready[0]}})
     return labels
 
 

@@ -117,7 +117,9 @@ class System:
       next turn (its fire, the objectives it could take), in the same units
       (:data:`Evaluate`), read by the levels that look at the other side's turn (None: the
       system has no such reading); ``assault``: the same for the close combats each side
-      could make at its next turn.
+      could make at its next turn; ``strikes``: ``(scenario, state, side) -> [place]``, the
+      places that side could strike at its next turn, the worthiest first, for the advisor to
+      say which an action guards or readies (None: it says neither).
     """
 
     id: str
@@ -137,6 +139,7 @@ class System:
     evaluate: Evaluate | None = None
     threat: Evaluate | None = None
     assault: Evaluate | None = None
+    strikes: Callable[[Any, Any, str], list[str]] | None = None
 
 
 # Systems of other packages, registered by id (the shipped ones are read from FOLDERS).

@@ -8,7 +8,7 @@ from typing import Any
 
 from ...reference import label
 from .. import Editor, System
-from .evaluation import evaluate, threat
+from .evaluation import evaluate, struck, threat
 from .rules import RULES
 from .tables import defaults, piece_steps, problem
 
@@ -70,4 +70,5 @@ SYSTEM = System(
     editor=Editor(unit_types=tuple(PIECES), approach=True, words=WORDED),
     evaluate=evaluate,
     threat=threat,
+    strikes=struck,
 )

@@ -218,6 +218,12 @@ def _assault(
     return min(standing, losses["loser"] + abs(result)), losses["winner"]
 
 
+def struck(scenario: Any, state: Any, side: str) -> list[str]:
+    """The locales ``side`` could strike at its next player turn (``strikes``), the worthiest
+    first."""
+    return [s["to"] for s in strikes(scenario, state, side)]
+
+
 def _retreat(
     scenario: Any,
     state: Any,
