@@ -219,13 +219,20 @@ def table(
         margins.setdefault((s, a, b), {}).setdefault(side, []).append(margin)
         lengths.setdefault((s, a, b), []).append(game["actions"])
         kinds.setdefault((s, a, b), set()).add(game.get("moves"))
-    lines = [
-        "| demo | Muster | against | games | win | draw | loss | win % [95 % interval] "
-        "| actions (median, most) | games that differ "
-        "| by Muster's side: win-draw-loss, mean margin of points |",
-        "| ---- | ------ | ------- | ----- | --- | ---- | ---- | --------------------- "
-        "| ---------------------- | ----------------- "
-        "| ------------------------------------------------------ |",
+    rows = [
+        [
+            "demo",
+            "Muster",
+            "against",
+            "games",
+            "win",
+            "draw",
+            "loss",
+            "win % [95 % interval]",
+            "actions (median, most)",
+            "games that differ",
+            "by Muster's side: win-draw-loss, mean margin of points",
+        ]
     ]
     for s, a, b in pairings:
         t = tally.get((s, a, b), {"win": 0, "draw": 0, "loss": 0})
@@ -241,11 +248,18 @@ def table(
             for side, (w, d, lost) in sorted(by_side.get((s, a, b), {}).items())
             for m in [margins[(s, a, b)][side]]
         )
-        lines.append(
-            f"| {s} | level {a} | {against} | {n} | {t['win']} | {t['draw']} | {t['loss']} "
-            f"| {pct:.0f} [{lo:.0f}–{hi:.0f}] | {long[len(long) // 2]}, {long[-1]} "
-            f"| {differ} | {sides} |"
+        rows.append(
+            [s, f"level {a}", against, str(n), str(t["win"]), str(t["draw"]), str(t["loss"])]
+            + [f"{pct:.0f} [{lo:.0f}–{hi:.0f}]", f"{long[len(long) // 2]}, {long[-1]}"]
+            + [differ, sides]
         )
+    # the columns padded to their widest cell, as the README keeps its tables
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    lines = [
+        "| " + " | ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)) + " |"
+        for row in rows
+    ]
+    lines.insert(1, "| " + " | ".join("-" * w for w in widths) + " |")
     return lines
 
 

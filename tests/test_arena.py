@@ -122,5 +122,9 @@ def test_the_table_counts_the_games_that_differ_and_each_sides_margin():
     # a game kept before the hash was: how many differ is not known
     del games[(*pairing, 0)]["moves"]
     assert arena.table([pairing], games, 4)[2].split("|")[10].strip() == "?"
+    # every row as wide as the others, each column padded to its widest cell (the README's)
+    lines = arena.table([pairing], games, 4)
+    assert len({len(line) for line in lines}) == 1
+    assert [line.index("| 4 ") for line in lines[2:]] == [lines[0].index("| games")]
     # games numbered past the run's count are left out
     assert arena.table([pairing], games, 2)[2].split("|")[4].strip() == "2"
