@@ -69,6 +69,35 @@ def test_a_group_with_nowhere_to_fall_back_counts_all_its_steps():
 
 
 @pytest.mark.parametrize(
+    "retreat, lost",
+    [
+        ({}, 1 + 1 + 1),  # the gun; a step off the other approach; a step off the reserve
+        ({"other_approach": 0, "reserve": 2}, 1 + 0 + 2),
+        ({"eliminated": [], "reserve_spared": ["cavalry", "infantry", "artillery"]}, 0 + 1 + 0),
+    ],
+    ids=["notes", "reserve-harder", "guns-kept"],
+)
+def test_the_reading_counts_a_fall_back_as_the_scenarios_rules_play_it(retreat, lost):
+    """One fall back, read by both (``position.fall_back``): a scenario's ``retreat``
+    overrides change what the reading counts and what the rules take alike."""
+    # x1 on b's approach facing c walks into c (nobody on c's border to block it): y1 on
+    # another approach, y2 and the gun y3 in the reserve fall back to d
+    units = "x1:i3@b/c y1:i3@c/d y2:i2@c y3:g1@c"
+    g = game("a b c d", units, obj={"c": 2}, seq={"retreat": retreat})
+    [found] = strikes(g.scenario, g.state, "x")
+    assert (found["kind"], found["lost"]) == ("maneuver", lost)
+    assert found["worth"] == W["points"] * 2 * 2 + STEP * lost
+    g.state["phase"] = "movement"
+    before = sum(steps(g, p) for p in ("y1", "y2", "y3"))
+    select(g, "x1")
+    g.apply({"type": "move", "to": "c", "attack": True})
+    while g.state["pending"]:
+        g.apply(g.legal_actions()[0])
+    assert before - sum(steps(g, p) for p in ("y1", "y2", "y3")) == lost
+    assert where(g, "x1") == "c"
+
+
+@pytest.mark.parametrize(
     "units, counted",
     [
         ("x1:i3@b/c y1:i1@c/b", True),  # 3 - 1 (terrain) - 1 = 1: the attacker wins

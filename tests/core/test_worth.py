@@ -126,6 +126,61 @@ def test_the_hex_readings_of_a_big_battle_are_the_plain_ones(pieces):
                 assert worth.hex_objectives(scenario, near, side, (cap, None)) == (plain[0], 0)
 
 
+class AreaMemo:
+    """What area-locale's readings of the objectives ask of a scenario: neighbours and a memo."""
+
+    def __init__(self, neighbors):
+        self.neighbors = neighbors
+        self.memo = {}
+
+
+@pytest.mark.parametrize("pieces", [0, 5, 60, 800])
+def test_the_area_readings_of_the_objectives_are_the_plain_ones(pieces):
+    """area-locale's ``reach`` and ``advance`` look outward from each objective and keep each
+    locale's distance to the nearest one (a battle of 2,000 blocks and a hundred objectives is
+    not 200,000 distances a position), with the values of ``worth.reach`` and
+    ``worth.advance`` measuring every piece against every objective: a piece on an approach
+    half a locale from the locale it faces. Random maps of several parts (objectives no piece
+    can reach), sides lopsided or empty, pieces stacked, on objectives and on approaches."""
+    from muster.systems.area_locale import evaluation as area
+
+    rng = random.Random(pieces)
+    for trial in range(40):
+        count = rng.choice([3, 12, 80])
+        names = [f"l{i}" for i in range(count)]
+        neighbors = {n: set() for n in names}
+        for _ in range(count * rng.choice([1, 2])):
+            a, b = rng.sample(names, 2) if count > 1 else (names[0], names[0])
+            if rng.random() < 0.9 and abs(names.index(a) - names.index(b)) < count // 2:
+                neighbors[a].add(b)
+                neighbors[b].add(a)
+        scenario = AreaMemo({n: sorted(v) for n, v in neighbors.items()})
+        goals = [(rng.choice(names), rng.choice([1, 2, 3])) for _ in range(rng.randrange(0, 9))]
+        share = rng.random()
+        near = {"a": [], "b": []}
+        for _ in range(pieces):
+            locale = rng.choice(names)
+            ways = scenario.neighbors[locale]
+            facing = rng.choice(ways) if ways and rng.random() < 0.4 else None
+            near["a" if rng.random() < share else "b"].append((locale, facing))
+        if trial % 5 == 0 and goals:  # a piece on an objective
+            near["b"].append((goals[0][0], None))
+
+        def distance(place, goal, scenario=scenario):
+            found = area._distances(scenario, goal)
+            far = float(found.get(place[0], 99))
+            return far if place[1] is None else min(far, found.get(place[1], 99) + 0.5)
+
+        for cap in (1, 4, 6):
+            for side in ("a", "b"):
+                assert area._reach(scenario, goals, near, side, cap) == worth.reach(
+                    goals, near, side, distance, cap
+                )
+                assert area._advance(scenario, goals, near, side, cap + 1) == worth.advance(
+                    goals, near, side, distance, cap + 1
+                )
+
+
 def test_every_piece_brought_forward_gains_not_only_the_nearest():
     def distance(place: int, goal: int) -> float:
         return abs(place - goal)

@@ -300,8 +300,7 @@ def _step_assault_won(scenario: AreaScenario, state: State, step: Step) -> Outco
     """The attacker won: the defenders fall back, then the attackers enter."""
     s = fighting(state)
     enter = {"do": "enter", "pieces": s["attackers"], "to": s["to"], "won": True}
-    hit = f"{s['to']}/{s['from']}"
-    return play.DONE, _defenders_fall_back(scenario, state, s["to"], s["from"], hit, enter)
+    return play.DONE, _defenders_fall_back(scenario, state, s["to"], s["from"], enter)
 
 
 def _step_enter(scenario: AreaScenario, state: State, step: Step) -> Outcome:
@@ -319,9 +318,7 @@ def _step_assault_over(scenario: AreaScenario, state: State, step: Step) -> Outc
 def _step_maneuver_won(scenario: AreaScenario, state: State, step: Step) -> Outcome:
     """A maneuver attack not blocked: the defenders fall back, then the group enters."""
     enter = {"do": "enter", "pieces": step["pieces"], "to": step["to"], "won": False}
-    return play.DONE, _defenders_fall_back(
-        scenario, state, step["to"], step["from"], step["hit"], enter
-    )
+    return play.DONE, _defenders_fall_back(scenario, state, step["to"], step["from"], enter)
 
 
 def _offer_pursuit(scenario: AreaScenario, state: State) -> bool:
@@ -432,44 +429,34 @@ def _defenders_fall_back(
     state: State,
     locale: str,
     came_from: str,
-    hit: str,
     enter: dict[str, Any],
 ) -> list[Event]:
     """Every defending piece in a lost locale retreats, group by group (the notes): artillery
     is eliminated; the attacked approach goes without loss; other approaches and the reserve
     (but cavalry) lose a step first. Then the attackers ``enter``."""
     side = P.other(scenario, phasing(state))
-    rule = P.settings(scenario)["retreat"]
-    eliminated, spared = rule["eliminated"], rule["reserve_spared"]
     groups: dict[str, list[str]] = {}
     for pid in P.in_locale(scenario, state, locale, side):
         groups.setdefault(P.position(state["pieces"][pid]), []).append(pid)
+    by_facing = {state["pieces"][g[0]]["approach"]: g for _, g in sorted(groups.items())}
     events: list[Event] = []
     items = []
-    for where, group in sorted(groups.items()):
-        for pid in [p for p in group if P.kind(scenario, p) in eliminated]:
+    for each in P.fall_back(scenario, by_facing, came_from):
+        for pid in each.out:
             state["pieces"][pid]["out"] = True
             state["army"][side] -= state["pieces"][pid]["steps"]
             lost = "al_guns_lost" if P.kind(scenario, pid) == "artillery" else "al_eliminated"
             events.append(_log(lost, side=side, locale=locale))
-        group = [p for p in group if P.kind(scenario, p) not in eliminated]
-        if not group:
+        if not each.group:
             continue
-        takers = group  # another approach: the group loses a step
-        loss = rule["other_approach"]
-        if where == hit:  # the attacked approach: without loss
-            loss = rule["attacked_approach"]
-        elif where == locale:  # the reserve: its pieces other than cavalry
-            takers = [p for p in group if P.kind(scenario, p) not in spared]
-            loss = rule["reserve"]
         items.append(
             {
                 "do": "group",
-                "group": group,
+                "group": each.group,
                 "frm": locale,
                 "came_from": came_from,
-                "loss": loss if takers else 0,
-                "takers": takers,
+                "loss": each.loss,
+                "takers": each.takers,
                 "side": side,
             }
         )
@@ -586,7 +573,7 @@ def _maneuver_won(
 ) -> list[Event]:
     play.first(
         plain(state),
-        {"do": "maneuver_won", "pieces": group, "from": frm, "to": to, "hit": f"{to}/{frm}"},
+        {"do": "maneuver_won", "pieces": group, "from": frm, "to": to},
     )
     return drain(scenario, state)
 

@@ -7,7 +7,8 @@ A piece stands in the reserve of its locale (``approach`` None) or on one of its
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, NamedTuple
 
 from ... import play
 from ...areamap import Approach, AreaScenario
@@ -149,17 +150,73 @@ def lose_step(scenario: AreaScenario, state: State, pid: str, why: str) -> list[
 def retreat_options(
     scenario: AreaScenario, state: State, group: list[str], frm: str, came_from: str | None
 ) -> list[str]:
-    """Locales a group may retreat into from ``frm``: a neighbour across a passable border,
-    holding no enemy, not the one the attack came from, with room for the whole group."""
+    """Locales a group may retreat into from ``frm`` (``ways_out``, on the state as it stands)."""
     side = side_of(scenario, group[0])
+    return ways_out(
+        scenario,
+        frm,
+        came_from,
+        len(group),
+        lambda n: enemy_in(scenario, state, n, side),
+        lambda n: len(in_locale(scenario, state, n, side)),
+    )
+
+
+def ways_out(
+    scenario: AreaScenario,
+    frm: str,
+    came_from: str | None,
+    size: int,
+    enemy: Callable[[str], bool],
+    own: Callable[[str], int],
+) -> list[str]:
+    """Locales a group of ``size`` pieces may retreat into from ``frm``: a neighbour across a
+    passable border, holding no enemy (``enemy``), not the one the attack came from, with room
+    for the whole group (its capacity less the group's own side's pieces there, ``own``). The
+    rules ask it of the state (``retreat_options``), Muster's reading of a coming attack of
+    counts it keeps."""
     return [
         n
         for n in scenario.neighbors[frm]
         if scenario.passable(frm, n)
         and n != came_from
-        and not enemy_in(scenario, state, n, side)
-        and room(scenario, state, n, side) >= len(group)
+        and not enemy(n)
+        and scenario.locales[n].capacity - own(n) >= size
     ]
+
+
+class FallBack(NamedTuple):
+    """How one group of a lost locale's defenders falls back (``fall_back``)."""
+
+    facing: str | None  # the approach it stood on (None: the reserve)
+    out: list[str]  # its pieces eliminated (artillery, by default)
+    group: list[str]  # the rest, which retreat together
+    takers: list[str]  # those of the rest that may take the steps it loses first
+    loss: int  # the steps it loses before it goes (0 when none may take them)
+
+
+def fall_back(
+    scenario: AreaScenario, groups: Mapping[str | None, list[str]], came_from: str
+) -> list[FallBack]:
+    """How the defenders of a locale lost to an attack from ``came_from`` fall back (the notes,
+    ``retreat`` of sequence.json), group by group in the order of ``groups`` (each approach's
+    pieces by its facing locale, the reserve's by None): artillery is eliminated; the approach
+    attacked goes without loss; every other approach's group loses a step, and the reserve's
+    too, taken among its pieces but cavalry (none if it has only cavalry). The rules play it
+    (``assault``); Muster reads it of a coming attack (``evaluation.strikes``)."""
+    rule = settings(scenario)["retreat"]
+    eliminated, spared = rule["eliminated"], rule["reserve_spared"]
+    found = []
+    for facing, pieces in groups.items():
+        out = [p for p in pieces if kind(scenario, p) in eliminated]
+        group = [p for p in pieces if p not in out]
+        takers, loss = group, rule["other_approach"]
+        if facing == came_from:
+            loss = rule["attacked_approach"]
+        elif facing is None:
+            takers, loss = [p for p in group if kind(scenario, p) not in spared], rule["reserve"]
+        found.append(FallBack(facing, out, group, takers, loss if takers else 0))
+    return found
 
 
 def update_held(scenario: AreaScenario, state: State) -> None:
