@@ -113,10 +113,10 @@ def _advance(
     for s, places in near.items():
         closeness = []
         for locale, facing in places:
-            d = float(nearest.get(locale, 99))
+            far = float(nearest.get(locale, 99))
             if facing is not None:
-                d = min(d, nearest.get(facing, 99) + 0.5)
-            closeness.append(max(0.0, cap - d))
+                far = min(far, nearest.get(facing, 99) + 0.5)
+            closeness.append(max(0.0, cap - far))
         mean[s] = sum(closeness) / len(closeness) if closeness else 0.0
     return worth.signed(mean, side)
 
