@@ -95,9 +95,17 @@ def advance(
     places = [goal for goal, _ in goals]
     if not places:
         return 0.0
+    return forward(near, side, lambda p: min(distance(p, g) for g in places), cap)
+
+
+def forward(
+    near: Mapping[str, Iterable[Any]], side: str, nearest: Callable[[Any], float], cap: int
+) -> float:
+    """``advance`` given each piece's distance to the nearest objective (``nearest``, of its
+    place): each side's mean of ``cap`` less it (none below 0), the side's less the others'."""
     mean: dict[str, float] = {}
     for s, pieces in near.items():
-        closeness = [max(0.0, cap - min(distance(p, g) for g in places)) for p in pieces]
+        closeness = [max(0.0, cap - nearest(p)) for p in pieces]
         mean[s] = sum(closeness) / len(closeness) if closeness else 0.0
     return signed(mean, side)
 
@@ -181,16 +189,14 @@ def _hex_advance(
     if not places:
         return 0.0
     key = ("worth.nearest", places)
-    nearest: dict[Hex, int] | None = scenario.memo.get(key)
-    if nearest is None:
-        nearest = scenario.memo[key] = {}
-    mean: dict[str, float] = {}
-    for s, pieces in near.items():
-        closeness = []
-        for p in pieces:
-            d = nearest.get(p)
-            if d is None:
-                d = nearest[p] = min(hex_distance(p, g) for g in places)
-            closeness.append(max(0.0, cap - d))
-        mean[s] = sum(closeness) / len(closeness) if closeness else 0.0
-    return signed(mean, side)
+    kept: dict[Hex, int] | None = scenario.memo.get(key)
+    if kept is None:
+        kept = scenario.memo[key] = {}
+
+    def nearest(p: Hex) -> int:
+        d = kept.get(p)
+        if d is None:
+            d = kept[p] = min(hex_distance(p, g) for g in places)
+        return d
+
+    return forward(near, side, nearest, cap)

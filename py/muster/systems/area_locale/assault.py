@@ -435,10 +435,10 @@ def _defenders_fall_back(
     is eliminated; the attacked approach goes without loss; other approaches and the reserve
     (but cavalry) lose a step first. Then the attackers ``enter``."""
     side = P.other(scenario, phasing(state))
-    groups: dict[str, list[str]] = {}
+    groups: dict[str | None, list[str]] = {}  # by approach (None: the reserve, first)
     for pid in P.in_locale(scenario, state, locale, side):
-        groups.setdefault(P.position(state["pieces"][pid]), []).append(pid)
-    by_facing = {state["pieces"][g[0]]["approach"]: g for _, g in sorted(groups.items())}
+        groups.setdefault(state["pieces"][pid]["approach"], []).append(pid)
+    by_facing = dict(sorted(groups.items(), key=lambda kv: (kv[0] is not None, kv[0] or "")))
     events: list[Event] = []
     items = []
     for each in P.fall_back(scenario, by_facing, came_from):

@@ -102,23 +102,19 @@ def _advance(
     if not goals:
         return 0.0
     key = ("evaluation.nearest", tuple(goals))
-    nearest: dict[str, int] | None = scenario.memo.get(key)
-    if nearest is None:
-        nearest = {}
+    kept: dict[str, int] | None = scenario.memo.get(key)
+    if kept is None:
+        kept = {}
         for goal, _ in goals:
             for locale, d in _distances(scenario, goal).items():
-                nearest[locale] = min(d, nearest.get(locale, 99))
-        scenario.memo[key] = nearest
-    mean: dict[str, float] = {}
-    for s, places in near.items():
-        closeness = []
-        for locale, facing in places:
-            far = float(nearest.get(locale, 99))
-            if facing is not None:
-                far = min(far, nearest.get(facing, 99) + 0.5)
-            closeness.append(max(0.0, cap - far))
-        mean[s] = sum(closeness) / len(closeness) if closeness else 0.0
-    return worth.signed(mean, side)
+                kept[locale] = min(d, kept.get(locale, 99))
+        scenario.memo[key] = kept
+
+    def distance(place: Place) -> float:
+        far = float(kept.get(place[0], 99))
+        return far if place[1] is None else min(far, kept.get(place[1], 99) + 0.5)
+
+    return worth.forward(near, side, distance, cap)
 
 
 def _distances(scenario: Any, goal: str) -> dict[str, int]:
@@ -211,8 +207,8 @@ def strikes(
         value = taken(to) + step * (lost - cost)
         found.append({"from": place, "to": to, "kind": kind, "lost": lost, "worth": value})
 
-    def falls(there: dict[Place, list[str]], came_from: str, skip: bool = False) -> int:
-        return _retreat(scenario, state, there, came_from, crowds, skip)
+    def falls(locale: str, came_from: str, skip: bool = False) -> int:
+        return _retreat(scenario, state, locale, enemy_at[locale], came_from, crowds, skip)
 
     found: list[dict[str, Any]] = []
     demoralized = P.demoralized(scenario, state, taker)
@@ -229,12 +225,12 @@ def strikes(
                 strike(place, n, "walk")
             elif (n, a) not in there and (facing is not None or (n, None) not in there):
                 # nobody on the border, and (from a reserve) nobody in its reserve to block
-                strike(place, n, "maneuver", falls(there, a))
+                strike(place, n, "maneuver", falls(n, a))
         if facing is not None and (facing, a) in enemy_at.get(facing, {}) and not demoralized:
             won = _assault(scenario, state, settings, place, ids, enemy_at[facing])
             if won is not None:
                 lost, kept = won
-                strike(place, facing, "assault", lost + falls(enemy_at[facing], a, True), kept)
+                strike(place, facing, "assault", lost + falls(facing, a, True), kept)
     found.sort(key=lambda f: -f["worth"])
     used: set[Place] = set()
     struck: set[str] = set()
@@ -299,12 +295,13 @@ def struck(scenario: Any, state: Any, side: str) -> list[str]:
 def _retreat(
     scenario: Any,
     state: Any,
+    locale: str,
     there: dict[Place, list[str]],
     came_from: str,
     crowds: tuple[dict[str, int], dict[str, int]],
     skip: bool = False,
 ) -> int:
-    """The steps the defenders of a locale lose as they all fall back from it (``there``: their
+    """The steps the defenders of ``locale`` lose as they all fall back from it (``there``: their
     pieces by place) before an attack from ``came_from``, as the rules play it
     (``position.fall_back``): guns eliminated, each group's step lost first, and a group with
     nowhere to go (``position.ways_out``, on the pieces counted in ``crowds``: the attacker's,
@@ -314,7 +311,6 @@ def _retreat(
     attackers, defenders = crowds
     total = 0
     by_facing = {facing: group for (_, facing), group in there.items()}
-    locale = next(iter(there))[0]
     for each in P.fall_back(scenario, by_facing, came_from):
         if skip and each.facing == came_from:
             continue
